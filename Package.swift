@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "locate",
+    products: [
+        .library(name: "GPSLocation", targets: ["GPSLocation"]),
+        .executable(name: "locate", targets: ["locate"]),
+    ],
+    targets: [
+        // C: libgps from Debian's libgps-dev, with the few shims Swift cannot do without.
+        .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+
+        // The library: values, GPSLocationManager, gpsd I/O kept internal.
+        .target(name: "GPSLocation", dependencies: ["CLibGPS"]),
+
+        // The command: arguments, output formats, signals, exit statuses.
+        .executableTarget(name: "locate", dependencies: ["GPSLocation"]),
+
+        // Tests
+        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation"]),
+        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation"]),
+        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

@@ -1,0 +1,48 @@
+/// Everything that can go wrong while asking gpsd for a position.
+public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The endpoint text could not be parsed; the second value says why.
+    case invalidEndpoint(String, String)
+    /// gpsd could not be reached at the endpoint; the second value is libgps's or the system's reason.
+    case gpsdUnreachable(GPSDEndpoint, String)
+    /// Connecting did not finish within the connect time limit (seconds).
+    case connectTimedOut(GPSDEndpoint, Double)
+    /// gpsd answered but has no GPS device (or not the one asked for).
+    case noDevice(GPSDEndpoint)
+    /// gpsd refused the request; the second value is gpsd's message (such as "No such device as /dev/x").
+    case gpsdRefused(GPSDEndpoint, String)
+    /// gpsd closed the connection while a single fix was awaited.
+    case gpsdClosedConnection(GPSDEndpoint)
+    /// No fix arrived within the time limit (seconds).
+    case noFix(timeout: Double)
+
+    /// A one-line explanation for a person.
+    public var description: String {
+        switch self {
+        case let .invalidEndpoint(text, why):
+            "invalid gpsd endpoint '\(text)': \(why) (expected host[:port[:device]])"
+        case let .gpsdUnreachable(endpoint, why):
+            "cannot reach gpsd at \(endpoint): \(why)"
+        case let .connectTimedOut(endpoint, seconds):
+            "cannot reach gpsd at \(endpoint): no answer within \(seconds.formatted) s"
+        case let .noDevice(endpoint):
+            if let device = endpoint.device {
+                "gpsd at \(endpoint) does not know the device \(device)"
+            } else {
+                "gpsd at \(endpoint) has no GPS device"
+            }
+        case let .gpsdRefused(endpoint, message):
+            "gpsd at \(endpoint) refused: \(message)"
+        case let .gpsdClosedConnection(endpoint):
+            "gpsd at \(endpoint) closed the connection"
+        case let .noFix(timeout):
+            "no fix within \(timeout.formatted) s"
+        }
+    }
+}
+
+extension Double {
+    /// A whole number without a decimal point, otherwise Swift's shortest exact form.
+    fileprivate var formatted: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
+}

@@ -1,0 +1,13 @@
+/// What one message from gpsd meant, as Swift values; produced by `GPSDSession.read()`.
+enum GPSDReport: Sendable, Hashable {
+    /// A TPV with mode 2 or 3 and a finite latitude and longitude.
+    case fix(Location)
+    /// A TPV without a usable position (mode 0 or 1): the receiver has no fix yet.
+    case noFix
+    /// gpsd's list of devices (the paths it knows).
+    case devices([String])
+    /// gpsd refused a request, such as a WATCH for a device it does not have.
+    case error(String)
+    /// Anything else (VERSION, WATCH, SKY, ...): nothing to act on.
+    case other
+}

@@ -1,0 +1,99 @@
+public import FoundationEssentials
+
+/// One position, as a value: what gpsd reported for one fix, or the fallback coordinate.
+///
+/// Every measured field is optional: `nil` means gpsd did not know it (libgps reports such
+/// fields as NaN; they never reach this type as NaN).
+public struct Location: Sendable, Hashable {
+    /// Latitude in degrees, WGS 84, positive north.
+    public var latitude: Double
+    /// Longitude in degrees, WGS 84, positive east.
+    public var longitude: Double
+    /// When the receiver took the fix (UTC), if it said so.
+    public var time: Date?
+    /// Altitude above mean sea level, metres.
+    public var altitudeMSL: Double?
+    /// Altitude above the WGS 84 ellipsoid, metres.
+    public var altitudeHAE: Double?
+    /// Estimated horizontal error, metres (gpsd `eph`): CoreLocation's `horizontalAccuracy`.
+    public var horizontalAccuracy: Double?
+    /// Estimated vertical error, metres (gpsd `epv`).
+    public var verticalAccuracy: Double?
+    /// Speed over ground, metres per second.
+    public var speed: Double?
+    /// Estimated speed error, metres per second (gpsd `eps`).
+    public var speedAccuracy: Double?
+    /// Course over ground, degrees from true north.
+    public var course: Double?
+    /// Estimated course error, degrees (gpsd `epd`).
+    public var courseAccuracy: Double?
+    /// Climb (positive) or sink rate, metres per second.
+    public var climb: Double?
+    /// Horizontal dilution of precision, from gpsd's latest sky view.
+    public var hdop: Double?
+    /// Whether the fix is two- or three-dimensional.
+    public var mode: FixMode
+    /// How many satellites the receiver used for the fix, from gpsd's latest sky view.
+    public var satellitesUsed: Int?
+    /// The receiver's device path as gpsd names it, such as `/dev/ttyACM0`.
+    public var device: String?
+    /// Where the position came from.
+    public var source: LocationSource
+    /// Set when the requested accuracy was not reached in time and this is the best fix seen.
+    public var timedOut: Bool
+
+    /// Creates a location; every measured field defaults to unknown.
+    public init(
+        latitude: Double, longitude: Double, time: Date? = nil,
+        altitudeMSL: Double? = nil, altitudeHAE: Double? = nil,
+        horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+        speed: Double? = nil, speedAccuracy: Double? = nil,
+        course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
+        hdop: Double? = nil, mode: FixMode, satellitesUsed: Int? = nil, device: String? = nil,
+        source: LocationSource = .gpsd, timedOut: Bool = false
+    ) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.time = time
+        self.altitudeMSL = altitudeMSL
+        self.altitudeHAE = altitudeHAE
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.speed = speed
+        self.speedAccuracy = speedAccuracy
+        self.course = course
+        self.courseAccuracy = courseAccuracy
+        self.climb = climb
+        self.hdop = hdop
+        self.mode = mode
+        self.satellitesUsed = satellitesUsed
+        self.device = device
+        self.source = source
+        self.timedOut = timedOut
+    }
+
+    /// Seconds from the fix's time to `now`, or `nil` when the fix carries no time.
+    /// A receiver clock ahead of this machine's gives 0, not a negative age.
+    public func age(at now: Date = Date()) -> Double? {
+        guard let time else { return nil }
+        return max(0, now.timeIntervalSince(time))
+    }
+}
+
+/// The dimension of a fix. The corresponding gpsd values are `MODE_2D` and `MODE_3D`.
+public enum FixMode: String, Sendable, Hashable {
+    /// Latitude and longitude only.
+    case twoDimensional = "2d"
+    /// Latitude, longitude and altitude.
+    case threeDimensional = "3d"
+}
+
+/// Where a `Location` came from.
+public enum LocationSource: String, Sendable, Hashable {
+    /// A live fix from gpsd.
+    case gpsd
+    /// The last-fix cache.
+    case cache
+    /// The configured fallback coordinate, not a measurement.
+    case fallback
+}

@@ -1,0 +1,29 @@
+/// One element of `GPSLocationManager.liveUpdates(_:)`: a fix, or news about the stream.
+public enum LocationUpdate: Sendable, Hashable {
+    /// A fix that passed the stream's filters.
+    case location(Location)
+    /// Something a consumer may want to know that is not a position.
+    case status(LocationStatusEvent)
+}
+
+/// A status event in a live stream. None of them carries a coordinate.
+public enum LocationStatusEvent: Sendable, Hashable {
+    /// gpsd reports that the receiver has no fix (mode 1), or no report arrived yet.
+    case noFix
+    /// gpsd closed the connection or could not be reached; the stream will try again after `retryIn` seconds.
+    case gpsdLost(retryIn: Double)
+    /// The stream is connected to gpsd again and watching.
+    case reconnected
+    /// gpsd knows no GPS device at the moment.
+    case noDevice
+
+    /// A stable, machine-readable name (`no_fix`, `gpsd_lost`, ...), as used in JSON output.
+    public var name: String {
+        switch self {
+        case .noFix: "no_fix"
+        case .gpsdLost: "gpsd_lost"
+        case .reconnected: "reconnected"
+        case .noDevice: "no_device"
+        }
+    }
+}

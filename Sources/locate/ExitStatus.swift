@@ -1,0 +1,13 @@
+/// The exit statuses of `locate`, as listed in `--help` and README (sysexits.h values).
+enum ExitStatus: Int32, Sendable {
+    /// A live fix was printed, or `--follow` ended normally (count, duration, signal, closed pipe).
+    case success = 0
+    /// Anything not listed below.
+    case failure = 1
+    /// EX_USAGE: unknown option, bad value.
+    case usage = 64
+    /// EX_UNAVAILABLE: gpsd unreachable or without a GPS device.
+    case unavailable = 69
+    /// EX_TEMPFAIL: no acceptable fix within the timeout.
+    case timedOut = 75
+}

@@ -1,0 +1,96 @@
+import FoundationEssentials
+import Testing
+@testable import GPSLocation
+
+/// Decoding goes through libgps's own parser (`gps_unpack`), as gpsd's messages do at run time.
+struct GPSDMessageDecoderTests {
+    private let fullFix = #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z","ept":0.005,"lat":64.150432167,"lon":-21.940456667,"altHAE":57.5000,"altMSL":12.5000,"alt":12.5000,"epx":17.386,"epy":15.218,"epv":29.900,"track":12.5,"magtrack":346.7563,"magvar":-13.2,"speed":3.3,"climb":0.1,"eps":34.77,"epc":59.80,"geoidSep":45.000,"eph":17.100,"sep":30.400}"#
+
+    private let sky = #"{"class":"SKY","device":"/dev/pts/1","hdop":0.90,"nSat":3,"uSat":2,"satellites":[{"PRN":2,"el":20.0,"az":0.0,"ss":30.0,"used":true},{"PRN":5,"el":28.0,"az":45.0,"ss":32.0,"used":true},{"PRN":12,"el":36.0,"az":90.0,"ss":0.0,"used":false}]}"#
+
+    @Test func decodesEveryFieldOfAFullFix() throws {
+        let report = GPSDMessageDecoder().decode(json: fullFix)
+        guard case .fix(let location) = report else {
+            Issue.record("expected a fix, got \(report)")
+            return
+        }
+        #expect(location.latitude == 64.150432167)
+        #expect(location.longitude == -21.940456667)
+        #expect(location.time == Date(timeIntervalSince1970: 1_767_254_406))
+        #expect(location.altitudeMSL == 12.5)
+        #expect(location.altitudeHAE == 57.5)
+        #expect(location.horizontalAccuracy == 17.1)
+        #expect(location.verticalAccuracy == 29.9)
+        #expect(location.speed == 3.3)
+        #expect(location.speedAccuracy == 34.77)
+        #expect(location.course == 12.5)
+        #expect(location.courseAccuracy == nil)
+        #expect(location.climb == 0.1)
+        #expect(location.mode == .threeDimensional)
+        #expect(location.device == "/dev/pts/1")
+        #expect(location.source == .gpsd)
+        #expect(!location.timedOut)
+    }
+
+    @Test func modeOneIsNoFixNotAnError() {
+        #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":1}"#) == .noFix)
+    }
+
+    @Test func modeZeroSaysNothingInTheStreamAndNoFixInAPoll() {
+        #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":0}"#) == .other)
+        let poll = #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":[{"class":"TPV","device":"/dev/pts/1","mode":0}],"gst":[],"sky":[]}"#
+        #expect(GPSDMessageDecoder().decode(json: poll) == .noFix)
+    }
+
+    @Test func unknownValuesAreNilNeverNaN() throws {
+        let report = GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":2,"lat":1.25,"lon":2.5}"#)
+        guard case .fix(let location) = report else {
+            Issue.record("expected a fix, got \(report)")
+            return
+        }
+        #expect(location.mode == .twoDimensional)
+        #expect(location.time == nil)
+        #expect(location.altitudeMSL == nil && location.altitudeHAE == nil)
+        #expect(location.horizontalAccuracy == nil && location.speed == nil && location.course == nil)
+        #expect(location.satellitesUsed == nil)
+    }
+
+    @Test func aFixWithoutCoordinatesIsNoFix() {
+        #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z"}"#) == .noFix)
+    }
+
+    @Test func carriesTheLatestSkyViewIntoFollowingFixes() throws {
+        let decoder = GPSDMessageDecoder()
+        #expect(decoder.decode(json: sky) == .other)
+        guard case .fix(let location) = decoder.decode(json: fullFix) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(location.satellitesUsed == 2)
+        #expect(location.hdop == 0.9)
+    }
+
+    @Test func readsTheFirstFixOutOfAPollReply() {
+        let poll = #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":["# + fullFix + #"],"gst":[],"sky":["# + sky + #"]}"#
+        guard case .fix(let location) = GPSDMessageDecoder().decode(json: poll) else {
+            Issue.record("expected a fix from the POLL reply")
+            return
+        }
+        #expect(location.latitude == 64.150432167)
+        #expect(location.satellitesUsed == 2)
+    }
+
+    @Test func anEmptyPollIsNoFix() {
+        #expect(GPSDMessageDecoder().decode(json: #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":0,"tpv":[],"gst":[],"sky":[]}"#) == .noFix)
+    }
+
+    @Test func readsGpsdsErrors() {
+        #expect(GPSDMessageDecoder().decode(json: #"{"class":"ERROR","message":"No such device as /dev/nope"}"#) == .error("No such device as /dev/nope"))
+    }
+
+    @Test func readsTheDeviceList() {
+        let devices = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2026-01-01T08:00:00.000Z"},{"class":"DEVICE","path":"/dev/pts/3"}]}"#
+        #expect(GPSDMessageDecoder().decode(json: devices) == .devices(["/dev/ttyACM0", "/dev/pts/3"]))
+        #expect(GPSDMessageDecoder().decode(json: #"{"class":"DEVICES","devices":[]}"#) == .devices([]))
+    }
+}

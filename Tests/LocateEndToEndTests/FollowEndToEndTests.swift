@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `locate --follow` against a real gpsd (gpsfake replaying the bundled tracks).
+@Suite(.serialized)
+struct FollowEndToEndTests {
+    /// The index in `track` of the point at (latitude, longitude), to 1e-6 degrees.
+    private func trackIndex(_ record: [String: Any], in track: [(latitude: Double, longitude: Double)]) -> Int? {
+        guard let lat = record["lat"] as? Double, let lon = record["lon"] as? Double else { return nil }
+        return track.firstIndex { abs($0.latitude - lat) < 1e-6 && abs($0.longitude - lon) < 1e-6 }
+    }
+
+    @Test func countGivesThatManyFixesInTrackOrder() throws {
+        let receiver = try SimulatedReceiver(track: "running")
+        let run = try runLocate(["--follow", "--json", "--count", "4", receiver.endpoint])
+        #expect(run.status == 0)
+        let records = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        #expect(records.count == 4)
+        let track = try trackPoints("running")
+        let indices = records.compactMap { trackIndex($0, in: track) }
+        #expect(indices.count == 4, "every fix is a point of the track")
+        #expect(indices == indices.sorted() && Set(indices).count == 4, "fixes come in the order of the track, once each")
+        let times = records.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted() && Set(times).count == times.count)
+        #expect(records.allSatisfy { ($0["speed"] as? Double).map { abs($0 - 3.3) < 0.05 } == true })
+    }
+
+    @Test func recordsArriveAsFixesDoNotAtTheEnd() throws {
+        let receiver = try SimulatedReceiver(track: "running")
+        let run = try RunningProcess(Package.locate, ["--follow", "--json", receiver.endpoint])
+        try run.stdout.wait(for: "two records while locate still runs") { run.stdout.lines.count >= 2 }
+        #expect(run.process.isRunning)
+        run.signal(SIGINT)
+        #expect(try run.waitForExit() == 0)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsTheStreamCleanly(signal: Int32) throws {
+        let receiver = try SimulatedReceiver(track: "running")
+        let run = try RunningProcess(Package.locate, ["--follow", receiver.endpoint])
+        try run.stdout.wait(for: "a first record") { !run.stdout.lines.isEmpty }
+        run.signal(signal)
+        #expect(try run.waitForExit() == 0)
+        #expect(run.stdout.text.hasSuffix("\n"), "no partial line")
+        #expect(run.stderr.text.isEmpty)
+    }
+
+    @Test func aClosedPipeEndsTheStreamQuietly() throws {
+        let receiver = try SimulatedReceiver(track: "running")
+        // What `locate --follow | head -3` does: the reader takes three lines and goes away.
+        let run = try runLocate(["-c", "'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2"],
+                                timeout: 30, shell: true)
+        #expect(run.stdout.split(separator: "\n").count == 3)
+        #expect(run.stderr == "status 0\n")
+    }
+
+    @Test func durationEndsTheStream() throws {
+        let receiver = try SimulatedReceiver(track: "running")
+        let run = try runLocate(["--follow", "--duration", "2.5", receiver.endpoint])
+        #expect(run.status == 0)
+        #expect(!run.stdout.isEmpty)
+    }
+
+    @Test func survivesAGpsdRestartAndResumes() throws {
+        let first = try SimulatedReceiver(track: "running")
+        let run = try RunningProcess(Package.locate, ["--follow", "--json", "--count", "5", first.endpoint])
+        try run.stdout.wait(for: "two records from the first gpsd") { run.stdout.lines.count >= 2 }
+        first.stop()
+        try run.stderr.wait(for: "the loss to be reported") { run.stderr.text.contains("lost gpsd") }
+        let second = try SimulatedReceiver(track: "running", port: first.port, wait: "listen")
+        #expect(try run.waitForExit(timeout: 40) == 0)
+        #expect(run.stdout.lines.count == 5)
+        #expect(run.stderr.text.contains("locate: lost gpsd at \(first.endpoint); reconnecting"))
+        #expect(run.stderr.text.contains("locate: reconnected to gpsd at \(first.endpoint)"))
+        second.stop()
+    }
+
+    @Test func gpsdThatIsDownAtTheStartGivesStatus69() throws {
+        let port = try closedPort()
+        let run = try runLocate(["--follow", "127.0.0.1:\(port)"])
+        #expect(run.status == 69)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port)"))
+    }
+}

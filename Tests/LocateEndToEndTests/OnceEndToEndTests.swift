@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `locate --once` against a real gpsd (gpsfake replaying the bundled tracks).
+@Suite(.serialized)
+struct OnceEndToEndTests {
+    @Test func printsTheReceiversCoordinateAsText() throws {
+        let receiver = try SimulatedReceiver(track: "weather")
+        let run = try runLocate([receiver.endpoint])
+        #expect(run.status == 0)
+        #expect(run.stdout == "64.150432 -21.940457\n")
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test func takesTheEndpointFromTheEnvironment() throws {
+        let receiver = try SimulatedReceiver(track: "weather")
+        let run = try runLocate(["--once"], environment: ["LOCATE_GPSD": receiver.endpoint])
+        #expect(run.status == 0)
+        #expect(run.stdout == "64.150432 -21.940457\n")
+    }
+
+    @Test func printsOneJSONObjectWithNumbersAndNulls() throws {
+        let receiver = try SimulatedReceiver(track: "weather")
+        let run = try runLocate(["--json", receiver.endpoint])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let record = try jsonObject(String(lines[0]))
+        let keys: Set = ["type", "time", "lat", "lon", "alt_msl", "alt_hae", "h_acc", "v_acc", "speed", "speed_acc",
+                         "course", "course_acc", "climb", "mode", "sats_used", "device", "source", "age", "accuracy",
+                         "reason", "timed_out"]
+        #expect(Set(record.keys) == keys)
+        #expect(record["type"] as? String == "fix")
+        #expect(abs((record["lat"] as? Double ?? 0) - 64.1504322) < 1e-7)
+        #expect(abs((record["lon"] as? Double ?? 0) + 21.9404567) < 1e-7)
+        #expect(record["source"] as? String == "gpsd")
+        #expect(record["reason"] is NSNull)
+        #expect(record["course_acc"] is NSNull)
+        #expect(record["timed_out"] as? Bool == false)
+        #expect(["2d", "3d"].contains(record["mode"] as? String))
+        #expect((record["time"] as? String)?.hasPrefix("2026-01-01T08:") == true)
+    }
+
+    @Test func gpsdThatIsDownGivesStatus69AndSaysWhere() throws {
+        let port = try closedPort()
+        let run = try runLocate(["127.0.0.1:\(port)"])
+        #expect(run.status == 69)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "locate: cannot reach gpsd at 127.0.0.1:\(port): can't connect to host/port pair\n")
+    }
+
+    @Test func noFixBeforeTheTimeoutGivesStatus75() throws {
+        let receiver = try SimulatedReceiver(track: "nofix", wait: "report")
+        let run = try runLocate(["--timeout", "1.5", receiver.endpoint])
+        #expect(run.status == 75)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "locate: no fix within 1.5 s\n")
+    }
+
+    @Test func unreachableAccuracyPrintsTheBestFixMarkedTimedOut() throws {
+        let receiver = try SimulatedReceiver(track: "weather")
+        let run = try runLocate(["--json", "--accuracy", "1", "--timeout", "1.5", receiver.endpoint])
+        #expect(run.status == 75)
+        let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
+        #expect(record["timed_out"] as? Bool == true)
+        #expect((record["h_acc"] as? Double ?? 0) > 1)
+        #expect(run.stderr.contains("printing the most accurate fix seen"))
+    }
+
+    @Test func anUnknownDeviceGivesStatus69() throws {
+        let receiver = try SimulatedReceiver(track: "weather")
+        let run = try runLocate([receiver.endpoint + ":/dev/no-such-gps", "--timeout", "5"])
+        #expect(run.status == 69)
+        #expect(run.stderr == "locate: gpsd at \(receiver.endpoint):/dev/no-such-gps refused: No such device as /dev/no-such-gps\n")
+    }
+
+    @Test func usageErrorsGiveStatus64AndTheUsageLine() throws {
+        let run = try runLocate(["--no-such-option"])
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("locate: error: unknown option '--no-such-option'\nUsage: locate"))
+    }
+}

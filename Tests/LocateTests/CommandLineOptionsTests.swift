@@ -1,0 +1,57 @@
+import GPSLocation
+import Testing
+@testable import locate
+
+struct CommandLineOptionsTests {
+    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> CommandLineOptions {
+        try CommandLineOptions(arguments: arguments, environment: environment)
+    }
+
+    @Test func defaultsToOneFixFromLocalGpsdAsText() throws {
+        let options = try parse([])
+        #expect(options.mode == .once)
+        #expect(options.endpoint == .default)
+        #expect(options.timeout == .seconds(30))
+        #expect(options.format == .text)
+    }
+
+    @Test func readsFollowOptionsInBothSpellings() throws {
+        let options = try parse(["--follow", "--count", "3", "--duration=2.5", "--distance", "10", "--interval=1", "--heartbeat", "30", "--json"])
+        #expect(options.mode == .follow)
+        #expect(options.count == 3)
+        #expect(options.duration == .milliseconds(2500))
+        #expect(options.distance == 10)
+        #expect(options.interval == .seconds(1))
+        #expect(options.heartbeat == .seconds(30))
+        #expect(options.format == .json)
+    }
+
+    @Test func takesTheEndpointFromArgumentThenOptionThenEnvironment() throws {
+        #expect(try parse(["host:3000"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == GPSDEndpoint(host: "host", port: "3000"))
+        #expect(try parse(["--gpsd", "opt:2"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == GPSDEndpoint(host: "opt", port: "2"))
+        #expect(try parse([], environment: ["LOCATE_GPSD": "env:1:/dev/gps"]).endpoint == GPSDEndpoint(host: "env", port: "1", device: "/dev/gps"))
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["--timeout"], "missing value for '--timeout'"),
+        (["--timeout", "soon"], "'--timeout' needs a number above 0, not 'soon'"),
+        (["--timeout", "0"], "'--timeout' needs a number above 0, not '0'"),
+        (["--accuracy", "nan"], "'--accuracy' needs a number above 0, not 'nan'"),
+        (["--follow", "--count", "0"], "'--count' needs a whole number above 0, not '0'"),
+        (["--count", "3"], "'--count' applies to --follow only"),
+        (["--follow", "--timeout", "3"], "'--timeout' applies to --once only"),
+        (["--json=yes"], "'--json' takes no value"),
+        (["a:1", "b:2"], "unexpected argument 'b:2'"),
+        (["a:1", "--gpsd", "b:2"], "give the gpsd endpoint either as an argument or with --gpsd, not both"),
+        (["host:99999"], "invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
+    ])
+    func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {
+        #expect(throws: UsageError.self) { try parse(arguments) }
+        do {
+            _ = try parse(arguments)
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+}
