@@ -1,5 +1,9 @@
-/// How a `GPSLocationManager` reaches gpsd. One home for the defaults.
+public import FoundationEssentials
+
+/// How a `GPSLocationManager` reaches gpsd, and whose permission applies. One home for the defaults.
 public struct GPSLocationConfiguration: Sendable, Hashable {
+    /// The settings files and app whose permission decides whether positions are delivered.
+    public var permission: PermissionSettings
     /// Where gpsd listens; `localhost:2947` by default.
     public var endpoint: GPSDEndpoint
     /// The longest a connection attempt may take before gpsd counts as unreachable.
@@ -12,11 +16,13 @@ public struct GPSLocationConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; the defaults suit a local gpsd.
     public init(
+        permission: PermissionSettings = PermissionSettings(files: SettingsFiles(environment: ProcessInfo.processInfo.environment)),
         endpoint: GPSDEndpoint = .default,
         connectTimeout: Duration = .seconds(5),
         reconnectDelay: Duration = .milliseconds(250),
         maximumReconnectDelay: Duration = .seconds(4)
     ) {
+        self.permission = permission
         self.endpoint = endpoint
         self.connectTimeout = connectTimeout
         self.reconnectDelay = reconnectDelay

@@ -14,6 +14,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     case gpsdClosedConnection(GPSDEndpoint)
     /// No fix arrived within the time limit (seconds).
     case noFix(timeout: Double)
+    /// Location is not authorized for this process now; the reason says why.
+    case notAuthorized(FallbackReason)
 
     /// A one-line explanation for a person.
     public var description: String {
@@ -36,6 +38,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
             "gpsd at \(endpoint) closed the connection"
         case let .noFix(timeout):
             "no fix within \(timeout.formatted) s"
+        case let .notAuthorized(reason):
+            "location is not authorized (\(reason.rawValue))"
         }
     }
 }

@@ -1,10 +1,16 @@
-/// Gets positions from gpsd: one fix on request (the weather-app case) or a live stream of
-/// fixes and status events (the running-app case). CoreLocation's `CLLocationManager` for gpsd.
+/// Gets positions from gpsd, with the user's permission: one fix on request (the weather-app
+/// case) or a live stream of fixes and status events (the running-app case). CoreLocation's
+/// `CLLocationManager` for gpsd.
+///
+/// Every position leaves through one check (`PositionGate`): with no authorization there is no
+/// position, and with reduced accuracy only the reduced one. Authorization is read from the
+/// settings files each time it matters, so a change applies to the next request and, within a
+/// fraction of a second, to running streams.
 ///
 /// - Important: the manager never prints, exits or installs signal handlers. libgps runs on a
 ///   dedicated thread per request or stream, never on Swift's cooperative pool.
 public actor GPSLocationManager {
-    /// How this manager reaches gpsd.
+    /// How this manager reaches gpsd and whose permission applies.
     public nonisolated let configuration: GPSLocationConfiguration
 
     /// The libgps API version this library was built against, such as `11.0` for gpsd 3.22.
@@ -16,28 +22,58 @@ public actor GPSLocationManager {
         self.configuration = configuration
     }
 
+    /// The permission for this process now, read from the settings files.
+    /// - Throws: `ConfigurationError` when a settings file is unreadable or malformed.
+    public nonisolated func authorization() throws(ConfigurationError) -> Permission {
+        try configuration.permission.resolve(context: .current())
+    }
+
+    /// The permission now, and again whenever it changes (a settings file is edited, or the
+    /// process moves between foreground and background), until the consumer stops iterating.
+    /// - Throws (from the stream): `ConfigurationError` when a settings file becomes malformed.
+    public nonisolated func authorizationUpdates() -> AsyncThrowingStream<Permission, any Error> {
+        let (updates, continuation) = AsyncThrowingStream.makeStream(of: Permission.self, bufferingPolicy: .bufferingNewest(8))
+        let permission = configuration.permission
+        let last = LatestValue<Permission>()
+        let check: @Sendable () -> Void = {
+            do {
+                let current = try permission.resolve(context: .current())
+                if last.replace(with: current) { continuation.yield(current) }
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        check()
+        let watcher = SettingsWatcher(permission.files) { _ in check() }
+        continuation.onTermination = { _ in watcher.stop() }
+        return updates
+    }
+
     /// Returns one fix.
     ///
-    /// Connects, sends WATCH and `?POLL;` in one write, and answers at once when gpsd's current
-    /// fix is good enough; otherwise waits for streamed fixes. A fix is good enough when it is 2D
-    /// or 3D and, if `accuracy` is given, its horizontal error is known and at most `accuracy`.
+    /// Checks the permission, connects, sends WATCH and `?POLL;` in one write, and answers at
+    /// once when gpsd's current fix is good enough; otherwise waits for streamed fixes. A fix is
+    /// good enough when it is 2D or 3D and, if `accuracy` is given, its horizontal error is known
+    /// and at most `accuracy`. The permission is checked again when the fix is handed out.
     ///
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
     ///   - timeout: how long to wait for a good enough fix.
-    /// - Returns: the first good enough fix; or, when the time runs out after some fix arrived,
-    ///   the most accurate fix seen with `timedOut` set.
-    /// - Throws: `GPSLocationError`: `gpsdUnreachable`, `connectTimedOut`, `noDevice`,
-    ///   `gpsdRefused`, `gpsdClosedConnection` or `noFix`; `CancellationError` when the task is cancelled.
+    /// - Returns: the first good enough fix (snapped to its grid cell under reduced accuracy);
+    ///   or, when the time runs out after some fix arrived, the most accurate fix seen with
+    ///   `timedOut` set.
+    /// - Throws: `ConfigurationError` for a malformed settings file; `GPSLocationError`:
+    ///   `notAuthorized`, `gpsdUnreachable`, `connectTimedOut`, `noDevice`, `gpsdRefused`,
+    ///   `gpsdClosedConnection` or `noFix`; `CancellationError` when the task is cancelled.
     public func requestLocation(accuracy: Double? = nil, timeout: Duration = .seconds(30)) async throws -> Location {
-        let plan = GPSDReader.Plan(
-            configuration: configuration, poll: true, reconnect: false,
-            deadline: ContinuousClock.now.advanced(by: timeout), buffering: .unbounded)
+        if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason) }
+        let plan = GPSDReader.Plan(configuration: configuration, poll: true, reconnect: false,
+                                   deadline: ContinuousClock.now.advanced(by: timeout))
         var best: Location?
         for try await event in GPSDReader.events(plan) {
             switch event {
             case .report(.fix(let location)):
-                if Self.isAcceptable(location, accuracy: accuracy) { return location }
+                if Self.isAcceptable(location, accuracy: accuracy) { return try released(location) }
                 if best.map({ Self.isMoreAccurate(location, than: $0) }) ?? true { best = location }
             case .report(.devices(let paths)):
                 if !Self.hasDevice(paths, for: configuration.endpoint) { throw GPSLocationError.noDevice(configuration.endpoint) }
@@ -46,7 +82,7 @@ public actor GPSLocationManager {
             case .deadlineReached:
                 guard var best else { throw GPSLocationError.noFix(timeout: timeout.seconds) }
                 best.timedOut = true
-                return best
+                return try released(best)
             case .report(.noFix), .report(.other), .lost, .reconnected:
                 continue
             }
@@ -60,55 +96,63 @@ public actor GPSLocationManager {
     /// The stream starts with gpsd's current fix when it has one, then follows the receiver.
     /// Fixes pass through `options` (distance filter, minimum interval, heartbeat); a fix for the
     /// same receiver time as the one before it is a refinement of that epoch and is dropped.
-    /// Status events report a missing fix or device once per change, and gpsd going away and
-    /// coming back: the stream reconnects with capped exponential back-off. A consumer slower
-    /// than the receiver gets the newest updates; older ones are dropped, so memory stays bounded.
+    /// Status events report a missing fix or device once per change, gpsd going away and coming
+    /// back (the stream reconnects with capped exponential back-off), and authorization changes:
+    /// when location stops being authorized the stream stops reading gpsd and reports
+    /// `authorizationChanged` (or `paused` for a when-in-use process sent to the background);
+    /// when it is authorized again, gpsd is read again. A consumer slower than the receiver gets
+    /// the newest updates; older ones are dropped, so memory stays bounded.
     ///
-    /// - Throws (from the stream): `GPSLocationError` when the first connection fails or gpsd
-    ///   refuses the WATCH (for example for a device it does not have).
+    /// - Throws (from the stream): `ConfigurationError` when a settings file is or becomes
+    ///   malformed; `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
     public nonisolated func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> AsyncThrowingStream<LocationUpdate, any Error> {
-        let plan = GPSDReader.Plan(
-            configuration: configuration, poll: true, reconnect: true, deadline: nil, buffering: .bufferingNewest(64))
-        let endpoint = configuration.endpoint
-        let (updates, continuation) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let pump = Task {
-            var filter = LiveUpdateFilter(options: options)
-            var previousFix: Location?
-            var lastStatus: LocationStatusEvent?
-            func report(_ event: LocationStatusEvent) {
-                guard event != lastStatus else { return }
-                lastStatus = event
-                continuation.yield(.status(event))
+        LiveUpdateSession.start(configuration: configuration, options: options)
+    }
+
+    /// gpsd's devices and the quality of its current fix, without waiting for the receiver
+    /// (`?POLL;`), for diagnostics. Needs the same authorization as a position.
+    /// - Throws: `ConfigurationError`; `GPSLocationError` `notAuthorized`, `gpsdUnreachable`,
+    ///   `connectTimedOut`, `gpsdRefused` or `gpsdClosedConnection`.
+    public func receiverStatus(timeout: Duration = .seconds(3)) async throws -> ReceiverStatus {
+        if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason) }
+        let plan = GPSDReader.Plan(configuration: configuration, poll: true, reconnect: false,
+                                   deadline: ContinuousClock.now.advanced(by: timeout))
+        var status = ReceiverStatus(devices: [])
+        var sawDevices = false
+        var sawFixState = false
+        for try await event in GPSDReader.events(plan) {
+            switch event {
+            case .report(.devices(let paths)):
+                status.devices = paths
+                sawDevices = true
+            case .report(.fix(let location)):
+                let released = try released(location)
+                status.mode = released.mode
+                status.satellitesUsed = released.satellitesUsed
+                status.horizontalAccuracy = released.horizontalAccuracy
+                sawFixState = true
+            case .report(.noFix):
+                sawFixState = true
+            case .report(.error(let message)):
+                throw GPSLocationError.gpsdRefused(configuration.endpoint, message)
+            case .deadlineReached:
+                return status
+            case .report(.other), .lost, .reconnected:
+                continue
             }
-            do {
-                for try await event in GPSDReader.events(plan) {
-                    switch event {
-                    case .report(.fix(let location)):
-                        lastStatus = nil
-                        defer { previousFix = location }
-                        if let time = location.time, time == previousFix?.time { continue }
-                        if filter.admit(location, at: .now) { continuation.yield(.location(location)) }
-                    case .report(.noFix):
-                        report(.noFix)
-                    case .report(.devices(let paths)):
-                        if !Self.hasDevice(paths, for: endpoint) { report(.noDevice) }
-                    case .report(.error(let message)):
-                        throw GPSLocationError.gpsdRefused(endpoint, message)
-                    case .lost(let retryIn):
-                        report(.gpsdLost(retryIn: retryIn.seconds))
-                    case .reconnected:
-                        report(.reconnected)
-                    case .report(.other), .deadlineReached:
-                        continue
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+            if sawDevices && sawFixState { return status }
         }
-        continuation.onTermination = { _ in pump.cancel() }
-        return updates
+        try Task.checkCancellation()
+        throw GPSLocationError.gpsdClosedConnection(configuration.endpoint)
+    }
+
+    private func released(_ location: Location) throws -> Location {
+        let permission = try authorization()
+        var gate = PositionGate()
+        guard let released = gate.release(location, under: permission, at: nil) else {
+            throw GPSLocationError.notAuthorized(permission.denial ?? .denied)
+        }
+        return released
     }
 
     private static func isAcceptable(_ location: Location, accuracy: Double?) -> Bool {
@@ -121,15 +165,8 @@ public actor GPSLocationManager {
     }
 
     /// Whether gpsd's device list has the endpoint's device, or any device when none is named.
-    private static func hasDevice(_ paths: [String], for endpoint: GPSDEndpoint) -> Bool {
+    static func hasDevice(_ paths: [String], for endpoint: GPSDEndpoint) -> Bool {
         guard let device = endpoint.device else { return !paths.isEmpty }
         return paths.contains(device)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

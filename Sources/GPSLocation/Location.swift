@@ -31,14 +31,18 @@ public struct Location: Sendable, Hashable {
     public var climb: Double?
     /// Horizontal dilution of precision, from gpsd's latest sky view.
     public var hdop: Double?
-    /// Whether the fix is two- or three-dimensional.
-    public var mode: FixMode
+    /// Whether the fix is two- or three-dimensional; `nil` for the fallback coordinate.
+    public var mode: FixMode?
     /// How many satellites the receiver used for the fix, from gpsd's latest sky view.
     public var satellitesUsed: Int?
     /// The receiver's device path as gpsd names it, such as `/dev/ttyACM0`.
     public var device: String?
     /// Where the position came from.
     public var source: LocationSource
+    /// How precise the position is: `reduced` when snapped to a grid cell (and for the fallback).
+    public var accuracy: LocationAccuracy
+    /// Why this is not a live position (for the fallback coordinate); `nil` for a live fix.
+    public var reason: FallbackReason?
     /// Set when the requested accuracy was not reached in time and this is the best fix seen.
     public var timedOut: Bool
 
@@ -49,8 +53,9 @@ public struct Location: Sendable, Hashable {
         horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
         speed: Double? = nil, speedAccuracy: Double? = nil,
         course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
-        hdop: Double? = nil, mode: FixMode, satellitesUsed: Int? = nil, device: String? = nil,
-        source: LocationSource = .gpsd, timedOut: Bool = false
+        hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, device: String? = nil,
+        source: LocationSource = .gpsd, accuracy: LocationAccuracy = .full, reason: FallbackReason? = nil,
+        timedOut: Bool = false
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -69,6 +74,8 @@ public struct Location: Sendable, Hashable {
         self.satellitesUsed = satellitesUsed
         self.device = device
         self.source = source
+        self.accuracy = accuracy
+        self.reason = reason
         self.timedOut = timedOut
     }
 

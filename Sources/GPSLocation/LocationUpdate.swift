@@ -16,6 +16,12 @@ public enum LocationStatusEvent: Sendable, Hashable {
     case reconnected
     /// gpsd knows no GPS device at the moment.
     case noDevice
+    /// The authorization changed; `denial` says why positions stop, or is `nil` when they resume.
+    case authorizationChanged(AuthorizationStatus, denial: FallbackReason?)
+    /// When-in-use and the process went to the background: no positions until it is back.
+    case paused
+    /// The process is back in the foreground; positions resume.
+    case resumed
 
     /// A stable, machine-readable name (`no_fix`, `gpsd_lost`, ...), as used in JSON output.
     public var name: String {
@@ -24,6 +30,9 @@ public enum LocationStatusEvent: Sendable, Hashable {
         case .gpsdLost: "gpsd_lost"
         case .reconnected: "reconnected"
         case .noDevice: "no_device"
+        case .authorizationChanged: "authorization_changed"
+        case .paused: "paused"
+        case .resumed: "resumed"
         }
     }
 }

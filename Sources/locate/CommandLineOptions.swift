@@ -2,12 +2,28 @@ import GPSLocation
 
 /// What the command line asked for, parsed and validated; README's "Usage" in value form.
 struct CommandLineOptions: Sendable {
+    enum Command: Sendable, Equatable {
+        /// `locate [--once | --follow]`: positions.
+        case locate
+        /// `locate permission [status|allow|deny|reset]`.
+        case permission(PermissionAction)
+        /// `locate status`: explain services, permission, gpsd and the receiver.
+        case status
+    }
+
+    enum PermissionAction: String, Sendable, CaseIterable {
+        case status, allow, deny, reset
+    }
+
     enum Mode: Sendable { case once, follow }
     enum Format: Sendable { case text, json }
 
+    var command = Command.locate
     var mode = Mode.once
-    var endpoint = GPSDEndpoint.default
-    var timeout = Duration.seconds(30)
+    /// The gpsd endpoint given on the command line or in `LOCATE_GPSD`; `nil` leaves it to the settings.
+    var endpoint: GPSDEndpoint?
+    /// `--timeout`; `nil` leaves it to the settings (default 30 s).
+    var timeout: Duration?
     var accuracy: Double?
     var distance = 0.0
     var interval: Duration?
@@ -15,6 +31,12 @@ struct CommandLineOptions: Sendable {
     var count: Int?
     var duration: Duration?
     var format = Format.text
+    var fallbackEnabled = true
+    /// `--app` or `LOCATE_APP`.
+    var app: String?
+    var purpose: String?
+    var always = false
+    var reduced = false
     var showHelp = false
     var showVersion = false
 
@@ -32,15 +54,29 @@ struct UsageError: Error, Sendable {
 }
 
 extension CommandLineOptions {
-    /// Parses the arguments (without the program name). The gpsd endpoint comes from the
-    /// positional `host[:port[:device]]`, else `--gpsd`, else `environment["LOCATE_GPSD"]`, else
-    /// `localhost:2947`. Options take their value as the next argument or after `=`.
+    /// Parses the arguments (without the program name). A first word `permission` or `status`
+    /// selects that command. The gpsd endpoint comes from the positional `host[:port[:device]]`,
+    /// else `--gpsd`, else `environment["LOCATE_GPSD"]`. Options take their value as the next
+    /// argument or after `=`.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
+        var remaining = arguments[...]
+        if let first = remaining.first, first == "permission" || first == "status" {
+            remaining.removeFirst()
+            if first == "status" {
+                command = .status
+            } else if let word = remaining.first, !word.hasPrefix("-") {
+                guard let action = PermissionAction(rawValue: word) else {
+                    throw UsageError(message: "unknown permission action '\(word)' (expected status, allow, deny or reset)")
+                }
+                remaining.removeFirst()
+                command = .permission(action)
+            } else {
+                command = .permission(.status)
+            }
+        }
         var positional: [String] = []
         var gpsdOption: String?
-        var followOnly: [String] = []
-        var onceOnly: [String] = []
-        var remaining = arguments[...]
+        var used: [String] = []
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-"), argument != "-" else {
                 positional.append(argument)
@@ -67,50 +103,46 @@ extension CommandLineOptions {
             case "-f", "--follow": mode = .follow
             case "--json": format = .json
             case "--gpsd": gpsdOption = try value()
-            case "--timeout":
-                timeout = try Self.seconds(value(), for: name, allowZero: false)
-                onceOnly.append(name)
-            case "--accuracy":
-                accuracy = try Self.number(value(), for: name, allowZero: false)
-                onceOnly.append(name)
-            case "--distance":
-                distance = try Self.number(value(), for: name, allowZero: true)
-                followOnly.append(name)
-            case "--interval":
-                interval = try Self.seconds(value(), for: name, allowZero: true)
-                followOnly.append(name)
-            case "--heartbeat":
-                heartbeat = try Self.seconds(value(), for: name, allowZero: false)
-                followOnly.append(name)
+            case "--timeout": timeout = try Self.seconds(value(), for: name, allowZero: false)
+            case "--accuracy": accuracy = try Self.number(value(), for: name, allowZero: false)
+            case "--distance": distance = try Self.number(value(), for: name, allowZero: true)
+            case "--interval": interval = try Self.seconds(value(), for: name, allowZero: true)
+            case "--heartbeat": heartbeat = try Self.seconds(value(), for: name, allowZero: false)
             case "-n", "--count":
                 let text = try value()
                 guard let number = Int(text), number > 0 else {
                     throw UsageError(message: "'\(name)' needs a whole number above 0, not '\(text)'")
                 }
                 count = number
-                followOnly.append(name)
-            case "--duration":
-                duration = try Self.seconds(value(), for: name, allowZero: false)
-                followOnly.append(name)
+            case "--duration": duration = try Self.seconds(value(), for: name, allowZero: false)
+            case "--no-fallback": fallbackEnabled = false
+            case "--app":
+                let text = try value()
+                guard !text.isEmpty, !text.contains("\""), !text.contains(where: \.isNewline) else {
+                    throw UsageError(message: "'--app' needs a name without quotes or line breaks")
+                }
+                app = text
+            case "--purpose": purpose = try value()
+            case "--always": always = true
+            case "--reduced": reduced = true
             default:
                 throw UsageError(message: "unknown option '\(name)'")
             }
             if inlineValue != nil {
                 throw UsageError(message: "'\(name)' takes no value")
             }
+            used.append(name)
         }
         if showHelp || showVersion { return }
-        if mode == .once, let option = followOnly.first {
-            throw UsageError(message: "'\(option)' applies to --follow only")
-        }
-        if mode == .follow, let option = onceOnly.first {
-            throw UsageError(message: "'\(option)' applies to --once only")
-        }
+        try check(used)
         guard positional.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(positional[1])'")
         }
         if positional.first != nil, gpsdOption != nil {
             throw UsageError(message: "give the gpsd endpoint either as an argument or with --gpsd, not both")
+        }
+        if case .permission = command, let word = positional.first {
+            throw UsageError(message: "unexpected argument '\(word)'")
         }
         if let spec = positional.first ?? gpsdOption ?? environment["LOCATE_GPSD"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do {
@@ -118,6 +150,39 @@ extension CommandLineOptions {
             } catch {
                 throw UsageError(message: error.description)
             }
+        }
+        if app == nil, let fromEnvironment = environment["LOCATE_APP"], !fromEnvironment.isEmpty {
+            app = fromEnvironment
+        }
+    }
+
+    /// Rejects options that do not apply to the chosen command and mode.
+    private func check(_ used: [String]) throws(UsageError) {
+        let allowed: Set<String>
+        let context: String
+        switch command {
+        case .locate where mode == .once:
+            allowed = ["--once", "--timeout", "--accuracy", "--json", "--gpsd", "--no-fallback", "--app", "--purpose"]
+            context = "--once"
+        case .locate:
+            allowed = ["-f", "--follow", "--distance", "--interval", "--heartbeat", "-n", "--count", "--duration",
+                       "--json", "--gpsd", "--no-fallback", "--app", "--purpose"]
+            context = "--follow"
+        case .permission(.allow):
+            allowed = ["--always", "--reduced", "--app"]
+            context = "permission allow"
+        case .permission(.status):
+            allowed = ["--json", "--app"]
+            context = "permission status"
+        case .permission(let action):
+            allowed = ["--app"]
+            context = "permission \(action.rawValue)"
+        case .status:
+            allowed = ["--json", "--gpsd", "--app"]
+            context = "status"
+        }
+        if let option = used.first(where: { !allowed.contains($0) }) {
+            throw UsageError(message: "'\(option)' does not apply to \(context)")
         }
     }
 

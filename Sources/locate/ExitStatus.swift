@@ -10,4 +10,8 @@ enum ExitStatus: Int32, Sendable {
     case unavailable = 69
     /// EX_TEMPFAIL: no acceptable fix within the timeout.
     case timedOut = 75
+    /// EX_NOPERM: location is not authorized (services off, not determined, restricted, denied, background).
+    case notAuthorized = 77
+    /// EX_CONFIG: a settings or policy file is unreadable or malformed; nothing is printed.
+    case configuration = 78
 }

@@ -33,13 +33,13 @@ struct JSONRecordFormat: RecordFormat {
         object.add("course", number: location.course, decimals: 1)
         object.add("course_acc", number: location.courseAccuracy, decimals: 1)
         object.add("climb", number: location.climb, decimals: 2)
-        object.add("mode", string: location.mode.rawValue)
+        object.add("mode", string: location.mode?.rawValue)
         object.add("sats_used", number: location.satellitesUsed.map(Double.init), decimals: 0)
         object.add("device", string: location.device)
         object.add("source", string: location.source.rawValue)
         object.add("age", number: location.age(at: now), decimals: 1)
-        object.add("accuracy", string: "full")
-        object.add("reason", string: nil)
+        object.add("accuracy", string: location.accuracy.rawValue)
+        object.add("reason", string: location.reason?.rawValue)
         object.add("timed_out", bool: location.timedOut)
         return object.text
     }

@@ -27,7 +27,8 @@ struct FollowEndToEndTests {
 
     @Test func recordsArriveAsFixesDoNotAtTheEnd() throws {
         let receiver = try SimulatedReceiver(track: "running")
-        let run = try RunningProcess(Package.locate, ["--follow", "--json", receiver.endpoint])
+        let settings = try SettingsHome.allowingAlways()
+        let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "two records while locate still runs") { run.stdout.lines.count >= 2 }
         #expect(run.process.isRunning)
         run.signal(SIGINT)
@@ -37,7 +38,8 @@ struct FollowEndToEndTests {
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalEndsTheStreamCleanly(signal: Int32) throws {
         let receiver = try SimulatedReceiver(track: "running")
-        let run = try RunningProcess(Package.locate, ["--follow", receiver.endpoint])
+        let settings = try SettingsHome.allowingAlways()
+        let run = try startLocate(["--follow", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "a first record") { !run.stdout.lines.isEmpty }
         run.signal(signal)
         #expect(try run.waitForExit() == 0)
@@ -48,8 +50,8 @@ struct FollowEndToEndTests {
     @Test func aClosedPipeEndsTheStreamQuietly() throws {
         let receiver = try SimulatedReceiver(track: "running")
         // What `locate --follow | head -3` does: the reader takes three lines and goes away.
-        let run = try runLocate(["-c", "'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2"],
-                                timeout: 30, shell: true)
+        let run = try runShell("'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2",
+                               settings: SettingsHome.allowingAlways())
         #expect(run.stdout.split(separator: "\n").count == 3)
         #expect(run.stderr == "status 0\n")
     }
@@ -63,7 +65,8 @@ struct FollowEndToEndTests {
 
     @Test func survivesAGpsdRestartAndResumes() throws {
         let first = try SimulatedReceiver(track: "running")
-        let run = try RunningProcess(Package.locate, ["--follow", "--json", "--count", "5", first.endpoint])
+        let settings = try SettingsHome.allowingAlways()
+        let run = try startLocate(["--follow", "--json", "--count", "5", first.endpoint], settings: settings)
         try run.stdout.wait(for: "two records from the first gpsd") { run.stdout.lines.count >= 2 }
         first.stop()
         try run.stderr.wait(for: "the loss to be reported") { run.stderr.text.contains("lost gpsd") }
@@ -79,7 +82,7 @@ struct FollowEndToEndTests {
         let port = try closedPort()
         let run = try runLocate(["--follow", "127.0.0.1:\(port)"])
         #expect(run.status == 69)
-        #expect(run.stdout.isEmpty)
+        #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
         #expect(run.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port)"))
     }
 }

@@ -70,7 +70,9 @@ final class RunningProcess: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var inherited = ProcessInfo.processInfo.environment
+        for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS"] { inherited[name] = nil }
+        process.environment = inherited.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -96,8 +98,15 @@ final class RunningProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// Sends a signal to the program; under `setsid -w`, to the program setsid started.
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        var target = process.processIdentifier
+        if process.executableURL?.lastPathComponent == "setsid",
+           let children = try? String(contentsOfFile: "/proc/\(target)/task/\(target)/children", encoding: .utf8),
+           let child = children.split(separator: " ").first.flatMap({ Int32($0) }) {
+            target = child
+        }
+        kill(target, number)
     }
 }
 
@@ -134,13 +143,73 @@ final class SimulatedReceiver: Sendable {
     }
 }
 
-/// Runs `locate` to completion and returns its status and output.
-/// With `shell`, the arguments go to bash instead (for pipelines).
+/// A private settings home for one test: `XDG_CONFIG_HOME` and `XDG_CONFIG_DIRS` in a
+/// temporary folder, removed at the end.
+final class SettingsHome: Sendable {
+    let root: URL
+
+    /// With `user` and `policy` as the content of `locate.conf` and `policy.conf`, when given.
+    init(user: String? = nil, policy: String? = nil) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("locate-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        if let user { try write(user, to: userFile) }
+        if let policy { try write(policy, to: policyFile) }
+    }
+
+    /// Location allowed always, for tests about something else than permission.
+    static func allowingAlways() throws -> SettingsHome {
+        try SettingsHome(user: "[location]\nauthorization = always\n")
+    }
+
+    var userFile: URL { root.appendingPathComponent("config/locate/locate.conf") }
+    var policyFile: URL { root.appendingPathComponent("etc/locate/policy.conf") }
+
+    var environment: [String: String] {
+        ["XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path]
+    }
+
+    func write(_ text: String, to file: URL) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = file.appendingPathExtension("new")
+        try Data(text.utf8).write(to: temporary)
+        // rename(2), as editors that save atomically do: the watcher must see this kind of change.
+        guard rename(temporary.path, file.path) == 0 else { throw HarnessError(description: "cannot rename onto \(file.path)") }
+    }
+
+    /// Every file under the settings home, with its content (for leak checks).
+    func allFiles() -> [(path: String, content: Data)] {
+        let paths = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String]) ?? []
+        return paths.compactMap { relative in
+            let url = root.appendingPathComponent(relative)
+            return (try? Data(contentsOf: url)).map { (url.path, $0) }
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+}
+
+/// `locate` with `arguments`, run in a session of its own (`setsid -w`: no controlling terminal,
+/// whoever runs the tests, so no prompt) with `settings` as its settings home.
+func startLocate(_ arguments: [String], settings: SettingsHome, environment: [String: String] = [:]) throws -> RunningProcess {
+    try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path] + arguments,
+                       environment: settings.environment.merging(environment) { $1 })
+}
+
+/// Runs `locate` (as `startLocate`) to completion and returns its status and output.
 func runLocate(
-    _ arguments: [String], environment: [String: String] = [:], timeout: Double = 30, shell: Bool = false
+    _ arguments: [String], settings: SettingsHome? = nil, environment: [String: String] = [:], timeout: Double = 30
 ) throws -> (status: Int32, stdout: String, stderr: String) {
-    let program = shell ? URL(fileURLWithPath: "/bin/bash") : Package.locate
-    let run = try RunningProcess(program, arguments, environment: environment)
+    let home = try settings ?? SettingsHome.allowingAlways()
+    let run = try startLocate(arguments, settings: home, environment: environment)
+    let status = try withExtendedLifetime(home) { try run.waitForExit(timeout: timeout) }
+    return (status, run.stdout.text, run.stderr.text)
+}
+
+/// Runs a bash command line to completion (for pipelines), with `settings` as the settings home.
+func runShell(_ commandLine: String, settings: SettingsHome, timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
+    let run = try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "/bin/bash", "-c", commandLine], environment: settings.environment)
     let status = try run.waitForExit(timeout: timeout)
     return (status, run.stdout.text, run.stderr.text)
 }

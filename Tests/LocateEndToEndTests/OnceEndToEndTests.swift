@@ -45,13 +45,13 @@ struct OnceEndToEndTests {
         let port = try closedPort()
         let run = try runLocate(["127.0.0.1:\(port)"])
         #expect(run.status == 69)
-        #expect(run.stdout.isEmpty)
+        #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
         #expect(run.stderr == "locate: cannot reach gpsd at 127.0.0.1:\(port): can't connect to host/port pair\n")
     }
 
     @Test func noFixBeforeTheTimeoutGivesStatus75() throws {
         let receiver = try SimulatedReceiver(track: "nofix", wait: "report")
-        let run = try runLocate(["--timeout", "1.5", receiver.endpoint])
+        let run = try runLocate(["--timeout", "1.5", "--no-fallback", receiver.endpoint])
         #expect(run.status == 75)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "locate: no fix within 1.5 s\n")

@@ -10,9 +10,19 @@ struct CommandLineOptionsTests {
     @Test func defaultsToOneFixFromLocalGpsdAsText() throws {
         let options = try parse([])
         #expect(options.mode == .once)
-        #expect(options.endpoint == .default)
-        #expect(options.timeout == .seconds(30))
+        #expect(options.endpoint == nil)
+        #expect(options.timeout == nil)
         #expect(options.format == .text)
+        #expect(options.command == .locate)
+    }
+
+    @Test func readsThePermissionCommands() throws {
+        #expect(try parse(["permission"]).command == .permission(.status))
+        let allow = try parse(["permission", "allow", "--always", "--reduced", "--app", "weather"])
+        #expect(allow.command == .permission(.allow))
+        #expect(allow.always && allow.reduced && allow.app == "weather")
+        #expect(try parse(["status", "--json"]).command == .status)
+        #expect(try parse([], environment: ["LOCATE_APP": "run"]).app == "run")
     }
 
     @Test func readsFollowOptionsInBothSpellings() throws {
@@ -27,6 +37,7 @@ struct CommandLineOptionsTests {
     }
 
     @Test func takesTheEndpointFromArgumentThenOptionThenEnvironment() throws {
+        #expect(try parse([]).endpoint == nil, "left to the settings")
         #expect(try parse(["host:3000"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == GPSDEndpoint(host: "host", port: "3000"))
         #expect(try parse(["--gpsd", "opt:2"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == GPSDEndpoint(host: "opt", port: "2"))
         #expect(try parse([], environment: ["LOCATE_GPSD": "env:1:/dev/gps"]).endpoint == GPSDEndpoint(host: "env", port: "1", device: "/dev/gps"))
@@ -39,8 +50,11 @@ struct CommandLineOptionsTests {
         (["--timeout", "0"], "'--timeout' needs a number above 0, not '0'"),
         (["--accuracy", "nan"], "'--accuracy' needs a number above 0, not 'nan'"),
         (["--follow", "--count", "0"], "'--count' needs a whole number above 0, not '0'"),
-        (["--count", "3"], "'--count' applies to --follow only"),
-        (["--follow", "--timeout", "3"], "'--timeout' applies to --once only"),
+        (["--count", "3"], "'--count' does not apply to --once"),
+        (["--follow", "--timeout", "3"], "'--timeout' does not apply to --follow"),
+        (["permission", "grant"], "unknown permission action 'grant' (expected status, allow, deny or reset)"),
+        (["permission", "deny", "--always"], "'--always' does not apply to permission deny"),
+        (["permission", "allow", "host:1"], "unexpected argument 'host:1'"),
         (["--json=yes"], "'--json' takes no value"),
         (["a:1", "b:2"], "unexpected argument 'b:2'"),
         (["a:1", "--gpsd", "b:2"], "give the gpsd endpoint either as an argument or with --gpsd, not both"),

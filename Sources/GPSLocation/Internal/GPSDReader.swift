@@ -1,16 +1,15 @@
 import Dispatch
-import Synchronization
 import Glibc
 
-/// Runs a gpsd session on a dedicated thread and delivers what it reads as an async stream.
+/// Runs a gpsd session on a dedicated thread and delivers what it reads.
 ///
 /// libgps blocks (in `connect()` and in `gps_waiting`), so the session never runs on Swift's
-/// cooperative pool: each stream gets its own serial dispatch queue, whose work item keeps one
-/// thread for the stream's whole life. The session is created, used and closed on that thread;
-/// only `Sendable` values cross to the consumer. Ending the stream (the consumer stops iterating
-/// or is cancelled) sets a flag the thread checks between waits of at most `waitSlice`.
-enum GPSDReader {
-    /// One element of the reader's stream.
+/// cooperative pool: each reader gets its own serial dispatch queue, whose work item keeps one
+/// thread for the reader's whole life. The session is created, used and closed on that thread;
+/// only `Sendable` values leave it. `stop()` sets a flag the thread checks between waits of at
+/// most `waitSlice`.
+final class GPSDReader: Sendable {
+    /// What the reader delivers.
     enum Event: Sendable, Hashable {
         /// A message from gpsd.
         case report(GPSDReport)
@@ -18,7 +17,7 @@ enum GPSDReader {
         case lost(retryIn: Duration)
         /// The reader is connected and watching again after a loss.
         case reconnected
-        /// The plan's deadline passed; the stream ends after this event.
+        /// The plan's deadline passed; the reader ends after this event.
         case deadlineReached
     }
 
@@ -31,46 +30,63 @@ enum GPSDReader {
         var reconnect: Bool
         /// When to stop waiting, with a final `deadlineReached`.
         var deadline: ContinuousClock.Instant?
-        /// How the stream buffers when its consumer is slower than gpsd.
-        var buffering: AsyncThrowingStream<Event, any Error>.Continuation.BufferingPolicy
     }
 
-    /// The longest the thread waits in one `gps_waiting` call: the bound on cancellation latency.
+    /// The longest the thread waits in one `gps_waiting` call: the bound on stop latency.
     static let waitSlice = Duration.milliseconds(100)
 
-    /// Starts the reader thread and returns its events. The first connection attempt must succeed
-    /// within the configuration's connect timeout, or the stream ends with that error.
-    static func events(_ plan: Plan) -> AsyncThrowingStream<Event, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Event.self, bufferingPolicy: plan.buffering)
-        let stopped = Flag()
+    private let stopped = Flag()
+
+    /// Starts the reader thread. `deliver` gets each event and `finish` is called once at the
+    /// end, with the error that ended the reader or `nil`; both run on the reader's thread (or a
+    /// timer's). The first connection must succeed within the configuration's connect timeout.
+    init(_ plan: Plan, deliver: @escaping @Sendable (Event) -> Void, finish: @escaping @Sendable ((any Error)?) -> Void) {
+        let stopped = self.stopped
         let connected = Flag()
-        continuation.onTermination = { _ in stopped.set() }
+        let finished = Flag()
+        let finishOnce: @Sendable ((any Error)?) -> Void = { error in
+            guard !finished.isSet else { return }
+            finished.set()
+            finish(error)
+        }
         let configuration = plan.configuration
         let connectTimeout = plan.deadline.map {
             min(configuration.connectTimeout, max(.zero, ContinuousClock.now.duration(to: $0)))
         } ?? configuration.connectTimeout
         DispatchQueue.global().asyncAfter(deadline: .now() + connectTimeout.dispatchInterval) {
-            guard !connected.isSet else { return }
+            guard !connected.isSet, !stopped.isSet else { return }
             stopped.set()
-            continuation.finish(throwing: GPSLocationError.connectTimedOut(configuration.endpoint, connectTimeout.seconds))
+            finishOnce(GPSLocationError.connectTimedOut(configuration.endpoint, connectTimeout.seconds))
         }
         DispatchQueue(label: "locate.gpsd-reader").async {
-            run(plan, continuation: continuation, stopped: stopped, connected: connected)
+            Self.run(plan, stopped: stopped, connected: connected, deliver: { event in
+                if !finished.isSet { deliver(event) }
+            }, finish: finishOnce)
         }
+    }
+
+    /// Stops the reader; it closes its connection within `waitSlice`.
+    func stop() {
+        stopped.set()
+    }
+
+    /// A reader whose events come as an async stream; ending the iteration stops the reader.
+    static func events(_ plan: Plan) -> AsyncThrowingStream<Event, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Event.self)
+        let reader = GPSDReader(plan, deliver: { continuation.yield($0) }, finish: { continuation.finish(throwing: $0) })
+        continuation.onTermination = { _ in reader.stop() }
         return stream
     }
 
     private static func run(
-        _ plan: Plan,
-        continuation: AsyncThrowingStream<Event, any Error>.Continuation,
-        stopped: Flag,
-        connected: Flag
+        _ plan: Plan, stopped: Flag, connected: Flag,
+        deliver: @Sendable (Event) -> Void, finish: @Sendable ((any Error)?) -> Void
     ) {
         var session: GPSDSession
         do {
             session = try connect(plan)
         } catch {
-            continuation.finish(throwing: error)
+            finish(error)
             return
         }
         connected.set()
@@ -79,7 +95,7 @@ enum GPSDReader {
             if let deadline = plan.deadline {
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 if remaining <= .zero {
-                    continuation.yield(.deadlineReached)
+                    deliver(.deadlineReached)
                     break
                 }
                 slice = min(slice, remaining)
@@ -87,22 +103,22 @@ enum GPSDReader {
             guard session.waitForData(timeout: slice) else { continue }
             switch session.read() {
             case .report(let report):
-                continuation.yield(.report(report))
+                deliver(.report(report))
             case .nothing:
                 continue
             case .closed, .failed:
                 session.close()
                 guard plan.reconnect else {
-                    continuation.finish(throwing: GPSLocationError.gpsdClosedConnection(plan.configuration.endpoint))
+                    finish(GPSLocationError.gpsdClosedConnection(plan.configuration.endpoint))
                     return
                 }
-                guard let replacement = reconnect(plan, continuation: continuation, stopped: stopped) else { break }
+                guard let replacement = reconnect(plan, stopped: stopped, deliver: deliver) else { break }
                 session = replacement
-                continuation.yield(.reconnected)
+                deliver(.reconnected)
             }
         }
         session.close()
-        continuation.finish()
+        finish(nil)
     }
 
     private static func connect(_ plan: Plan) throws(GPSLocationError) -> GPSDSession {
@@ -111,14 +127,10 @@ enum GPSDReader {
         return session
     }
 
-    /// Reopens the connection with capped exponential back-off until it works or the stream ends.
-    private static func reconnect(
-        _ plan: Plan,
-        continuation: AsyncThrowingStream<Event, any Error>.Continuation,
-        stopped: Flag
-    ) -> GPSDSession? {
+    /// Reopens the connection with capped exponential back-off until it works or the reader stops.
+    private static func reconnect(_ plan: Plan, stopped: Flag, deliver: @Sendable (Event) -> Void) -> GPSDSession? {
         var delay = plan.configuration.reconnectDelay
-        continuation.yield(.lost(retryIn: delay))
+        deliver(.lost(retryIn: delay))
         while !stopped.isSet {
             let wakeUp = ContinuousClock.now.advanced(by: delay)
             while !stopped.isSet, ContinuousClock.now < wakeUp {
@@ -129,25 +141,5 @@ enum GPSDReader {
             delay = min(delay * 2, plan.configuration.maximumReconnectDelay)
         }
         return nil
-    }
-}
-
-/// A flag that one thread sets and others read.
-final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-
-    var isSet: Bool { value.load(ordering: .acquiring) }
-
-    func set() { value.store(true, ordering: .releasing) }
-}
-
-extension Duration {
-    /// Whole microseconds, never negative.
-    var microseconds: Int64 {
-        max(0, components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000)
-    }
-
-    var dispatchInterval: DispatchTimeInterval {
-        .microseconds(Int(clamping: microseconds))
     }
 }

@@ -1,0 +1,73 @@
+import Glibc
+
+/// Reduced accuracy (iOS "Precise Location: off"): positions snapped to the centre of a fixed grid
+/// cell of about 5.6 km, with everything finer left out.
+///
+/// The grid is fixed (rows of 0.05° latitude, each cut into cells about as wide as they are tall),
+/// so snapping is deterministic: many records from one cell are all the same point, and averaging
+/// them gives the cell centre, never the precise position. In a live stream the reducer also keeps
+/// the current cell until the receiver is well past its border (hysteresis, so a receiver on a
+/// border does not flip between two cells) and lets at most one record through every five minutes.
+struct AccuracyReducer {
+    /// Cell height in degrees of latitude.
+    static let cellDegrees = 0.05
+    /// Cell size in metres, reported as the horizontal accuracy of reduced positions.
+    static let cellSize = (cellDegrees * 111_195).rounded()
+    /// How far past a border (as a fraction of the cell) the receiver must be to change cells.
+    static let hysteresis = 0.15
+    /// The least time between two records of a live stream.
+    static let minimumInterval = Duration.seconds(300)
+
+    /// One cell of the grid.
+    struct Cell: Hashable {
+        let row: Int
+        let column: Int
+
+        init(containingLatitude latitude: Double, longitude: Double) {
+            row = Int((latitude / AccuracyReducer.cellDegrees).rounded(.down))
+            let step = Self.longitudeStep(row: row)
+            column = Int(((longitude + 180) / step).rounded(.down))
+        }
+
+        var centreLatitude: Double { (Double(row) + 0.5) * AccuracyReducer.cellDegrees }
+        var centreLongitude: Double { -180 + (Double(column) + 0.5) * Self.longitudeStep(row: row) }
+
+        /// Whether the position is inside this cell grown by `margin` (a fraction of the cell) on each side.
+        func contains(latitude: Double, longitude: Double, margin: Double) -> Bool {
+            let step = Self.longitudeStep(row: row)
+            let latitudeOffset = (latitude - centreLatitude) / AccuracyReducer.cellDegrees
+            var longitudeDelta = longitude - centreLongitude
+            if longitudeDelta > 180 { longitudeDelta -= 360 }
+            if longitudeDelta < -180 { longitudeDelta += 360 }
+            return abs(latitudeOffset) <= 0.5 + margin && abs(longitudeDelta / step) <= 0.5 + margin
+        }
+
+        /// Cells of a row are as wide in degrees of longitude as makes them about square.
+        private static func longitudeStep(row: Int) -> Double {
+            let centre = (Double(row) + 0.5) * AccuracyReducer.cellDegrees
+            return min(360, AccuracyReducer.cellDegrees / max(0.01, cos(centre * .pi / 180)))
+        }
+    }
+
+    private var currentCell: Cell?
+    private var lastRecord: ContinuousClock.Instant?
+
+    /// The reduced form of `location`, or `nil` when a live stream must not emit a record yet.
+    /// - Parameters:
+    ///   - now: when the fix arrived; `nil` for a single request, which has no rate limit.
+    mutating func reduce(_ location: Location, at now: ContinuousClock.Instant?) -> Location? {
+        if let now, let lastRecord, lastRecord.duration(to: now) < Self.minimumInterval { return nil }
+        let cell: Cell
+        if let currentCell, currentCell.contains(latitude: location.latitude, longitude: location.longitude, margin: Self.hysteresis) {
+            cell = currentCell
+        } else {
+            cell = Cell(containingLatitude: location.latitude, longitude: location.longitude)
+        }
+        currentCell = cell
+        lastRecord = now
+        return Location(
+            latitude: cell.centreLatitude, longitude: cell.centreLongitude, time: location.time,
+            horizontalAccuracy: Self.cellSize, mode: location.mode, satellitesUsed: location.satellitesUsed,
+            device: location.device, source: location.source, accuracy: .reduced, timedOut: location.timedOut)
+    }
+}

@@ -1,0 +1,163 @@
+/// The authorization state, CoreLocation's `CLAuthorizationStatus` plus the services switch.
+public enum AuthorizationStatus: String, Sendable, Hashable {
+    /// `services = off` in the user settings or the policy: no gpsd access at all.
+    case servicesOff = "services-off"
+    /// The user has not chosen yet.
+    case notDetermined = "not-determined"
+    /// The administrator's policy forbids location; the user cannot change it.
+    case restricted
+    /// The user said no.
+    case denied
+    /// Allowed while `locate` runs in the foreground of its terminal.
+    case authorizedWhenInUse = "when-in-use"
+    /// Allowed with or without a terminal.
+    case authorizedAlways = "always"
+}
+
+/// Why a position is not live; the `reason` of a fallback record.
+public enum FallbackReason: String, Sendable, Hashable {
+    case servicesOff = "services_off"
+    case notDetermined = "not_determined"
+    case restricted
+    case denied
+    /// When-in-use, but no terminal or not in the foreground.
+    case background
+    case gpsdUnavailable = "gpsd_unavailable"
+    case timeout
+}
+
+/// The coordinate printed when location is not allowed or not available.
+public struct FallbackCoordinate: Sendable, Hashable {
+    /// Degrees north.
+    public var latitude: Double
+    /// Degrees east.
+    public var longitude: Double
+
+    /// Seoul (37.517829, 126.886270): the built-in default.
+    public static let builtIn = FallbackCoordinate(latitude: 37.517829, longitude: 126.886270)
+
+    /// Creates a coordinate.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The fallback as a `Location` record, marked with `source` fallback and the reason.
+    public func location(reason: FallbackReason) -> Location {
+        Location(latitude: latitude, longitude: longitude, mode: nil, source: .fallback, accuracy: .reduced, reason: reason)
+    }
+}
+
+/// The permission in force for one app: what the user settings and the system policy say
+/// together, and what it means for this process now. Computed by `PermissionSettings.resolve`.
+public struct Permission: Sendable, Hashable {
+    /// The authorization state.
+    public var status: AuthorizationStatus
+    /// The file and line that decided `status`; `nil` for the default (not determined) or "allow once".
+    public var statusOrigin: SettingOrigin?
+    /// Set for this process only by "Allow once" at the prompt.
+    public var isAllowedOnce: Bool
+    /// How precise positions may be.
+    public var accuracy: LocationAccuracy
+    /// The file and line that decided `accuracy`; `nil` for the default (full).
+    public var accuracyOrigin: SettingOrigin?
+    /// The fallback coordinate, or `nil` when the fallback is disabled.
+    public var fallback: FallbackCoordinate?
+    /// `[gpsd] server`, policy first.
+    public var gpsdServer: GPSDEndpoint?
+    /// `[location] timeout` in seconds, policy first.
+    public var timeout: Double?
+    /// The process's situation the permission was resolved for.
+    public var context: ProcessContext
+
+    /// Why positions may not be delivered now, or `nil` when they may.
+    public var denial: FallbackReason? {
+        switch status {
+        case .servicesOff: .servicesOff
+        case .notDetermined: isAllowedOnce ? nil : .notDetermined
+        case .restricted: .restricted
+        case .denied: .denied
+        case .authorizedWhenInUse: context.isForeground ? nil : .background
+        case .authorizedAlways: nil
+        }
+    }
+
+    /// Positions may be delivered now.
+    public var isAuthorized: Bool { denial == nil }
+
+    /// When-in-use in a background job of a terminal: a live stream pauses until the job is in the foreground.
+    public var isPausedInBackground: Bool {
+        status == .authorizedWhenInUse && context.hasTerminal && !context.isForeground
+    }
+}
+
+/// What decides the permission: the two settings files, the app, and a one-time grant.
+public struct PermissionSettings: Sendable, Hashable {
+    /// Where the user settings and the policy are.
+    public var files: SettingsFiles
+    /// The app whose `[app "NAME"]` section applies (`--app` or `LOCATE_APP`), if any.
+    public var app: String?
+    /// "Allow once" was answered at the prompt: authorized for this process, nothing saved.
+    public var isAllowedOnce: Bool
+
+    /// Creates permission settings.
+    public init(files: SettingsFiles, app: String? = nil, isAllowedOnce: Bool = false) {
+        self.files = files
+        self.app = app
+        self.isAllowedOnce = isAllowedOnce
+    }
+
+    /// Reads both files and resolves the permission for `context`.
+    /// - Throws: `ConfigurationError` when a file is unreadable or malformed.
+    public func resolve(context: ProcessContext = .current()) throws(ConfigurationError) -> Permission {
+        let (user, policy) = try files.load()
+        return Self.resolve(user: user, policy: policy, app: app, isAllowedOnce: isAllowedOnce, context: context)
+    }
+
+    /// The rules, on parsed settings. The policy can only restrict: its `services = off`,
+    /// `authorization = restricted` and `accuracy = reduced` win over anything the user set.
+    /// Otherwise the app's section wins over `[location]`, which wins over the defaults.
+    public static func resolve(
+        user: LocationSettings, policy: LocationSettings, app: String?, isAllowedOnce: Bool, context: ProcessContext
+    ) -> Permission {
+        let userApp = app.flatMap { user.apps[$0] }
+        let policyApp = app.flatMap { policy.apps[$0] }
+
+        var status = AuthorizationStatus.notDetermined
+        var statusOrigin: SettingOrigin?
+        if let off = [policy.location.services, user.location.services].compactMap({ $0 }).first(where: { !$0.value }) {
+            (status, statusOrigin) = (.servicesOff, off.origin)
+        } else if let restricted = policyApp?.authorization ?? policy.location.authorization {
+            (status, statusOrigin) = (.restricted, restricted.origin)
+        } else if let choice = userApp?.authorization ?? user.location.authorization {
+            statusOrigin = choice.origin
+            switch AuthorizationChoice(rawValue: choice.value) {
+            case .whenInUse: status = .authorizedWhenInUse
+            case .always: status = .authorizedAlways
+            case .denied, nil: status = .denied
+            }
+        }
+
+        var accuracy = LocationAccuracy.full
+        var accuracyOrigin: SettingOrigin?
+        if let cap = [policyApp?.accuracy, policy.location.accuracy].compactMap({ $0 }).first(where: { $0.value == .reduced }) {
+            (accuracy, accuracyOrigin) = (.reduced, cap.origin)
+        } else if let chosen = userApp?.accuracy ?? user.location.accuracy {
+            (accuracy, accuracyOrigin) = (chosen.value, chosen.origin)
+        }
+
+        let enabled = (policy.fallbackEnabled ?? user.fallbackEnabled)?.value ?? true
+        let builtIn = FallbackCoordinate.builtIn
+        let fallback = FallbackCoordinate(
+            latitude: (policy.fallbackLatitude ?? user.fallbackLatitude)?.value ?? builtIn.latitude,
+            longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude)
+
+        return Permission(
+            status: status, statusOrigin: statusOrigin, isAllowedOnce: isAllowedOnce && status == .notDetermined,
+            accuracy: accuracy, accuracyOrigin: accuracyOrigin,
+            fallback: enabled ? fallback : nil,
+            gpsdServer: (policy.gpsdServer ?? user.gpsdServer)?.value,
+            timeout: (policy.location.timeout ?? user.location.timeout)?.value,
+            context: context)
+    }
+}

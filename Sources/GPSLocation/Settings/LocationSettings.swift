@@ -1,0 +1,180 @@
+/// Where a setting came from: a file and a line, so `locate permission status` can say what decided.
+public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// The file's path.
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+
+    /// Creates an origin.
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    /// `file:line`.
+    public var description: String { "\(file):\(line)" }
+}
+
+/// A value read from a file, with its origin.
+public struct Setting<Value: Sendable & Hashable>: Sendable, Hashable {
+    /// The value.
+    public var value: Value
+    /// The file and line it came from.
+    public var origin: SettingOrigin
+}
+
+/// What a user chose in the permission prompt or with `locate permission`.
+public enum AuthorizationChoice: String, Sendable, Hashable, CaseIterable {
+    /// Authorized while `locate` runs in the foreground of its terminal.
+    case whenInUse = "when-in-use"
+    /// Authorized with or without a terminal.
+    case always
+    /// Not authorized.
+    case denied
+}
+
+/// How precise positions may be: iOS's "Precise Location" switch.
+public enum LocationAccuracy: String, Sendable, Hashable, CaseIterable {
+    /// Positions as the receiver reports them.
+    case full
+    /// Positions snapped to the centre of a grid cell of several kilometres.
+    case reduced
+}
+
+/// The settings of one `[location]` or `[app "NAME"]` section.
+public struct LocationSectionSettings: Sendable, Hashable {
+    /// `services = on | off` (`[location]` only).
+    public var services: Setting<Bool>?
+    /// `authorization`: the user's choice, or `restricted` in the policy.
+    public var authorization: Setting<String>?
+    /// `accuracy = full | reduced`; in the policy, a cap.
+    public var accuracy: Setting<LocationAccuracy>?
+    /// `timeout`: seconds `locate --once` waits by default (`[location]` only).
+    public var timeout: Setting<Double>?
+
+    /// Creates empty section settings.
+    public init() {}
+}
+
+/// One settings file (the user's `locate.conf` or the administrator's `policy.conf`), parsed and checked.
+///
+/// Unknown sections, unknown keys and bad values are errors, never ignored, so a typo cannot
+/// silently widen what is allowed.
+public struct LocationSettings: Sendable, Hashable {
+    /// Which of the two files this is; the policy may only restrict.
+    public enum Role: Sendable, Hashable {
+        /// `$XDG_CONFIG_HOME/locate/locate.conf`.
+        case user
+        /// `locate/policy.conf` in `$XDG_CONFIG_DIRS`.
+        case policy
+    }
+
+    /// The path the settings were read from.
+    public var file: String
+    /// The `[location]` section.
+    public var location = LocationSectionSettings()
+    /// `[app "NAME"]` sections by app name.
+    public var apps: [String: LocationSectionSettings] = [:]
+    /// `[fallback] latitude`.
+    public var fallbackLatitude: Setting<Double>?
+    /// `[fallback] longitude`.
+    public var fallbackLongitude: Setting<Double>?
+    /// `[fallback] enabled = yes | no`.
+    public var fallbackEnabled: Setting<Bool>?
+    /// `[gpsd] server = host[:port[:device]]`.
+    public var gpsdServer: Setting<GPSDEndpoint>?
+
+    /// Settings with nothing set, as for a file that does not exist.
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// Parses and checks the content of a settings file.
+    /// - Throws: `ConfigurationError` naming the file, line and column, and what was expected.
+    public init(bytes: [UInt8], file: String, role: Role) throws(ConfigurationError) {
+        self.init(file: file)
+        let document = try SettingsDocument(bytes: bytes, file: file)
+        for header in document.headers {
+            let known = header.section.app == nil ? ["location", "fallback", "gpsd"].contains(header.section.name) : header.section.name == "app"
+            guard known else {
+                throw ConfigurationError(file: file, line: header.line, column: 2,
+                                         message: "unknown section \(header.section.description) (expected [location], [fallback], [gpsd] or [app \"NAME\"])")
+            }
+        }
+        for entry in document.entries {
+            try apply(entry, role: role)
+        }
+    }
+
+    private mutating func apply(_ entry: SettingsDocument.Entry, role: Role) throws(ConfigurationError) {
+        let origin = SettingOrigin(file: file, line: entry.line)
+        func fail(_ message: String, atValue: Bool = true) -> ConfigurationError {
+            ConfigurationError(file: file, line: entry.line, column: atValue ? entry.valueColumn : entry.keyColumn, message: message)
+        }
+        func choice<T>(_ options: [String: T]) throws(ConfigurationError) -> Setting<T> {
+            guard let value = options[entry.value] else {
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected \(options.keys.sorted().joined(separator: " or ")))")
+            }
+            return Setting(value: value, origin: origin)
+        }
+        func number(_ range: ClosedRange<Double>, excludingLower: Bool = false) throws(ConfigurationError) -> Setting<Double> {
+            guard let value = Double(entry.value), value.isFinite, range.contains(value), !(excludingLower && value == range.lowerBound) else {
+                let bounds = excludingLower ? "above \(range.lowerBound.trimmed)" : "from \(range.lowerBound.trimmed) to \(range.upperBound.trimmed)"
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected a number \(bounds))")
+            }
+            return Setting(value: value, origin: origin)
+        }
+        let section = entry.section
+        switch (section.name, section.app, entry.key) {
+        case ("location", nil, "services"):
+            location.services = try choice(["on": true, "off": false])
+        case ("location", nil, "timeout"):
+            location.timeout = try number(0...86_400, excludingLower: true)
+        case (_, _, "authorization") where section.name == "location" || section.name == "app":
+            let allowed = role == .user ? AuthorizationChoice.allCases.map(\.rawValue) : ["restricted"]
+            let value = try choice(Dictionary(uniqueKeysWithValues: allowed.map { ($0, $0) }))
+            update(section) { $0.authorization = value }
+        case (_, _, "accuracy") where section.name == "location" || section.name == "app":
+            let value = try choice(Dictionary(uniqueKeysWithValues: LocationAccuracy.allCases.map { ($0.rawValue, $0) }))
+            update(section) { $0.accuracy = value }
+        case ("fallback", nil, "latitude"):
+            fallbackLatitude = try number(-90...90)
+        case ("fallback", nil, "longitude"):
+            fallbackLongitude = try number(-180...180)
+        case ("fallback", nil, "enabled"):
+            fallbackEnabled = try choice(["yes": true, "no": false])
+        case ("gpsd", nil, "server"):
+            do {
+                gpsdServer = Setting(value: try GPSDEndpoint(parsing: entry.value), origin: origin)
+            } catch {
+                throw fail("bad value for 'server': \(error.description)")
+            }
+        default:
+            throw fail("unknown key '\(entry.key)' in \(section.description) (expected \(Self.keys(for: section).joined(separator: ", ")))", atValue: false)
+        }
+    }
+
+    private mutating func update(_ section: SettingsDocument.SectionName, _ change: (inout LocationSectionSettings) -> Void) {
+        if let app = section.app {
+            change(&apps[app, default: LocationSectionSettings()])
+        } else {
+            change(&location)
+        }
+    }
+
+    private static func keys(for section: SettingsDocument.SectionName) -> [String] {
+        switch section.name {
+        case "location": ["services", "authorization", "accuracy", "timeout"]
+        case "fallback": ["latitude", "longitude", "enabled"]
+        case "gpsd": ["server"]
+        default: ["authorization", "accuracy"]
+        }
+    }
+}
+
+extension Double {
+    /// Without a trailing `.0` for whole numbers.
+    fileprivate var trimmed: String {
+        self == rounded() ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,34 @@
+import GPSLocation
+
+/// The one-line explanations on stderr of why location is not authorized. Each says what the
+/// person can do about it, except `restricted`, which only the administrator can change.
+enum AuthorizationMessages {
+    /// - Parameter userFile: the user settings file, to tell the user's switch from the administrator's.
+    static func explain(_ reason: FallbackReason, permission: Permission, app: String?, userFile: String) -> String {
+        let appOption = app.map { " --app " + shellQuoted($0) } ?? ""
+        let origin = permission.statusOrigin.map { " (\($0))" } ?? ""
+        switch reason {
+        case .servicesOff:
+            if let origin = permission.statusOrigin, origin.file != userFile {
+                return "location services are turned off for this machine by the administrator (\(origin)); ask your administrator"
+            }
+            return "location services are off\(origin); set 'services = on' in [location] there to use location"
+        case .notDetermined:
+            return "location permission has not been given\(app.map { " to app \"\($0)\"" } ?? ""); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
+        case .restricted:
+            return "location is restricted by the administrator's policy\(origin) and cannot be changed by the user"
+        case .denied:
+            return "location permission is denied\(origin); allow it with: locate permission allow\(appOption)"
+        case .background:
+            return "location is allowed only while in use, and locate is not in the foreground of a terminal; allow background use with: locate permission allow --always\(appOption)"
+        case .gpsdUnavailable, .timeout:
+            return "location is not available (\(reason.rawValue))"
+        }
+    }
+
+    /// The name as one shell word: as it is when it is plain, otherwise in single quotes.
+    private static func shellQuoted(_ name: String) -> String {
+        let plain = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        return plain ? name : "'" + name.replacing("'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,73 @@
+import GPSLocation
+
+/// `locate permission [status|allow|deny|reset]`: shows or changes the user's choice in the
+/// user settings file, for `[location]` or for the app named with `--app`.
+struct PermissionCommand {
+    let action: CommandLineOptions.PermissionAction
+    let options: CommandLineOptions
+    let settings: PermissionSettings
+
+    func run() -> ExitStatus {
+        do {
+            switch action {
+            case .status:
+                return try showStatus()
+            case .allow:
+                try edit(setting: [("authorization", options.always ? "always" : "when-in-use"),
+                                   ("accuracy", options.reduced ? "reduced" : "full")])
+            case .deny:
+                try edit(setting: [("authorization", "denied")])
+            case .reset:
+                try edit(setting: [], removing: ["authorization", "accuracy"])
+            }
+            let permission = try settings.resolve()
+            StandardStreams.diagnose("\(subject): \(describe(permission))")
+            if permission.status == .restricted || permission.status == .servicesOff {
+                StandardStreams.diagnose("note: the administrator's policy or the services switch still applies")
+            }
+            return .success
+        } catch {
+            StandardStreams.diagnose(error.description)
+            return .configuration
+        }
+    }
+
+    private var subject: String { options.app.map { "app \"\($0)\"" } ?? "default" }
+
+    private func edit(setting: [(key: String, value: String)], removing: [String] = []) throws(ConfigurationError) {
+        try UserSettingsEditor(file: settings.files.userFile).update(app: options.app, setting: setting, removing: removing)
+    }
+
+    /// One line (or JSON object) per app: the default, then every app named in either file.
+    private func showStatus() throws(ConfigurationError) -> ExitStatus {
+        let (user, policy) = try settings.files.load()
+        let apps: [String?] = options.app.map { [$0] } ?? [nil] + Set(user.apps.keys).union(policy.apps.keys).sorted()
+        let context = ProcessContext.current()
+        for app in apps {
+            let permission = PermissionSettings.resolve(user: user, policy: policy, app: app, isAllowedOnce: false, context: context)
+            let line: String
+            if options.format == .json {
+                var object = JSONObjectWriter()
+                object.add("app", string: app)
+                object.add("authorization", string: permission.status.rawValue)
+                object.add("decided_by", string: permission.statusOrigin?.description)
+                object.add("accuracy", string: permission.accuracy.rawValue)
+                object.add("accuracy_decided_by", string: permission.accuracyOrigin?.description)
+                object.add("authorized_now", bool: permission.isAuthorized)
+                object.add("reason", string: permission.denial?.rawValue)
+                line = object.text
+            } else {
+                line = (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(permission)
+            }
+            guard (try? StandardStreams.writeRecord(line)) != nil else { return .success }
+        }
+        return .success
+    }
+
+    private func describe(_ permission: Permission) -> String {
+        let origin = permission.statusOrigin.map { "set in \($0)" } ?? "not set"
+        let accuracyOrigin = permission.accuracyOrigin.map { "set in \($0)" } ?? "default"
+        let now = permission.denial.map { "not authorized now (\($0.rawValue))" } ?? "authorized now"
+        return "\(permission.status.rawValue) (\(origin)), accuracy \(permission.accuracy.rawValue) (\(accuracyOrigin)), \(now)"
+    }
+}

@@ -1,0 +1,61 @@
+import Glibc
+
+/// Asks on the terminal (`/dev/tty`, so it works with stdout in a pipe) whether an app may use
+/// the location: CoreLocation's `requestWhenInUseAuthorization` dialog, in text.
+struct PermissionPrompt {
+    enum Answer: Equatable {
+        case allowOnce, allowWhileUsing, allowAlways, deny
+    }
+
+    let app: String?
+    let purpose: String?
+
+    /// The answer, or `nil` when there is no terminal or it ends (EOF) before a choice is made.
+    func ask() -> Answer? {
+        let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard terminal >= 0 else { return nil }
+        defer { close(terminal) }
+        let name = app.map { "\"\($0)\"" } ?? "locate"
+        var text = "\(name) would like to use your location.\n"
+        if let purpose, !purpose.isEmpty { text += purpose + "\n" }
+        text += "  1) Allow once\n  2) Allow while using\n  3) Always allow\n  4) Don't allow\n"
+        write(to: terminal, text)
+        for _ in 0..<3 {
+            write(to: terminal, "Choose 1-4: ")
+            guard let line = readLine(from: terminal) else {
+                write(to: terminal, "\n")
+                return nil
+            }
+            switch line.filter({ !" \t\r".contains($0) }) {
+            case "1": return .allowOnce
+            case "2": return .allowWhileUsing
+            case "3": return .allowAlways
+            case "4": return .deny
+            default: write(to: terminal, "Please answer 1, 2, 3 or 4.\n")
+            }
+        }
+        return nil
+    }
+
+    private func write(to terminal: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        while !bytes.isEmpty {
+            let written = Glibc.write(terminal, bytes, bytes.count)
+            guard written > 0 else { return }
+            bytes.removeFirst(written)
+        }
+    }
+
+    /// One line without its end, or `nil` at end of file.
+    private func readLine(from terminal: Int32) -> String? {
+        var line: [UInt8] = []
+        var byte: [UInt8] = [0]
+        while true {
+            let count = read(terminal, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte[0] == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte[0])
+        }
+    }
+}
