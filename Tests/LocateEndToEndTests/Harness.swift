@@ -90,12 +90,20 @@ final class RunningProcess: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning || !stdout.isEnded || !stderr.isEnded {
             guard Date() < deadline else {
+                signal(SIGKILL)
                 process.terminate()
                 throw HarnessError(description: "\(process.executableURL?.lastPathComponent ?? "process") did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)")
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            signal(SIGKILL)
+            process.terminate()
+        }
     }
 
     /// Sends a signal to the program; under `setsid -w`, to the program setsid started.
@@ -250,4 +258,63 @@ func jsonObject(_ line: String) throws -> [String: Any] {
         throw HarnessError(description: "not a JSON object: \(line)")
     }
     return object
+}
+
+/// Runs `locate` on a new pseudo-terminal (Scripts/with-terminal), in its foreground, answering
+/// the permission prompt with `answer` ("1"..."4", or "EOF") when one is given.
+/// Returns the exit status, what the terminal showed, and locate's stdout (sent to a file).
+func runLocateOnTerminal(
+    _ arguments: [String], settings: SettingsHome, answer: String? = nil
+) throws -> (status: Int32, terminal: String, stdout: String) {
+    let stdoutFile = settings.root.appendingPathComponent("stdout-\(UUID().uuidString)")
+    var helperArguments = ["--stdout", stdoutFile.path]
+    if let answer { helperArguments += ["--expect", "Choose 1-4:", "--answer", answer] }
+    let run = try RunningProcess(Package.root.appendingPathComponent("Scripts/with-terminal"),
+                                 helperArguments + ["--", Package.locate.path] + arguments, environment: settings.environment)
+    let status = try run.waitForExit(timeout: 40)
+    let stdout = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(at: stdoutFile)
+    return (status, run.stdout.text, stdout)
+}
+
+/// A loopback port that listens but never answers, to prove that nothing connected to it.
+final class ListeningPort: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = self.descriptor
+        let ready = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard ready else { throw HarnessError(description: "cannot listen on a loopback port") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    var endpoint: String { "127.0.0.1:\(port)" }
+
+    /// Whether a client has connected (a connection waits in the backlog).
+    var wasConnected: Bool {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        return poll(&descriptors, 1, 0) > 0
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+/// Whether `text` contains the parked track's coordinate (64.1504321, -21.9404567) or anything
+/// rounding to it, at any precision from whole degrees up.
+func leaksParkedCoordinate(_ text: String) -> Bool {
+    text.contains("64.1") || text.contains("64.2") || text.contains("-21.9") || text.contains("-22")
+        || text.contains("21.94") || text.contains("6415") || text.contains("2194")
+        || text.contains(" 64 ") || text.hasPrefix("64 ") || text.contains(":64,") || text.contains(":64}")
 }
