@@ -16,7 +16,10 @@ struct CommandLineOptions: Sendable {
     }
 
     enum Mode: Sendable { case once, follow }
-    enum Format: Sendable { case text, json }
+    enum Format: Sendable {
+        case text, json, csv, gpx
+        case template(TemplateFormat)
+    }
 
     var command = Command.locate
     var mode = Mode.once
@@ -31,6 +34,10 @@ struct CommandLineOptions: Sendable {
     var count: Int?
     var duration: Duration?
     var format = Format.text
+    /// `--events`: status events into stdout (with `--json`).
+    var events = false
+    /// `--no-header` turns the CSV header off.
+    var csvHeader = true
     var fallbackEnabled = true
     /// `--app` or `LOCATE_APP`.
     var app: String?
@@ -40,11 +47,20 @@ struct CommandLineOptions: Sendable {
     var showHelp = false
     var showVersion = false
 
-    var recordFormat: any RecordFormat {
+    /// A fresh output format for one run.
+    var outputFormat: any OutputFormat {
         switch format {
-        case .text: TextRecordFormat()
-        case .json: JSONRecordFormat()
+        case .text: TextFormat()
+        case .json: JSONFormat(includesEvents: events)
+        case .csv: CSVFormat(includesHeader: csvHeader)
+        case .gpx: GPXFormat(shape: mode == .once ? .waypoint : .track)
+        case .template(let template): template
         }
+    }
+
+    var isJSON: Bool {
+        if case .json = format { return true }
+        return false
     }
 }
 
@@ -77,6 +93,9 @@ extension CommandLineOptions {
         var positional: [String] = []
         var gpsdOption: String?
         var used: [String] = []
+        var formats: [String] = []
+        var template: String?
+        var nullText: String?
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-"), argument != "-" else {
                 positional.append(argument)
@@ -101,7 +120,21 @@ extension CommandLineOptions {
             case "-V", "--version": showVersion = true
             case "--once": mode = .once
             case "-f", "--follow": mode = .follow
-            case "--json": format = .json
+            case "--json":
+                format = .json
+                formats.append(name)
+            case "--csv":
+                format = .csv
+                formats.append(name)
+            case "--gpx":
+                format = .gpx
+                formats.append(name)
+            case "--format":
+                template = try value()
+                formats.append(name)
+            case "--null": nullText = try value()
+            case "--no-header": csvHeader = false
+            case "--events": events = true
             case "--gpsd": gpsdOption = try value()
             case "--timeout": timeout = try Self.seconds(value(), for: name, allowZero: false)
             case "--accuracy": accuracy = try Self.number(value(), for: name, allowZero: false)
@@ -135,6 +168,16 @@ extension CommandLineOptions {
         }
         if showHelp || showVersion { return }
         try check(used)
+        if formats.count > 1 {
+            throw UsageError(message: "choose one output format, not \(formats.joined(separator: " and "))")
+        }
+        for (option, needs, given) in [("--events", "--json", isJSON), ("--no-header", "--csv", !csvHeader && formats == ["--csv"]),
+                                       ("--null", "--format", template != nil)] where used.contains(option) && !given {
+            throw UsageError(message: "'\(option)' goes with \(needs)")
+        }
+        if let template {
+            format = .template(try TemplateFormat(template, nullText: nullText ?? ""))
+        }
         guard positional.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(positional[1])'")
         }
@@ -162,11 +205,11 @@ extension CommandLineOptions {
         let context: String
         switch command {
         case .locate where mode == .once:
-            allowed = ["--once", "--timeout", "--accuracy", "--json", "--gpsd", "--no-fallback", "--app", "--purpose"]
+            allowed = Set(["--once", "--timeout", "--accuracy", "--gpsd", "--no-fallback", "--app", "--purpose"]).union(Self.formatOptions)
             context = "--once"
         case .locate:
-            allowed = ["-f", "--follow", "--distance", "--interval", "--heartbeat", "-n", "--count", "--duration",
-                       "--json", "--gpsd", "--no-fallback", "--app", "--purpose"]
+            allowed = Set(["-f", "--follow", "--distance", "--interval", "--heartbeat", "-n", "--count", "--duration",
+                       "--gpsd", "--no-fallback", "--app", "--purpose"]).union(Self.formatOptions)
             context = "--follow"
         case .permission(.allow):
             allowed = ["--always", "--reduced", "--app"]
@@ -185,6 +228,8 @@ extension CommandLineOptions {
             throw UsageError(message: "'\(option)' does not apply to \(context)")
         }
     }
+
+    private static let formatOptions = ["--json", "--csv", "--gpx", "--format", "--null", "--no-header", "--events"]
 
     private static func number(_ text: String, for option: String, allowZero: Bool) throws(UsageError) -> Double {
         guard let number = Double(text), number.isFinite, allowZero ? number >= 0 : number > 0 else {

@@ -1,3 +1,5 @@
+import GPSLocation
+
 /// The exit statuses of `locate`, as listed in `--help` and README (sysexits.h values).
 enum ExitStatus: Int32, Sendable {
     /// A live fix was printed, or `--follow` ended normally (count, duration, signal, closed pipe).
@@ -14,4 +16,25 @@ enum ExitStatus: Int32, Sendable {
     case notAuthorized = 77
     /// EX_CONFIG: a settings or policy file is unreadable or malformed; nothing is printed.
     case configuration = 78
+}
+
+extension ExitStatus {
+    /// The exit status when the position given is the fallback for `reason`.
+    init(_ reason: FallbackReason) {
+        switch reason {
+        case .servicesOff, .notDetermined, .restricted, .denied, .background: self = .notAuthorized
+        case .gpsdUnavailable: self = .unavailable
+        case .timeout: self = .timedOut
+        }
+    }
+
+    /// The exit status for a library error.
+    init(_ error: GPSLocationError) {
+        switch error {
+        case .noFix: self = .timedOut
+        case .notAuthorized: self = .notAuthorized
+        case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection: self = .unavailable
+        case .invalidEndpoint: self = .usage
+        }
+    }
 }

@@ -1,8 +1,9 @@
 import GPSLocation
 import Glibc
 
-/// `locate --follow`: records as fixes arrive, status events on stderr, until `--count`,
-/// `--duration`, SIGINT, SIGTERM or a closed pipe ends it.
+/// `locate --follow`: records as fixes arrive, status events on stderr (or, with `--json
+/// --events`, on stdout), until `--count`, `--duration`, SIGINT, SIGTERM or a closed pipe ends
+/// it. Every end but a closed pipe closes the output properly (GPX's closing tags).
 ///
 /// When location stops being authorized, the fallback record (unless disabled) takes the place
 /// of live fixes until it is authorized again. The exit status says what the last record was:
@@ -31,62 +32,45 @@ struct FollowCommand {
     private func follow() async -> ExitStatus {
         let liveOptions = LiveUpdateOptions(
             distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat)
+        var writer = self.writer
         var printed = 0
         var lastFallback: FallbackReason?
         do {
-            for try await update in manager.liveUpdates(liveOptions) {
-                switch update {
-                case .location(let location):
-                    try writer.write(location)
-                    lastFallback = nil
-                    printed += 1
-                case .status(.authorizationChanged(_, let denial?)):
-                    let permission = try manager.authorization()
-                    StandardStreams.diagnose(AuthorizationMessages.explain(denial, permission: permission, app: options.app, userFile: userFile))
-                    lastFallback = denial
-                    if try writer.writeFallback(denial) { printed += 1 }
-                case .status(let event):
-                    StandardStreams.diagnose(describe(event))
+            try writer.start()
+            defer { writer.finish() }
+            do {
+                for try await update in manager.liveUpdates(liveOptions) {
+                    switch update {
+                    case .location(let location):
+                        if try writer.write(location) { printed += 1 }
+                        lastFallback = nil
+                    case .status(let event):
+                        try writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
+                        if case .authorizationChanged(_, let denial?) = event {
+                            lastFallback = denial
+                            if try writer.writeFallback(denial) { printed += 1 }
+                        }
+                    }
+                    if let count = options.count, printed >= count { break }
                 }
-                if let count = options.count, printed >= count { break }
+            } catch let error as GPSLocationError {
+                try writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
+                try writer.writeFallback(.gpsdUnavailable)
+                return ExitStatus(error)
             }
+        } catch is StandardStreams.ClosedOutput {
+            // The reader went away (`locate --follow | head`): a normal end.
         } catch let error as ConfigurationError {
             StandardStreams.diagnose(error.description)
             return .configuration
-        } catch let error as GPSLocationError {
-            StandardStreams.diagnose(error.description)
-            _ = try? writer.writeFallback(.gpsdUnavailable)
-            return ExitStatus(error)
-        } catch is StandardStreams.ClosedOutput {
-            return lastFallback.map(ExitStatus.init) ?? .success
         } catch {
             if !Task.isCancelled { return .failure }
         }
         return lastFallback.map(ExitStatus.init) ?? .success
     }
 
-    private func describe(_ event: LocationStatusEvent) -> String {
-        let endpoint = manager.configuration.endpoint
-        switch event {
-        case .noFix: return "no fix yet; waiting for the receiver"
-        case .noDevice: return "gpsd at \(endpoint) has no GPS device; waiting for one"
-        case .gpsdLost(let retryIn): return "lost gpsd at \(endpoint); reconnecting (first try in \(retryIn) s)"
-        case .reconnected: return "reconnected to gpsd at \(endpoint)"
-        case .authorizationChanged(let status, _): return "location is authorized again (\(status.rawValue)); resuming"
-        case .paused: return "paused: location is allowed only while in use, and locate is in the background"
-        case .resumed: return "resumed: locate is in the foreground again"
-        }
-    }
-}
-
-extension ExitStatus {
-    /// The exit status for a library error.
-    init(_ error: GPSLocationError) {
-        switch error {
-        case .noFix: self = .timedOut
-        case .notAuthorized: self = .notAuthorized
-        case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection: self = .unavailable
-        case .invalidEndpoint: self = .usage
-        }
+    private func explain(_ reason: FallbackReason) -> String {
+        guard let permission = try? manager.authorization() else { return "location is not authorized (\(reason.rawValue))" }
+        return AuthorizationMessages.explain(reason, permission: permission, app: options.app, userFile: userFile)
     }
 }

@@ -48,7 +48,7 @@ enum Locate {
         }
         let endpoint = options.endpoint ?? permission.gpsdServer ?? .default
         let manager = GPSLocationManager(configuration: GPSLocationConfiguration(permission: settings, endpoint: endpoint))
-        let writer = RecordWriter(format: options.recordFormat, fallback: options.fallbackEnabled ? permission.fallback : nil)
+        let writer = RecordWriter(format: options.outputFormat, fallback: options.fallbackEnabled ? permission.fallback : nil)
         let userFile = settings.files.userFile
         switch (options.command, options.mode) {
         case (.status, _):

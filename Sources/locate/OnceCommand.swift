@@ -11,8 +11,10 @@ struct OnceCommand {
     let userFile: String
 
     func run(permission: Permission) async -> ExitStatus {
+        var writer = self.writer
+        defer { writer.finish() }
         if let reason = permission.denial {
-            return notAuthorized(reason, permission: permission)
+            return notAuthorized(reason, permission: permission, writer: &writer)
         }
         let location: Location
         do {
@@ -22,10 +24,16 @@ struct OnceCommand {
             return .configuration
         } catch GPSLocationError.notAuthorized(let reason) {
             // The permission changed while waiting for the fix.
-            return notAuthorized(reason, permission: (try? manager.authorization()) ?? permission)
+            return notAuthorized(reason, permission: (try? manager.authorization()) ?? permission, writer: &writer)
         } catch let error as GPSLocationError {
-            StandardStreams.diagnose(error.description)
-            return fallback(error.isTimeout ? .timeout : .gpsdUnavailable)
+            let reason: FallbackReason = error.isTimeout ? .timeout : .gpsdUnavailable
+            do {
+                try writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
+                try writer.writeFallback(reason)
+            } catch {
+                return .success  // the reader went away
+            }
+            return ExitStatus(reason)
         } catch {
             StandardStreams.diagnose(String(describing: error))
             return .failure
@@ -41,12 +49,8 @@ struct OnceCommand {
         return location.timedOut ? .timedOut : .success
     }
 
-    private func notAuthorized(_ reason: FallbackReason, permission: Permission) -> ExitStatus {
+    private func notAuthorized(_ reason: FallbackReason, permission: Permission, writer: inout RecordWriter) -> ExitStatus {
         StandardStreams.diagnose(AuthorizationMessages.explain(reason, permission: permission, app: options.app, userFile: userFile))
-        return fallback(reason)
-    }
-
-    private func fallback(_ reason: FallbackReason) -> ExitStatus {
         _ = try? writer.writeFallback(reason)
         return ExitStatus(reason)
     }

@@ -46,7 +46,7 @@ struct PermissionCommand {
         for app in apps {
             let permission = PermissionSettings.resolve(user: user, policy: policy, app: app, isAllowedOnce: false, context: context)
             let line: String
-            if options.format == .json {
+            if options.isJSON {
                 var object = JSONObjectWriter()
                 object.add("app", string: app)
                 object.add("authorization", string: permission.status.rawValue)

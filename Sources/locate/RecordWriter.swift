@@ -1,33 +1,62 @@
 import FoundationEssentials
 import GPSLocation
 
-/// Writes records to stdout in the chosen format: live fixes, and the fallback coordinate when
-/// there is no live fix to give (unless the fallback is disabled).
+/// Writes a run's output in the chosen format: the prologue before the first output, records,
+/// the fallback coordinate when there is no live fix to give (unless disabled), status events
+/// (to stdout when the format takes them, otherwise to stderr), and the epilogue at the end.
 struct RecordWriter {
-    let format: any RecordFormat
+    private var format: any OutputFormat
     /// `nil` when `--no-fallback` or `[fallback] enabled = no`.
     let fallback: FallbackCoordinate?
+    private var started = false
 
-    func write(_ location: Location) throws(StandardStreams.ClosedOutput) {
-        try StandardStreams.writeRecord(format.record(location, now: Date()))
+    init(format: any OutputFormat, fallback: FallbackCoordinate?) {
+        self.format = format
+        self.fallback = fallback
     }
 
-    /// Writes the fallback record marked with `reason`; `false` when the fallback is disabled.
+    /// Writes the prologue, once, if the format has one.
+    mutating func start() throws(StandardStreams.ClosedOutput) {
+        guard !started else { return }
+        started = true
+        if let prologue = format.prologue() { try StandardStreams.writeRecord(prologue) }
+    }
+
+    /// Writes a record; `false` when the format has no place for it.
     @discardableResult
-    func writeFallback(_ reason: FallbackReason) throws(StandardStreams.ClosedOutput) -> Bool {
-        guard let fallback else { return false }
-        try write(fallback.location(reason: reason))
+    mutating func write(_ location: Location) throws(StandardStreams.ClosedOutput) -> Bool {
+        try start()
+        guard let text = format.record(location, now: Date()) else { return false }
+        try StandardStreams.writeRecord(text)
         return true
     }
-}
 
-extension ExitStatus {
-    /// The exit status when the position given is the fallback for `reason`.
-    init(_ reason: FallbackReason) {
-        switch reason {
-        case .servicesOff, .notDetermined, .restricted, .denied, .background: self = .notAuthorized
-        case .gpsdUnavailable: self = .unavailable
-        case .timeout: self = .timedOut
+    /// Writes the fallback record marked with `reason`; `false` when there is none to write.
+    @discardableResult
+    mutating func writeFallback(_ reason: FallbackReason) throws(StandardStreams.ClosedOutput) -> Bool {
+        guard let fallback else { return false }
+        return try write(fallback.location(reason: reason))
+    }
+
+    /// Reports a status event: into stdout when the format takes events there (`--json --events`,
+    /// or a GPX segment break), and as a line on stderr unless it went to stdout as an event object.
+    mutating func report(_ event: StatusEvent) throws(StandardStreams.ClosedOutput) {
+        switch format.status(event, now: Date()) {
+        case .event(let text):
+            try start()
+            try StandardStreams.writeRecord(text)
+        case .mark(let text):
+            try start()
+            try StandardStreams.writeRecord(text)
+            StandardStreams.diagnose(event.message)
+        case .none:
+            StandardStreams.diagnose(event.message)
         }
+    }
+
+    /// Writes the epilogue if anything was started; a closed stdout is ignored, as the run is over.
+    mutating func finish() {
+        guard started, let epilogue = format.epilogue() else { return }
+        _ = try? StandardStreams.writeRecord(epilogue)
     }
 }

@@ -39,7 +39,7 @@ struct StatusCommand {
             }
         }
         let text: String
-        if options.format == .json {
+        if options.isJSON {
             var object = JSONObjectWriter()
             for fact in facts { object.add(fact.key, string: fact.value) }
             text = object.text

@@ -12,7 +12,7 @@ struct CommandLineOptionsTests {
         #expect(options.mode == .once)
         #expect(options.endpoint == nil)
         #expect(options.timeout == nil)
-        #expect(options.format == .text)
+        #expect(options.outputFormat is TextFormat)
         #expect(options.command == .locate)
     }
 
@@ -33,7 +33,7 @@ struct CommandLineOptionsTests {
         #expect(options.distance == 10)
         #expect(options.interval == .seconds(1))
         #expect(options.heartbeat == .seconds(30))
-        #expect(options.format == .json)
+        #expect(options.isJSON)
     }
 
     @Test func takesTheEndpointFromArgumentThenOptionThenEnvironment() throws {
@@ -58,6 +58,11 @@ struct CommandLineOptionsTests {
         (["--json=yes"], "'--json' takes no value"),
         (["a:1", "b:2"], "unexpected argument 'b:2'"),
         (["a:1", "--gpsd", "b:2"], "give the gpsd endpoint either as an argument or with --gpsd, not both"),
+        (["--json", "--csv"], "choose one output format, not --json and --csv"),
+        (["--events"], "'--events' goes with --json"),
+        (["--csv", "--null", "-"], "'--null' goes with --format"),
+        (["--json", "--no-header"], "'--no-header' goes with --csv"),
+        (["--format", "%lat %city"], "unknown token '%city' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %%)"),
         (["host:99999"], "invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
     ])
     func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {

@@ -3,41 +3,131 @@ import GPSLocation
 import Testing
 @testable import locate
 
-struct RecordFormatTests {
+/// Golden output of every format for fixed fixes.
+struct OutputFormatTests {
     private let fixTime = Date(timeIntervalSince1970: 1_767_254_406.25)  // 2026-01-01T08:00:06.250Z
 
     private var fullFix: Location {
         Location(
             latitude: 64.150432167, longitude: -21.940456667, time: fixTime,
             altitudeMSL: 12.5, altitudeHAE: 57.5, horizontalAccuracy: 17.1, verticalAccuracy: 29.9,
-            speed: 3.3, speedAccuracy: 0.25, course: 359.96, courseAccuracy: 2, climb: -0.125,
+            speed: 3.3, speedAccuracy: 0.25, course: 359.94, courseAccuracy: 2, climb: -0.125, hdop: 0.9,
             mode: .threeDimensional, satellitesUsed: 8, device: "/dev/ttyACM0")
     }
 
+    private let bareFix = Location(latitude: 1, longitude: 2, mode: .twoDimensional)
+
+    private func record(_ format: some OutputFormat, _ location: Location, now: Date? = nil) -> String? {
+        var format = format
+        return format.record(location, now: now ?? fixTime)
+    }
+
     @Test func textIsLatitudeAndLongitudeWithSixDecimals() {
-        #expect(TextRecordFormat().record(fullFix, now: fixTime) == "64.150432 -21.940457")
+        #expect(record(TextFormat(), fullFix) == "64.150432 -21.940457")
     }
 
     @Test func jsonHasEveryFieldInOrderWithNumbersAsNumbers() {
-        let record = JSONRecordFormat().record(fullFix, now: fixTime.addingTimeInterval(2))
-        #expect(record == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":360.0,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false}"#)
+        #expect(record(JSONFormat(includesEvents: false), fullFix, now: fixTime.addingTimeInterval(2)) == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":359.9,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false}"#)
     }
 
     @Test func jsonWritesUnknownValuesAsNull() {
-        let bare = Location(latitude: 1, longitude: 2, mode: .twoDimensional)
-        let record = JSONRecordFormat().record(bare, now: fixTime)
-        #expect(record == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false}"#)
+        #expect(record(JSONFormat(includesEvents: false), bareFix) == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false}"#)
+    }
+
+    @Test func jsonFallbackRecordsSayWhy() {
+        let fallback = FallbackCoordinate.builtIn.location(reason: .denied)
+        #expect(record(JSONFormat(includesEvents: false), fallback) == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#)
+    }
+
+    @Test func jsonEventsGoToStdoutOnlyWithEvents() {
+        let event = StatusEvent(.gpsdLost(retryIn: 0.25), endpoint: .default) { _ in "" }
+        var withEvents = JSONFormat(includesEvents: true)
+        #expect(withEvents.status(event, now: fixTime) == .event(#"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting (first try in 0.25 s)"}"#))
+        var withoutEvents = JSONFormat(includesEvents: false)
+        #expect(withoutEvents.status(event, now: fixTime) == StatusOutput.none)
     }
 
     @Test func jsonEscapesStrings() {
         #expect(JSONObjectWriter.quoted("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
     }
 
+    @Test func csvHasAHeaderThenRowsWithTheJSONColumns() {
+        var csv = CSVFormat(includesHeader: true)
+        #expect(csv.prologue() == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out")
+        #expect(record(csv, bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false")
+        var headless = CSVFormat(includesHeader: false)
+        #expect(headless.prologue() == nil)
+    }
+
+    @Test func csvQuotesFieldsThatNeedIt() {
+        #expect(CSVFormat.field("plain") == "plain")
+        #expect(CSVFormat.field("a,b") == "\"a,b\"")
+        #expect(CSVFormat.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(CSVFormat.field("two\nlines") == "\"two\nlines\"")
+    }
+
+    @Test func gpxWaypointForOnce() {
+        var gpx = GPXFormat(shape: .waypoint)
+        let document = [gpx.prologue(), gpx.record(fullFix, now: fixTime), gpx.epilogue()].compactMap { $0 }.joined(separator: "\n")
+        #expect(document == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+            <wpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><fix>3d</fix><sat>8</sat><hdop>0.90</hdop></wpt>
+            </gpx>
+            """)
+    }
+
+    @Test func gpxTrackStartsANewSegmentAfterAGapAndLeavesTheFallbackOut() {
+        var gpx = GPXFormat(shape: .track)
+        let gap = StatusEvent(.gpsdLost(retryIn: 1), endpoint: .default) { _ in "" }
+        var parts: [String?] = [gpx.prologue(), gpx.record(bareFix, now: fixTime)]
+        if case .mark(let mark) = gpx.status(gap, now: fixTime) { parts.append(mark) }
+        parts.append(gpx.record(FallbackCoordinate.builtIn.location(reason: .denied), now: fixTime))
+        if case .mark(let mark) = gpx.status(gap, now: fixTime) { parts.append(mark) }
+        parts += [gpx.record(bareFix, now: fixTime), gpx.epilogue()]
+        let body = parts.compactMap { $0 }.dropFirst().joined(separator: "\n")
+        #expect(body == """
+            <trkseg>
+            <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
+            </trkseg>
+            <trkseg>
+            <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
+            </trkseg>
+            </trk>
+            </gpx>
+            """)
+    }
+
+    @Test func templatesWriteTokensEscapesAndNullText() throws {
+        let template = try TemplateFormat("%lat,%lon %alt_hae/%alt %%sats=%sats\\t%time %speed%course [%device] %reason", nullText: "?")
+        #expect(record(template, fullFix) == "64.150432,-21.940457 57.5/12.5 %sats=8\t2026-01-01T08:00:06.250Z 3.30359.9 [/dev/ttyACM0] ?")
+        let empty = try TemplateFormat("%alt|%h_acc|%age", nullText: "")
+        #expect(record(empty, bareFix) == "||")
+    }
+
+    @Test(arguments: ["%timezone", "%city", "%", "%lat %bogus", "\\x"])
+    func templatesRejectWhatTheyDoNotKnow(template: String) {
+        #expect(throws: UsageError.self) { try TemplateFormat(template, nullText: "") }
+    }
+
+    @Test func unknownTokensAreListedWithTheValidOnes() {
+        do {
+            _ = try TemplateFormat("%city", nullText: "")
+            Issue.record("expected a usage error")
+        } catch {
+            #expect(error.message.hasPrefix("unknown token '%city' in --format (valid: %lat %lon %alt %alt_hae"))
+        }
+    }
+
+    @Test func everyTemplateTokenNamesARecordField() {
+        #expect(TemplateFormat.tokens.allSatisfy { RecordFields.named($0.field) != nil })
+    }
+
     @Test(arguments: [
         (64.150432167, 6, "64.150432"), (-21.940456667, 6, "-21.940457"), (-0.0000001, 6, "0.000000"),
-        (0.5, 0, "1"), (-0.5, 0, "-1"), (1e-7, 7, "0.0000001"), (12345.678, 1, "12345.7"), (2.675, 2, "2.68"),
-    ])
-    func numbersAreFixedPointWithoutExponent(value: Double, decimals: Int, text: String) {
+        (0.5, 0, "1"), (-0.5, 0, "-1"), (1e-7, 7, "0.0000001"), (12345.678, 1, "12345.7"), (1e20, 2, nil),
+    ] as [(Double, Int, String?)])
+    func numbersAreFixedPointWithoutExponent(value: Double, decimals: Int, text: String?) {
         #expect(NumberFormatting.fixed(value, decimals: decimals) == text)
     }
 

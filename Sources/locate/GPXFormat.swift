@@ -1,0 +1,69 @@
+import FoundationEssentials
+import GPSLocation
+
+/// `--gpx`: a GPX 1.1 document. `--once` writes one `<wpt>`; `--follow` writes a `<trk>` whose
+/// `<trkseg>` holds one `<trkpt>` per fix, and starts a new segment after a gap (no fix, gpsd
+/// lost, paused, not authorized). The document is closed by `epilogue()`, which the command
+/// calls however the run ends, so an interrupted track is still a valid file.
+///
+/// The fallback coordinate is not a place the receiver was: in a track it is left out (the gap
+/// starts a new segment); as the single waypoint of `--once` it is written with `<src>fallback</src>`
+/// and the reason in `<desc>`.
+struct GPXFormat: OutputFormat {
+    enum Shape { case waypoint, track }
+
+    let shape: Shape
+    private var segmentOpen = false
+
+    init(shape: Shape) {
+        self.shape = shape
+    }
+
+    mutating func prologue() -> String? {
+        var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        text += #"<gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">"#
+        if shape == .track { text += "\n<trk><name>locate</name>" }
+        return text
+    }
+
+    mutating func record(_ location: Location, now: Date) -> String? {
+        switch shape {
+        case .waypoint:
+            return point("wpt", location)
+        case .track:
+            guard location.source != .fallback else { return nil }
+            let opening = segmentOpen ? "" : "<trkseg>\n"
+            segmentOpen = true
+            return opening + point("trkpt", location)
+        }
+    }
+
+    mutating func status(_ event: StatusEvent, now: Date) -> StatusOutput {
+        guard shape == .track, event.isGap, segmentOpen else { return .none }
+        segmentOpen = false
+        return .mark("</trkseg>")
+    }
+
+    mutating func epilogue() -> String? {
+        switch shape {
+        case .waypoint: return "</gpx>"
+        case .track: return (segmentOpen ? "</trkseg>\n" : "") + "</trk>\n</gpx>"
+        }
+    }
+
+    /// A point with its children in the order GPX 1.1's wptType requires.
+    private func point(_ element: String, _ location: Location) -> String {
+        func decimal(_ value: Double?, _ decimals: Int) -> String? { value.flatMap { NumberFormatting.fixed($0, decimals: decimals) } }
+        var text = "<\(element) lat=\"\(decimal(location.latitude, 7) ?? "0")\" lon=\"\(decimal(location.longitude, 7) ?? "0")\">"
+        if let elevation = decimal(location.altitudeMSL, 1) { text += "<ele>\(elevation)</ele>" }
+        if let time = location.time { text += "<time>\(UTCTimestamp.iso8601(time))</time>" }
+        if location.source == .fallback {
+            if let reason = location.reason { text += "<desc>\(reason.rawValue)</desc>" }
+            text += "<src>fallback</src>"
+        }
+        if let mode = location.mode { text += "<fix>\(mode.rawValue)</fix>" }
+        if let satellites = location.satellitesUsed { text += "<sat>\(satellites)</sat>" }
+        if let hdop = decimal(location.hdop, 2) { text += "<hdop>\(hdop)</hdop>" }
+        return text + "</\(element)>"
+    }
+}

@@ -1,0 +1,46 @@
+import GPSLocation
+
+/// A status event as the command reports it: the library's stream events, plus `timeout` for a
+/// single fix that did not come in time. Each has a stable name and a line for people.
+struct StatusEvent {
+    /// The machine-readable name (`no_fix`, `gpsd_lost`, ..., `timeout`).
+    let name: String
+    /// One line for a person, as written to stderr.
+    let message: String
+    /// Extra fields for JSON (`retry_in`, `authorization`, `reason`).
+    let details: [(key: String, value: FieldValue)]
+
+    init(name: String, message: String, details: [(key: String, value: FieldValue)] = []) {
+        self.name = name
+        self.message = message
+        self.details = details
+    }
+
+    /// A library event, described for the gpsd at `endpoint`.
+    init(_ event: LocationStatusEvent, endpoint: GPSDEndpoint, explanation: (FallbackReason) -> String) {
+        switch event {
+        case .noFix:
+            self.init(name: event.name, message: "no fix yet; waiting for the receiver")
+        case .noDevice:
+            self.init(name: event.name, message: "gpsd at \(endpoint) has no GPS device; waiting for one")
+        case .gpsdLost(let retryIn):
+            self.init(name: event.name, message: "lost gpsd at \(endpoint); reconnecting (first try in \(retryIn) s)",
+                      details: [("retry_in", .number(retryIn, decimals: 2))])
+        case .reconnected:
+            self.init(name: event.name, message: "reconnected to gpsd at \(endpoint)")
+        case .authorizationChanged(let status, let denial):
+            self.init(name: event.name,
+                      message: denial.map(explanation) ?? "location is authorized again (\(status.rawValue)); resuming",
+                      details: [("authorization", .text(status.rawValue)), ("reason", denial.map { .text($0.rawValue) } ?? .unknown)])
+        case .paused:
+            self.init(name: event.name, message: "paused: location is allowed only while in use, and locate is in the background")
+        case .resumed:
+            self.init(name: event.name, message: "resumed: locate is in the foreground again")
+        }
+    }
+
+    /// Whether the stream has a gap here: no live positions for a while.
+    var isGap: Bool {
+        ["no_fix", "gpsd_lost", "no_device", "paused", "authorization_changed"].contains(name)
+    }
+}

@@ -1,0 +1,92 @@
+import FoundationEssentials
+import GPSLocation
+
+/// `--format TEMPLATE`: a line built from `%token`s and literal text, parsed once.
+///
+/// A token is the whole word after `%` (letters, digits, `_`), so `%alt_hae` is never `%alt`
+/// followed by `_hae`, and `%timezone` is an unknown token, not `%time` and `zone`; put tokens
+/// next to each other as `%lat%lon`. `%%` is a literal percent sign; `\n`, `\t` and `\\` are a line break, a tab and a backslash. A value that
+/// is not known is written as the `--null` text (empty by default).
+struct TemplateFormat: OutputFormat, Sendable {
+    /// A token and the record field it writes; coordinates get six decimals, as in text output.
+    struct Token: Sendable {
+        let name: String
+        let field: String
+        let decimals: Int?
+    }
+
+    static let tokens: [Token] = [
+        Token(name: "lat", field: "lat", decimals: 6), Token(name: "lon", field: "lon", decimals: 6),
+        Token(name: "alt", field: "alt_msl", decimals: nil), Token(name: "alt_hae", field: "alt_hae", decimals: nil),
+        Token(name: "speed", field: "speed", decimals: nil), Token(name: "course", field: "course", decimals: nil),
+        Token(name: "h_acc", field: "h_acc", decimals: nil), Token(name: "v_acc", field: "v_acc", decimals: nil),
+        Token(name: "time", field: "time", decimals: nil), Token(name: "mode", field: "mode", decimals: nil),
+        Token(name: "sats", field: "sats_used", decimals: nil), Token(name: "source", field: "source", decimals: nil),
+        Token(name: "age", field: "age", decimals: nil), Token(name: "device", field: "device", decimals: nil),
+        Token(name: "reason", field: "reason", decimals: nil),
+    ]
+
+    private enum Piece: Sendable {
+        case literal(String)
+        case field(RecordField, decimals: Int?)
+    }
+
+    private let pieces: [Piece]
+    private let nullText: String
+
+    /// Parses `template`.
+    /// - Throws: `UsageError` for an unknown token (listing the valid ones) or a lone `%` or `\`.
+    init(_ template: String, nullText: String) throws(UsageError) {
+        self.nullText = nullText
+        var pieces: [Piece] = []
+        var literal = ""
+        var rest = Substring(template)
+        while let character = rest.first {
+            rest = rest.dropFirst()
+            switch character {
+            case "%":
+                if rest.first == "%" {
+                    literal.append("%")
+                    rest = rest.dropFirst()
+                    continue
+                }
+                let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                guard let token = Self.tokens.first(where: { $0.name == word }) else {
+                    let valid = Self.tokens.map { "%" + $0.name }.joined(separator: " ")
+                    throw UsageError(message: "unknown token '%\(word)' in --format (valid: \(valid) %%)")
+                }
+                if !literal.isEmpty { pieces.append(.literal(literal)) }
+                literal = ""
+                pieces.append(.field(RecordFields.named(token.field)!, decimals: token.decimals))
+                rest = rest.dropFirst(token.name.count)
+            case "\\":
+                switch rest.first {
+                case "n": literal.append("\n")
+                case "t": literal.append("\t")
+                case "\\": literal.append("\\")
+                default: throw UsageError(message: "unknown escape in --format (valid: \\n \\t \\\\)")
+                }
+                rest = rest.dropFirst()
+            default:
+                literal.append(character)
+            }
+        }
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        self.pieces = pieces
+    }
+
+    mutating func record(_ location: Location, now: Date) -> String? {
+        var line = ""
+        for piece in pieces {
+            switch piece {
+            case .literal(let text):
+                line += text
+            case .field(let field, let decimals):
+                var value = field.value(location, now)
+                if let decimals, case .number(let number, _) = value { value = .number(number, decimals: decimals) }
+                line += value.plainText ?? nullText
+            }
+        }
+        return line
+    }
+}
