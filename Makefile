@@ -1,16 +1,18 @@
 # locate: Makefile
 # Targets:
-#   make run       install what is missing, build, and show locate against a simulated receiver
-#   make test      install what is missing, then run every test (unit and end to end)
-#   make build     release build with a static Swift runtime: .build/release/locate
-#   make install   install locate into $(PREFIX)/bin (PREFIX=/usr/local by default)
-#   make tracks    regenerate the bundled NMEA tracks in Scripts/tracks
-#   make clean     remove build products
+#   make run        install what is missing, build, and show locate against simulated receivers
+#   make test       install what is missing, then run every test (unit and end to end)
+#   make build      release build with a static Swift runtime: .build/release/locate
+#   make bench      compare locate with gpspipe and the Python gps client (time to a fix, memory)
+#   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
+#   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
+#   make tracks     regenerate the bundled NMEA tracks in Scripts/tracks
+#   make clean      remove build products
 
 PREFIX ?= /usr/local
 RELEASE := .build/release/locate
 
-.PHONY: run test build install tracks clean bootstrap
+.PHONY: run test build bench install generated tracks clean bootstrap
 
 bootstrap:
 	@Scripts/bootstrap
@@ -25,9 +27,23 @@ test: bootstrap
 	swift build --build-tests
 	swift test --skip-build --disable-xctest
 
+bench: build
+	@Scripts/bench $(RELEASE)
+
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/locate
+	install -m 0644 Scripts/locate.1 $(DESTDIR)$(PREFIX)/share/man/man1/locate.1
+	install -m 0644 Scripts/completions/locate.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/locate
+	install -m 0644 Scripts/completions/_locate $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_locate
+	install -m 0644 Scripts/completions/locate.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/locate.fish
+
+generated:
+	swift build --build-tests
+	LOCATE_UPDATE_GENERATED=1 swift test --skip-build --disable-xctest --filter GeneratedFilesTests
 
 tracks:
 	Scripts/make-tracks

@@ -1,6 +1,7 @@
 #ifndef CLIBGPS_SHIM_H
 #define CLIBGPS_SHIM_H
 
+#include <dlfcn.h>
 #include <gps.h>
 
 /* gps_send is variadic, which Swift cannot call; the command is never used as the format. */
@@ -12,6 +13,13 @@ static inline int CLibGPS_send(struct gps_data_t *gps, const char *command) {
    calling it through here keeps the Swift call site the same on both sides of that change. */
 static inline int CLibGPS_stream(struct gps_data_t *gps, unsigned int flags) {
     return gps_stream(gps, flags, NULL);
+}
+
+/* libgps exports its release as `const char *gpsd_version`, which gps.h does not declare; it is
+   looked up at run time so a libgps without it still links. NULL when it is missing. */
+static inline const char *CLibGPS_releaseVersion(void) {
+    const char *const *version = (const char *const *)dlsym(RTLD_DEFAULT, "gpsd_version");
+    return version ? *version : NULL;
 }
 
 #endif

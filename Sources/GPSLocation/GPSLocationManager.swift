@@ -13,9 +13,9 @@ public actor GPSLocationManager {
     /// How this manager reaches gpsd and whose permission applies.
     public nonisolated let configuration: GPSLocationConfiguration
 
-    /// The libgps API version this library was built against, such as `11.0` for gpsd 3.22.
-    /// libgps has no stable ABI, so the binary must run with the libgps it was built with.
-    public static let libgpsAPIVersion = GPSDSession.apiVersion
+    /// The libgps release and API version, such as `3.22, API 11.0`. libgps has no stable ABI,
+    /// so the binary must run with the libgps it was built with.
+    public static let libgpsVersion = GPSDSession.version
 
     /// Creates a manager; nothing connects until a location is requested.
     public init(configuration: GPSLocationConfiguration = GPSLocationConfiguration()) {

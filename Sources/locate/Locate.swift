@@ -24,10 +24,10 @@ enum Locate {
 
     private static func run(_ options: CommandLineOptions, environment: [String: String]) async -> ExitStatus {
         if options.showHelp {
-            return write(Usage.help)
+            return write(HelpText.text)
         }
         if options.showVersion {
-            return write("locate \(Usage.version) (libgps API \(GPSLocationManager.libgpsAPIVersion))")
+            return write("locate \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
         }
         var settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
         if case .permission(let action) = options.command {

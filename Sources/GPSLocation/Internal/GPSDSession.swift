@@ -25,8 +25,13 @@ final class GPSDSession {
     /// a POLL reply with TPV, GST and SKY fits with room to spare.
     private static let messageCapacity = 16_384
 
-    /// The libgps API this build was compiled against, `major.minor` (gpsd 3.22 is 11.0).
-    static let apiVersion = "\(GPSD_API_MAJOR_VERSION).\(GPSD_API_MINOR_VERSION)"
+    /// The libgps API this build was compiled against, `major.minor` (gpsd 3.22 is 11.0), and
+    /// the release of the libgps it runs with, when libgps says (`3.22`).
+    static let version: String = {
+        let api = "API \(GPSD_API_MAJOR_VERSION).\(GPSD_API_MINOR_VERSION)"
+        guard let release = CLibGPS_releaseVersion() else { return api }
+        return String(cString: release) + ", " + api
+    }()
 
     let endpoint: GPSDEndpoint
     private let data: UnsafeMutablePointer<gps_data_t>

@@ -1,0 +1,62 @@
+/// Shell completion scripts for bash, zsh and fish, rendered from `Usage` like `--help`.
+/// The tracked copies are in Scripts/completions/; a test checks they are what this renders.
+enum Completions {
+    private static let commands = ["permission", "status"]
+    private static let permissionActions = ["status", "allow", "deny", "reset"]
+
+    private static var allFlags: [String] { Usage.options.flatMap(\.flags) }
+
+    static var bash: String {
+        """
+        # bash completion for locate; generated from the same source as `locate --help`.
+        _locate() {
+            local current=${COMP_WORDS[COMP_CWORD]}
+            local previous=${COMP_WORDS[COMP_CWORD-1]}
+            case $previous in
+                permission) COMPREPLY=($(compgen -W "\(permissionActions.joined(separator: " "))" -- "$current")); return ;;
+                \(Usage.options.filter { $0.value != nil }.flatMap(\.flags).joined(separator: "|"))) return ;;
+            esac
+            if [[ $COMP_CWORD -eq 1 && $current != -* ]]; then
+                COMPREPLY=($(compgen -W "\(commands.joined(separator: " "))" -- "$current"))
+                return
+            fi
+            COMPREPLY=($(compgen -W "\(allFlags.joined(separator: " "))" -- "$current"))
+        }
+        complete -F _locate locate
+
+        """
+    }
+
+    static var zsh: String {
+        let specs = Usage.options.map { option -> String in
+            let names = option.flags.count > 1 ? "{" + option.flags.joined(separator: ",") + "}" : option.flags[0]
+            let help = option.help.replacing("'", with: "'\\''").replacing("[", with: "(").replacing("]", with: ")")
+            return "    '\(names)[\(help)]\(option.value.map { ":\($0):" } ?? "")' \\"
+        }
+        return """
+            #compdef locate
+            # zsh completion for locate; generated from the same source as `locate --help`.
+            _arguments -s \\
+            \(specs.joined(separator: "\n"))
+                '1::command:(\(commands.joined(separator: " ")))' \\
+                '2::action:(\(permissionActions.joined(separator: " ")))'
+
+            """
+    }
+
+    static var fish: String {
+        var lines = ["# fish completion for locate; generated from the same source as `locate --help`."]
+        lines.append("complete -c locate -n __fish_use_subcommand -f -a '\(commands.joined(separator: " "))'")
+        lines.append("complete -c locate -n '__fish_seen_subcommand_from permission' -f -a '\(permissionActions.joined(separator: " "))'")
+        for option in Usage.options {
+            var line = "complete -c locate"
+            for flag in option.flags {
+                line += flag.hasPrefix("--") ? " -l \(flag.dropFirst(2))" : " -s \(flag.dropFirst())"
+            }
+            if option.value != nil { line += " -r" }
+            line += " -d '" + option.help.replacing("'", with: "\\'") + "'"
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
