@@ -6,6 +6,7 @@ complete -c locate -s f -l follow -d 'Print fixes as they come until interrupted
 complete -c locate -l gpsd -r -d 'The gpsd endpoint, host[:port[:device]].'
 complete -c locate -l timeout -r -d '(once) Give up after S seconds without an acceptable fix (default 30).'
 complete -c locate -l accuracy -r -d '(once) Accept only a fix with a horizontal error of M metres or less; on timeout print the best fix seen, marked timed_out.'
+complete -c locate -l max-age -r -d '(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd\'s current fix.'
 complete -c locate -s n -l count -r -d '(follow) Stop after N records.'
 complete -c locate -l duration -r -d '(follow) Stop after S seconds.'
 complete -c locate -l distance -r -d '(follow) Print a fix only after moving M metres from the last one printed.'

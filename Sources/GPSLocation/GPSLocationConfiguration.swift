@@ -4,6 +4,8 @@ public import FoundationEssentials
 public struct GPSLocationConfiguration: Sendable, Hashable {
     /// The settings files and app whose permission decides whether positions are delivered.
     public var permission: PermissionSettings
+    /// The last-fix cache, or `nil` to keep none.
+    public var cache: LastFixCache?
     /// Where gpsd listens; `localhost:2947` by default.
     public var endpoint: GPSDEndpoint
     /// The longest a connection attempt may take before gpsd counts as unreachable.
@@ -17,12 +19,14 @@ public struct GPSLocationConfiguration: Sendable, Hashable {
     /// Creates a configuration; the defaults suit a local gpsd.
     public init(
         permission: PermissionSettings = PermissionSettings(files: SettingsFiles(environment: ProcessInfo.processInfo.environment)),
+        cache: LastFixCache? = LastFixCache(environment: ProcessInfo.processInfo.environment),
         endpoint: GPSDEndpoint = .default,
         connectTimeout: Duration = .seconds(5),
         reconnectDelay: Duration = .milliseconds(250),
         maximumReconnectDelay: Duration = .seconds(4)
     ) {
         self.permission = permission
+        self.cache = cache
         self.endpoint = endpoint
         self.connectTimeout = connectTimeout
         self.reconnectDelay = reconnectDelay

@@ -51,29 +51,39 @@ public actor GPSLocationManager {
 
     /// Returns one fix.
     ///
-    /// Checks the permission, connects, sends WATCH and `?POLL;` in one write, and answers at
-    /// once when gpsd's current fix is good enough; otherwise waits for streamed fixes. A fix is
-    /// good enough when it is 2D or 3D and, if `accuracy` is given, its horizontal error is known
-    /// and at most `accuracy`. The permission is checked again when the fix is handed out.
+    /// Checks the permission; with `maxAge`, answers from the last-fix cache when it holds a fix
+    /// that young. Otherwise connects, sends WATCH and `?POLL;` in one write, and answers at once
+    /// when gpsd's current fix is good enough; otherwise waits for streamed fixes. A fix is good
+    /// enough when it is 2D or 3D, within `accuracy` if given (its horizontal error known and at
+    /// most that), and no older than `maxAge` if given. The permission is checked again when the
+    /// fix is handed out, and what is handed out becomes the cached fix.
     ///
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
     ///   - timeout: how long to wait for a good enough fix.
+    ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
     /// - Returns: the first good enough fix (snapped to its grid cell under reduced accuracy);
     ///   or, when the time runs out after some fix arrived, the most accurate fix seen with
     ///   `timedOut` set.
     /// - Throws: `ConfigurationError` for a malformed settings file; `GPSLocationError`:
     ///   `notAuthorized`, `gpsdUnreachable`, `connectTimedOut`, `noDevice`, `gpsdRefused`,
     ///   `gpsdClosedConnection` or `noFix`; `CancellationError` when the task is cancelled.
-    public func requestLocation(accuracy: Double? = nil, timeout: Duration = .seconds(30)) async throws -> Location {
-        if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason) }
+    public func requestLocation(accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil) async throws -> Location {
+        let permission = try authorization()
+        if let reason = permission.denial {
+            if permission.isRefusal { configuration.cache?.purge() }
+            throw GPSLocationError.notAuthorized(reason)
+        }
+        if let maxAge, let cached = configuration.cache?.load(), Self.isAcceptable(cached, accuracy: accuracy, maxAge: maxAge) {
+            return try released(cached)
+        }
         let plan = GPSDReader.Plan(configuration: configuration, poll: true, reconnect: false,
                                    deadline: ContinuousClock.now.advanced(by: timeout))
         var best: Location?
         for try await event in GPSDReader.events(plan) {
             switch event {
             case .report(.fix(let location)):
-                if Self.isAcceptable(location, accuracy: accuracy) { return try released(location) }
+                if Self.isAcceptable(location, accuracy: accuracy, maxAge: maxAge) { return try releasedAndCached(location) }
                 if best.map({ Self.isMoreAccurate(location, than: $0) }) ?? true { best = location }
             case .report(.devices(let paths)):
                 if !Self.hasDevice(paths, for: configuration.endpoint) { throw GPSLocationError.noDevice(configuration.endpoint) }
@@ -82,7 +92,7 @@ public actor GPSLocationManager {
             case .deadlineReached:
                 guard var best else { throw GPSLocationError.noFix(timeout: timeout.seconds) }
                 best.timedOut = true
-                return try released(best)
+                return try releasedAndCached(best)
             case .report(.noFix), .report(.other), .lost, .reconnected:
                 continue
             }
@@ -155,9 +165,16 @@ public actor GPSLocationManager {
         return released
     }
 
-    private static func isAcceptable(_ location: Location, accuracy: Double?) -> Bool {
-        guard let accuracy else { return true }
-        return location.horizontalAccuracy.map { $0 <= accuracy } ?? false
+    private func releasedAndCached(_ location: Location) throws -> Location {
+        let released = try released(location)
+        configuration.cache?.store(released)
+        return released
+    }
+
+    private static func isAcceptable(_ location: Location, accuracy: Double?, maxAge: Duration?) -> Bool {
+        if let accuracy, !(location.horizontalAccuracy.map { $0 <= accuracy } ?? false) { return false }
+        if let maxAge, !(location.age().map { $0 <= maxAge.seconds } ?? false) { return false }
+        return true
     }
 
     private static func isMoreAccurate(_ candidate: Location, than current: Location) -> Bool {

@@ -28,6 +28,8 @@ struct CommandLineOptions: Sendable {
     /// `--timeout`; `nil` leaves it to the settings (default 30 s).
     var timeout: Duration?
     var accuracy: Double?
+    /// `--max-age`: a cached or current fix this young is good enough.
+    var maxAge: Duration?
     var distance = 0.0
     var interval: Duration?
     var heartbeat: Duration?
@@ -138,6 +140,7 @@ extension CommandLineOptions {
             case "--gpsd": gpsdOption = try value()
             case "--timeout": timeout = try Self.seconds(value(), for: name, allowZero: false)
             case "--accuracy": accuracy = try Self.number(value(), for: name, allowZero: false)
+            case "--max-age": maxAge = try Self.seconds(value(), for: name, allowZero: true)
             case "--distance": distance = try Self.number(value(), for: name, allowZero: true)
             case "--interval": interval = try Self.seconds(value(), for: name, allowZero: true)
             case "--heartbeat": heartbeat = try Self.seconds(value(), for: name, allowZero: false)
@@ -205,7 +208,7 @@ extension CommandLineOptions {
         let context: String
         switch command {
         case .locate where mode == .once:
-            allowed = Set(["--once", "--timeout", "--accuracy", "--gpsd", "--no-fallback", "--app", "--purpose"]).union(Self.formatOptions)
+            allowed = Set(["--once", "--timeout", "--accuracy", "--max-age", "--gpsd", "--no-fallback", "--app", "--purpose"]).union(Self.formatOptions)
             context = "--once"
         case .locate:
             allowed = Set(["-f", "--follow", "--distance", "--interval", "--heartbeat", "-n", "--count", "--duration",

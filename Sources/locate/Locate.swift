@@ -31,7 +31,8 @@ enum Locate {
         }
         var settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
         if case .permission(let action) = options.command {
-            return PermissionCommand(action: action, options: options, settings: settings).run()
+            return PermissionCommand(action: action, options: options, settings: settings,
+                                     cache: LastFixCache(environment: environment)).run()
         }
         // Fail closed: with a malformed settings or policy file nothing is printed and gpsd is not asked.
         var permission: Permission
@@ -47,7 +48,8 @@ enum Locate {
             return .configuration
         }
         let endpoint = options.endpoint ?? permission.gpsdServer ?? .default
-        let manager = GPSLocationManager(configuration: GPSLocationConfiguration(permission: settings, endpoint: endpoint))
+        let manager = GPSLocationManager(configuration: GPSLocationConfiguration(
+            permission: settings, cache: LastFixCache(environment: environment), endpoint: endpoint))
         let writer = RecordWriter(format: options.outputFormat, fallback: options.fallbackEnabled ? permission.fallback : nil)
         let userFile = settings.files.userFile
         switch (options.command, options.mode) {

@@ -13,17 +13,15 @@ struct OnceCommand {
     func run(permission: Permission) async -> ExitStatus {
         var writer = self.writer
         defer { writer.finish() }
-        if let reason = permission.denial {
-            return notAuthorized(reason, permission: permission, writer: &writer)
-        }
         let location: Location
         do {
-            location = try await manager.requestLocation(accuracy: options.accuracy, timeout: options.timeout ?? settingsTimeout ?? .seconds(30))
+            location = try await manager.requestLocation(
+                accuracy: options.accuracy, timeout: options.timeout ?? settingsTimeout ?? .seconds(30), maxAge: options.maxAge)
         } catch let error as ConfigurationError {
             StandardStreams.diagnose(error.description)
             return .configuration
         } catch GPSLocationError.notAuthorized(let reason) {
-            // The permission changed while waiting for the fix.
+            // The library checks (and may have changed while waiting for the fix).
             return notAuthorized(reason, permission: (try? manager.authorization()) ?? permission, writer: &writer)
         } catch let error as GPSLocationError {
             let reason: FallbackReason = error.isTimeout ? .timeout : .gpsdUnavailable

@@ -6,6 +6,8 @@ struct PermissionCommand {
     let action: CommandLineOptions.PermissionAction
     let options: CommandLineOptions
     let settings: PermissionSettings
+    /// Purged on deny and reset: a fix kept from before must not outlive the permission.
+    let cache: LastFixCache
 
     func run() -> ExitStatus {
         do {
@@ -17,8 +19,10 @@ struct PermissionCommand {
                                    ("accuracy", options.reduced ? "reduced" : "full")])
             case .deny:
                 try edit(setting: [("authorization", "denied")])
+                cache.purge()
             case .reset:
                 try edit(setting: [], removing: ["authorization", "accuracy"])
+                cache.purge()
             }
             let permission = try settings.resolve()
             StandardStreams.diagnose("\(subject): \(describe(permission))")

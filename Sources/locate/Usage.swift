@@ -13,7 +13,7 @@ enum Usage {
     static let synopsis = "Usage: locate [--once | --follow] [options] [host[:port[:device]]]"
 
     static let usageLines = [
-        "locate [--once] [--timeout S] [--accuracy M] [options] [host[:port[:device]]]",
+        "locate [--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]",
         "locate --follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]",
         "locate permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]",
         "locate status [--json] [--app NAME] [host[:port[:device]]]",
@@ -39,6 +39,7 @@ enum Usage {
         Option(flags: ["--gpsd"], value: "SPEC", help: "The gpsd endpoint, host[:port[:device]]."),
         Option(flags: ["--timeout"], value: "S", help: "(once) Give up after S seconds without an acceptable fix (default 30)."),
         Option(flags: ["--accuracy"], value: "M", help: "(once) Accept only a fix with a horizontal error of M metres or less; on timeout print the best fix seen, marked timed_out."),
+        Option(flags: ["--max-age"], value: "S", help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix."),
         Option(flags: ["-n", "--count"], value: "N", help: "(follow) Stop after N records."),
         Option(flags: ["--duration"], value: "S", help: "(follow) Stop after S seconds."),
         Option(flags: ["--distance"], value: "M", help: "(follow) Print a fix only after moving M metres from the last one printed."),
@@ -73,6 +74,7 @@ enum Usage {
     static let files: [(path: String, meaning: String)] = [
         ("$XDG_CONFIG_HOME/locate/locate.conf", "Your settings (default ~/.config/locate/locate.conf), written by locate permission and the prompt."),
         ("$XDG_CONFIG_DIRS/locate/policy.conf", "The administrator's policy (default /etc/xdg/locate/policy.conf); it can only restrict."),
+        ("$XDG_CACHE_HOME/locate/last-fix.json", "The last fix handed out (default ~/.cache/locate/last-fix.json), for --max-age; removed by locate permission deny and reset."),
     ]
 
     static let footer = "Records go to stdout, one per line; messages and status events go to stderr."

@@ -71,7 +71,7 @@ final class RunningProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
-        for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS"] { inherited[name] = nil }
+        for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_CACHE_HOME"] { inherited[name] = nil }
         process.environment = inherited.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
@@ -124,9 +124,10 @@ final class SimulatedReceiver: Sendable {
     private let simulator: RunningProcess
 
     /// Starts the replay and returns once gpsd is ready (`wait`: "fix", "report" or "listen").
-    /// The replay runs at 5 epochs per second (`cycle` 0.2 s) so tests reach their fixes sooner.
-    init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2) throws {
-        var arguments = ["--wait", wait, "--cycle", String(cycle)]
+    /// The replay runs at 5 epochs per second (`cycle` 0.2 s) so tests reach their fixes sooner;
+    /// `restamp` replays it with receiver times from now on (for fix ages).
+    init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false) throws {
+        var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : [])
         if let port { arguments += ["--port", String(port)] }
         let simulator = try RunningProcess(Package.root.appendingPathComponent("Scripts/simulate"), arguments + [Package.track(track).path])
         try simulator.stdout.wait(timeout: 40, for: "the simulated receiver") { !simulator.stdout.lines.isEmpty || !simulator.process.isRunning }
@@ -172,8 +173,11 @@ final class SettingsHome: Sendable {
     var userFile: URL { root.appendingPathComponent("config/locate/locate.conf") }
     var policyFile: URL { root.appendingPathComponent("etc/locate/policy.conf") }
 
+    var cacheFile: URL { root.appendingPathComponent("cache/locate/last-fix.json") }
+
     var environment: [String: String] {
-        ["XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path]
+        ["XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path,
+         "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
     }
 
     func write(_ text: String, to file: URL) throws {

@@ -11,6 +11,9 @@ final class LiveUpdateSession {
         case settings(SettingsWatcher.Signal)
     }
 
+    /// A stream refreshes the last-fix cache at most this often.
+    private static let cacheInterval = Duration.seconds(5)
+
     private let configuration: GPSLocationConfiguration
     private let input: AsyncStream<Input>.Continuation
     private let output: AsyncThrowingStream<LocationUpdate, any Error>.Continuation
@@ -22,6 +25,7 @@ final class LiveUpdateSession {
     private var filter: LiveUpdateFilter
     private var previousFix: Location?
     private var lastStatus: LocationStatusEvent?
+    private var lastCached: ContinuousClock.Instant?
     private var isFinished = false
 
     /// Starts a session and returns its updates; ending the iteration ends the session.
@@ -63,6 +67,7 @@ final class LiveUpdateSession {
             watcher.stop()
             reader?.stop()
         }
+        if permission.isRefusal { configuration.cache?.purge() }
         if permission.isAuthorized {
             startReader()
         } else {
@@ -110,6 +115,7 @@ final class LiveUpdateSession {
             startReader()
         case (true, false):
             stopReader()
+            if permission.isRefusal { configuration.cache?.purge() }
             report(permission.isPausedInBackground ? .paused : .authorizationChanged(permission.status, denial: permission.denial))
         case (false, false) where old.denial != permission.denial && !permission.isPausedInBackground:
             report(.authorizationChanged(permission.status, denial: permission.denial))
@@ -144,7 +150,12 @@ final class LiveUpdateSession {
             defer { previousFix = location }
             if let time = location.time, time == previousFix?.time { return }
             let now = ContinuousClock.now
-            guard let released = gate.release(location, under: permission, at: now), filter.admit(released, at: now) else { return }
+            guard let released = gate.release(location, under: permission, at: now) else { return }
+            if lastCached.map({ $0.duration(to: now) >= Self.cacheInterval }) ?? true {
+                configuration.cache?.store(released)
+                lastCached = now
+            }
+            guard filter.admit(released, at: now) else { return }
             output.yield(.location(released))
         case .report(.noFix):
             report(.noFix)

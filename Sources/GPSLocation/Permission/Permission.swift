@@ -85,6 +85,12 @@ public struct Permission: Sendable, Hashable {
     /// Positions may be delivered now.
     public var isAuthorized: Bool { denial == nil }
 
+    /// Location is refused outright (services off, restricted, denied), not just unavailable to
+    /// this process now: a fix kept from before must not outlive it, so the cache is purged.
+    var isRefusal: Bool {
+        [.servicesOff, .restricted, .denied].contains(status)
+    }
+
     /// When-in-use in a background job of a terminal: a live stream pauses until the job is in the foreground.
     public var isPausedInBackground: Bool {
         status == .authorizedWhenInUse && context.hasTerminal && !context.isForeground

@@ -47,48 +47,10 @@ public struct UserSettingsEditor: Sendable {
             }
         }
         let kept = lines.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
-        try writeAtomically(kept.joined(separator: "\n") + "\n")
-    }
-
-    private func writeAtomically(_ text: String) throws(ConfigurationError) {
-        func failure(_ what: String) -> ConfigurationError {
-            ConfigurationError(file: file, message: "cannot write (\(what)): " + String(cString: strerror(errno)))
-        }
-        try makeDirectories(upTo: file)
-        let temporary = file + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create") }
-        var bytes = Array(text.utf8)
-        while !bytes.isEmpty {
-            let written = write(descriptor, bytes, bytes.count)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = failure("write")
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            bytes.removeFirst(written)
-        }
-        guard fchmod(descriptor, 0o600) == 0, fsync(descriptor) == 0, close(descriptor) == 0 else {
-            let error = failure("sync")
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, file) == 0 else {
-            let error = failure("rename")
-            unlink(temporary)
-            throw error
-        }
-    }
-
-    private func makeDirectories(upTo path: String) throws(ConfigurationError) {
-        var current = ""
-        for component in path.split(separator: "/").dropLast() {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
-                throw ConfigurationError(file: file, message: "cannot create \(current): " + String(cString: strerror(errno)))
-            }
+        do {
+            try PrivateFile.write(kept.joined(separator: "\n") + "\n", to: file)
+        } catch {
+            throw ConfigurationError(file: file, message: error.description)
         }
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The last-fix cache and `--max-age`, end to end.
+@Suite(.serialized)
+struct CacheEndToEndTests {
+    @Test func maxAgeAnswersFromTheCacheWithoutAskingGpsd() throws {
+        let settings = try SettingsHome.allowingAlways()
+        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        let live = try runLocate(["--json", receiver.endpoint], settings: settings)
+        #expect(live.status == 0)
+        #expect(((try FileManager.default.attributesOfItem(atPath: settings.cacheFile.path))[.posixPermissions] as? Int) == 0o600)
+        let endpoint = receiver.endpoint
+        receiver.stop()
+
+        let cached = try runLocate(["--json", "--max-age", "600", endpoint], settings: settings)
+        #expect(cached.status == 0)
+        let record = try jsonObject(cached.stdout.trimmingCharacters(in: .newlines))
+        #expect(record["source"] as? String == "cache")
+        #expect(abs((record["lat"] as? Double ?? 0) - 64.1504322) < 1e-7)
+
+        let withoutMaxAge = try runLocate([endpoint], settings: settings)
+        #expect(withoutMaxAge.status == 69, "without --max-age, gpsd must answer")
+        #expect(withoutMaxAge.stdout == "37.517829 126.886270\n")
+    }
+
+    @Test func maxAgeRejectsOldFixes() throws {
+        // The bundled track's receiver times are in January 2026: older than any --max-age here.
+        let receiver = try SimulatedReceiver(track: "weather")
+        let run = try runLocate(["--json", "--max-age", "60", "--timeout", "1.5", receiver.endpoint])
+        #expect(run.status == 75)
+        let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
+        #expect(record["timed_out"] as? Bool == true)
+    }
+
+    @Test func denyAndResetPurgeTheCache() throws {
+        let settings = try SettingsHome.allowingAlways()
+        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        for command in [["permission", "deny"], ["permission", "reset"]] {
+            #expect(try runLocate([receiver.endpoint], settings: settings).status == 0)
+            #expect(FileManager.default.fileExists(atPath: settings.cacheFile.path))
+            #expect(try runLocate(command, settings: settings).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: settings.cacheFile.path), "\(command)")
+            try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
+        }
+    }
+
+    @Test func aHandEditedDenialStillNeverAnswersFromTheCache() throws {
+        let settings = try SettingsHome.allowingAlways()
+        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        #expect(try runLocate([receiver.endpoint], settings: settings).status == 0)
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        let run = try runLocate(["--max-age", "600", receiver.endpoint], settings: settings)
+        #expect(run.status == 77)
+        #expect(run.stdout == "37.517829 126.886270\n")
+        #expect(!FileManager.default.fileExists(atPath: settings.cacheFile.path), "purged")
+    }
+
+    @Test func reducedAccuracyCachesOnlyTheGridCell() throws {
+        let settings = try SettingsHome(user: "[location]\nauthorization = always\naccuracy = reduced\n")
+        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        #expect(try runLocate([receiver.endpoint], settings: settings).status == 0)
+        let cached = try String(contentsOf: settings.cacheFile, encoding: .utf8)
+        #expect(cached.contains("\"accuracy\":\"reduced\""))
+        #expect(!cached.contains("64.15") && !cached.contains("-21.94"), "no precise coordinate in the cache")
+    }
+}
