@@ -226,19 +226,9 @@ func runShell(_ commandLine: String, settings: SettingsHome, timeout: Double = 3
     return (status, run.stdout.text, run.stderr.text)
 }
 
-/// A loopback port with nothing listening on it (bound once, then released).
+/// A loopback port with nothing listening on it (listened on once, then released).
 func closedPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-    }
-    guard bound else { throw HarnessError(description: "cannot bind a loopback port") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    try ListeningPort().port
 }
 
 /// The (latitude, longitude) of every fix epoch of a track, read from its RMC sentences.
