@@ -16,13 +16,19 @@ public enum AuthorizationStatus: String, Sendable, Hashable {
 
 /// Why a position is not live; the `reason` of a fallback record.
 public enum FallbackReason: String, Sendable, Hashable {
+    /// Location services are switched off.
     case servicesOff = "services_off"
+    /// The user has not chosen yet, and could not be asked.
     case notDetermined = "not_determined"
+    /// The administrator's policy forbids location.
     case restricted
+    /// The user said no.
     case denied
     /// When-in-use, but no terminal or not in the foreground.
     case background
+    /// gpsd could not be reached, refused, or has no device.
     case gpsdUnavailable = "gpsd_unavailable"
+    /// No acceptable fix came in time.
     case timeout
 }
 
