@@ -24,7 +24,7 @@ struct StatusEvent {
         case .noDevice:
             self.init(name: event.name, message: "gpsd at \(endpoint) has no GPS device; waiting for one")
         case .gpsdLost(let retryIn):
-            self.init(name: event.name, message: "lost gpsd at \(endpoint); reconnecting (first try in \(retryIn) s)",
+            self.init(name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn) s",
                       details: [("retry_in", .number(retryIn, decimals: 2))])
         case .reconnected:
             self.init(name: event.name, message: "reconnected to gpsd at \(endpoint)")

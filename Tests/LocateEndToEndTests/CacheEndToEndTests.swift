@@ -6,7 +6,7 @@ import Testing
 struct CacheEndToEndTests {
     @Test func maxAgeAnswersFromTheCacheWithoutAskingGpsd() throws {
         let settings = try SettingsHome.allowingAlways()
-        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        let receiver = try GpsdServer(track: "weather", restamp: true)
         let live = try runLocate(["--json", receiver.endpoint], settings: settings)
         #expect(live.status == 0)
         #expect(((try FileManager.default.attributesOfItem(atPath: settings.cacheFile.path))[.posixPermissions] as? Int) == 0o600)
@@ -26,7 +26,7 @@ struct CacheEndToEndTests {
 
     @Test func maxAgeRejectsOldFixes() throws {
         // The bundled track's receiver times are in January 2026: older than any --max-age here.
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate(["--json", "--max-age", "60", "--timeout", "1.5", receiver.endpoint])
         #expect(run.status == 75)
         let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
@@ -35,7 +35,7 @@ struct CacheEndToEndTests {
 
     @Test func denyAndResetPurgeTheCache() throws {
         let settings = try SettingsHome.allowingAlways()
-        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        let receiver = try GpsdServer(track: "weather", restamp: true)
         for command in [["permission", "deny"], ["permission", "reset"]] {
             #expect(try runLocate([receiver.endpoint], settings: settings).status == 0)
             #expect(FileManager.default.fileExists(atPath: settings.cacheFile.path))
@@ -47,7 +47,7 @@ struct CacheEndToEndTests {
 
     @Test func aHandEditedDenialStillNeverAnswersFromTheCache() throws {
         let settings = try SettingsHome.allowingAlways()
-        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        let receiver = try GpsdServer(track: "weather", restamp: true)
         #expect(try runLocate([receiver.endpoint], settings: settings).status == 0)
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
         let run = try runLocate(["--max-age", "600", receiver.endpoint], settings: settings)
@@ -58,7 +58,7 @@ struct CacheEndToEndTests {
 
     @Test func reducedAccuracyCachesOnlyTheGridCell() throws {
         let settings = try SettingsHome(user: "[location]\nauthorization = always\naccuracy = reduced\n")
-        let receiver = try SimulatedReceiver(track: "weather", restamp: true)
+        let receiver = try GpsdServer(track: "weather", restamp: true)
         #expect(try runLocate([receiver.endpoint], settings: settings).status == 0)
         let cached = try String(contentsOf: settings.cacheFile, encoding: .utf8)
         #expect(cached.contains("\"accuracy\":\"reduced\""))

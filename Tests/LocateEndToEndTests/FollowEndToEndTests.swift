@@ -11,7 +11,7 @@ struct FollowEndToEndTests {
     }
 
     @Test func countGivesThatManyFixesInTrackOrder() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let run = try runLocate(["--follow", "--json", "--count", "4", receiver.endpoint])
         #expect(run.status == 0)
         let records = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
@@ -26,7 +26,7 @@ struct FollowEndToEndTests {
     }
 
     @Test func recordsArriveAsFixesDoNotAtTheEnd() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "two records while locate still runs") { run.stdout.lines.count >= 2 }
@@ -37,7 +37,7 @@ struct FollowEndToEndTests {
 
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalEndsTheStreamCleanly(signal: Int32) throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "a first record") { !run.stdout.lines.isEmpty }
@@ -48,7 +48,7 @@ struct FollowEndToEndTests {
     }
 
     @Test func aClosedPipeEndsTheStreamQuietly() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         // What `locate --follow | head -3` does: the reader takes three lines and goes away.
         let run = try runShell("'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2",
                                settings: SettingsHome.allowingAlways())
@@ -57,20 +57,20 @@ struct FollowEndToEndTests {
     }
 
     @Test func durationEndsTheStream() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let run = try runLocate(["--follow", "--duration", "2.5", receiver.endpoint])
         #expect(run.status == 0)
         #expect(!run.stdout.isEmpty)
     }
 
     @Test func survivesAGpsdRestartAndResumes() throws {
-        let first = try SimulatedReceiver(track: "running")
+        let first = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", "--count", "5", first.endpoint], settings: settings)
         try run.stdout.wait(for: "two records from the first gpsd") { run.stdout.lines.count >= 2 }
         first.stop()
         try run.stderr.wait(for: "the loss to be reported") { run.stderr.text.contains("lost gpsd") }
-        let second = try SimulatedReceiver(track: "running", port: first.port, wait: "listen")
+        let second = try GpsdServer(track: "running", port: first.port, wait: "listen")
         #expect(try run.waitForExit(timeout: 40) == 0)
         #expect(run.stdout.lines.count == 5)
         #expect(run.stderr.text.contains("locate: lost gpsd at \(first.endpoint); reconnecting"))

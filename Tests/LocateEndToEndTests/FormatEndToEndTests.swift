@@ -7,14 +7,14 @@ struct FormatEndToEndTests {
     private let locate = Package.locate.path
 
     @Test func jqReadsEveryJSONLineAndEveryEvent() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let fixes = try runShell("'\(locate)' --follow --json --count 3 \(receiver.endpoint) | jq -r '[.type, .source, (.lat|type), (.alt_msl|type)] | join(\" \")'", settings: settings)
         #expect(fixes.status == 0)
         #expect(fixes.stdout.split(separator: "\n").allSatisfy { $0 == "fix gpsd number number" || $0 == "fix gpsd number null" })
         #expect(fixes.stdout.split(separator: "\n").count == 3)
 
-        let quiet = try SimulatedReceiver(track: "nofix", wait: "report")
+        let quiet = try GpsdServer(track: "nofix", wait: "report")
         let events = try runShell("'\(locate)' --follow --json --events --duration 1.5 \(quiet.endpoint) | jq -r '.type + \" \" + .event'", settings: settings)
         #expect(events.status == 0)
         #expect(events.stdout == "status no_fix\n")
@@ -22,7 +22,7 @@ struct FormatEndToEndTests {
     }
 
     @Test func aTimeoutIsAnEventWithEvents() throws {
-        let quiet = try SimulatedReceiver(track: "nofix", wait: "report")
+        let quiet = try GpsdServer(track: "nofix", wait: "report")
         let run = try runLocate(["--json", "--events", "--timeout", "1", quiet.endpoint])
         #expect(run.status == 75)
         let lines = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
@@ -45,7 +45,7 @@ struct FormatEndToEndTests {
     }
 
     @Test func gpsbabelReadsAWaypointForOnce() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let settings = try SettingsHome.allowingAlways()
         let run = try runLocate(["--gpx", receiver.endpoint], settings: settings)
         #expect(run.status == 0)
@@ -55,7 +55,7 @@ struct FormatEndToEndTests {
     }
 
     @Test func gpsbabelReadsATrackEndedByCount() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try runLocate(["--follow", "--gpx", "--count", "4", receiver.endpoint], settings: settings)
         #expect(run.status == 0)
@@ -65,7 +65,7 @@ struct FormatEndToEndTests {
 
     @Test(arguments: [SIGINT, SIGTERM])
     func gpsbabelReadsATrackEndedByASignal(signal: Int32) throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--gpx", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "three track points") { run.stdout.text.components(separatedBy: "<trkpt").count > 3 }
@@ -77,7 +77,7 @@ struct FormatEndToEndTests {
     }
 
     @Test func pythonsCSVModuleReadsCSV() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let script = "import csv, sys; rows = list(csv.DictReader(sys.stdin)); print(len(rows), rows[0]['source'], rows[0]['mode'], float(rows[-1]['lat']) > 64, rows[0]['reason'] == '')"
         let run = try runShell("'\(locate)' --follow --csv --count 3 \(receiver.endpoint) | /usr/bin/python3 -c \"\(script)\"", settings: settings)
@@ -89,7 +89,7 @@ struct FormatEndToEndTests {
     }
 
     @Test func templatesWriteWhatTheySay() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate(["--format", "%lat%lon|%%|%source|%device\\t%reason.", "--null", "n/a", receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("64.150432-21.940457|%|gpsd|/dev/"))
@@ -101,7 +101,7 @@ struct FormatEndToEndTests {
     }
 
     @Test func aGermanLocaleStillGetsDecimalPoints() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         for format in [[], ["--json"], ["--csv"], ["--gpx"], ["--format", "%lat %h_acc"]] {
             let run = try runLocate(format + [receiver.endpoint], environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"])
             #expect(run.status == 0)

@@ -118,33 +118,44 @@ final class RunningProcess: Sendable {
     }
 }
 
-/// A real gpsd replaying a bundled track through gpsfake (Scripts/simulate), on a free loopback port.
-final class SimulatedReceiver: Sendable {
+/// A gpsd for one test, on a free loopback port, stopped (with everything it started) at the end:
+/// a real gpsd replaying a bundled track through gpsfake (Scripts/simulate), or a misbehaving
+/// one (Scripts/fake-gpsd).
+final class GpsdServer: Sendable {
     let endpoint: String
-    private let simulator: RunningProcess
+    private let server: RunningProcess
 
-    /// Starts the replay and returns once gpsd is ready (`wait`: "fix", "report" or "listen").
+    /// A real gpsd replaying `track`; returns once it is ready (`wait`: "fix", "report" or "listen").
     /// The replay runs at 5 epochs per second (`cycle` 0.2 s) so tests reach their fixes sooner;
     /// `restamp` replays it with receiver times from now on (for fix ages).
-    init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false) throws {
+    convenience init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false) throws {
         var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : [])
         if let port { arguments += ["--port", String(port)] }
-        let simulator = try RunningProcess(Package.root.appendingPathComponent("Scripts/simulate"), arguments + [Package.track(track).path])
-        try simulator.stdout.wait(timeout: 40, for: "the simulated receiver") { !simulator.stdout.lines.isEmpty || !simulator.process.isRunning }
-        guard let line = simulator.stdout.lines.first else {
-            throw HarnessError(description: "Scripts/simulate failed: \(simulator.stderr.text)")
+        try self.init(script: "simulate", arguments + [Package.track(track).path])
+    }
+
+    /// A gpsd that misbehaves: "stall", "garbage" or "hangup" (see Scripts/fake-gpsd).
+    convenience init(misbehaving mode: String) throws {
+        try self.init(script: "fake-gpsd", [mode])
+    }
+
+    private init(script: String, _ arguments: [String]) throws {
+        let server = try RunningProcess(Package.root.appendingPathComponent("Scripts/\(script)"), arguments)
+        try server.stdout.wait(timeout: 40, for: "Scripts/\(script)") { !server.stdout.lines.isEmpty || !server.process.isRunning }
+        guard let line = server.stdout.lines.first else {
+            throw HarnessError(description: "Scripts/\(script) failed: \(server.stderr.text)")
         }
-        self.simulator = simulator
+        self.server = server
         endpoint = line
     }
 
     var port: Int { Int(endpoint.split(separator: ":").last!)! }
 
-    /// Stops gpsfake and its gpsd, and waits until they are gone.
+    /// Stops the server and what it started, and waits until they are gone.
     func stop() {
-        guard simulator.process.isRunning else { return }
-        simulator.signal(SIGTERM)
-        _ = try? simulator.waitForExit(timeout: 15)
+        guard server.process.isRunning else { return }
+        server.signal(SIGTERM)
+        _ = try? server.waitForExit(timeout: 15)
     }
 
     deinit {

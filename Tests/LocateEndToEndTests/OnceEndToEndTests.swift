@@ -5,7 +5,7 @@ import Testing
 @Suite(.serialized)
 struct OnceEndToEndTests {
     @Test func printsTheReceiversCoordinateAsText() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate([receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
@@ -13,14 +13,14 @@ struct OnceEndToEndTests {
     }
 
     @Test func takesTheEndpointFromTheEnvironment() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate(["--once"], environment: ["LOCATE_GPSD": receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
     }
 
     @Test func printsOneJSONObjectWithNumbersAndNulls() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate(["--json", receiver.endpoint])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
@@ -50,7 +50,7 @@ struct OnceEndToEndTests {
     }
 
     @Test func noFixBeforeTheTimeoutGivesStatus75() throws {
-        let receiver = try SimulatedReceiver(track: "nofix", wait: "report")
+        let receiver = try GpsdServer(track: "nofix", wait: "report")
         let run = try runLocate(["--timeout", "1.5", "--no-fallback", receiver.endpoint])
         #expect(run.status == 75)
         #expect(run.stdout.isEmpty)
@@ -58,7 +58,7 @@ struct OnceEndToEndTests {
     }
 
     @Test func unreachableAccuracyPrintsTheBestFixMarkedTimedOut() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate(["--json", "--accuracy", "1", "--timeout", "1.5", receiver.endpoint])
         #expect(run.status == 75)
         let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
@@ -68,7 +68,7 @@ struct OnceEndToEndTests {
     }
 
     @Test func anUnknownDeviceGivesStatus69() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocate([receiver.endpoint + ":/dev/no-such-gps", "--timeout", "5"])
         #expect(run.status == 69)
         #expect(run.stderr == "locate: gpsd at \(receiver.endpoint):/dev/no-such-gps refused: No such device as /dev/no-such-gps\n")

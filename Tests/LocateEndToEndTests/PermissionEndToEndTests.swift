@@ -19,7 +19,7 @@ struct PermissionEndToEndTests {
 
     @Test func everyUnauthorizedStatePrintsTheFallbackAndNeverThePosition() throws {
         #expect(leaksParkedCoordinate("64.150432 -21.940457\n") && leaksParkedCoordinate(#""lat":64.2,"#), "the leak check itself works")
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         for (name, user, policy, reason, phrase) in Self.unauthorizedStates {
             for mode in [["--once"], ["--follow", "--count", "1"]] {
                 for json in [false, true] {
@@ -71,7 +71,7 @@ struct PermissionEndToEndTests {
     }
 
     @Test func whenInUseWithoutATerminalIsNotAuthorizedButAlwaysIs() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let whenInUse = try runLocate([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = when-in-use\n"))
         #expect(whenInUse.status == 77)
         #expect(whenInUse.stdout == Self.fallbackText)
@@ -81,7 +81,7 @@ struct PermissionEndToEndTests {
     }
 
     @Test func whenInUseInTheForegroundOfATerminalIsAuthorized() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let run = try runLocateOnTerminal([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = when-in-use\n"))
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
@@ -95,7 +95,7 @@ struct PermissionEndToEndTests {
         ("EOF", 77, nil),
     ])
     func thePromptAsksOnTheTerminalAndSavesTheAnswer(answer: String, status: Int32, saved: String?) throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let settings = try SettingsHome()
         let run = try runLocateOnTerminal(["--app", "weather", "--purpose", "To show the forecast.", receiver.endpoint], settings: settings, answer: answer)
         #expect(run.terminal.contains("\"weather\" would like to use your location.\r\nTo show the forecast.\r\n"))
@@ -129,7 +129,7 @@ struct PermissionEndToEndTests {
     }
 
     @Test func statusExplainsWithoutPrintingACoordinate() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let allowed = try runLocate(["status", "--json", receiver.endpoint])
         #expect(allowed.status == 0)
         let facts = try jsonObject(allowed.stdout.trimmingCharacters(in: .newlines))
@@ -144,7 +144,7 @@ struct PermissionEndToEndTests {
     }
 
     @Test func theGpsdServerCanComeFromTheSettings() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "[location]\nauthorization = always\n[gpsd]\nserver = \(receiver.endpoint)\n")
         #expect(try runLocate([], settings: settings).stdout == "64.150432 -21.940457\n")
     }

@@ -40,7 +40,7 @@ struct SettingsEndToEndTests {
     }
 
     @Test func aRevokeDuringFollowStopsLiveFixesWithinOneSecondAndAGrantResumes() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "two live fixes") { run.stdout.lines.count >= 2 }
@@ -66,7 +66,7 @@ struct SettingsEndToEndTests {
     }
 
     @Test func reducedAccuracyGivesTheCellCentreOnlyAndTheMeanIsTheCentre() throws {
-        let receiver = try SimulatedReceiver(track: "weather")
+        let receiver = try GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "[app \"weather\"]\nauthorization = always\naccuracy = reduced\n")
         var coordinates: [(Double, Double)] = []
         for _ in 0..<5 {
@@ -91,7 +91,7 @@ struct SettingsEndToEndTests {
     }
 
     @Test func aFollowSentToTheBackgroundPausesAndResumesInTheForeground() throws {
-        let receiver = try SimulatedReceiver(track: "running")
+        let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome(user: "[location]\nauthorization = when-in-use\n")
         let output = settings.root.appendingPathComponent("follow.out").path
         let errors = settings.root.appendingPathComponent("follow.err").path

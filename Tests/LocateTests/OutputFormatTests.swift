@@ -42,7 +42,7 @@ struct OutputFormatTests {
     @Test func jsonEventsGoToStdoutOnlyWithEvents() {
         let event = StatusEvent(.gpsdLost(retryIn: 0.25), endpoint: .default) { _ in "" }
         var withEvents = JSONFormat(includesEvents: true)
-        #expect(withEvents.status(event, now: fixTime) == .event(#"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting (first try in 0.25 s)"}"#))
+        #expect(withEvents.status(event, now: fixTime) == .event(#"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"#))
         var withoutEvents = JSONFormat(includesEvents: false)
         #expect(withoutEvents.status(event, now: fixTime) == StatusOutput.none)
     }

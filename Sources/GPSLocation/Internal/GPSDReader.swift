@@ -90,6 +90,9 @@ final class GPSDReader: Sendable {
             return
         }
         connected.set()
+        // The back-off grows across losses until gpsd reports a fix state again, so a gpsd that
+        // accepts and hangs up at once is not hammered every quarter second.
+        var delay = plan.configuration.reconnectDelay
         while !stopped.isSet {
             var slice = waitSlice
             if let deadline = plan.deadline {
@@ -103,6 +106,7 @@ final class GPSDReader: Sendable {
             guard session.waitForData(timeout: slice) else { continue }
             switch session.read() {
             case .report(let report):
+                if report.isFixState { delay = plan.configuration.reconnectDelay }
                 deliver(.report(report))
             case .nothing:
                 continue
@@ -112,7 +116,7 @@ final class GPSDReader: Sendable {
                     finish(GPSLocationError.gpsdClosedConnection(plan.configuration.endpoint))
                     return
                 }
-                guard let replacement = reconnect(plan, stopped: stopped, deliver: deliver) else { break }
+                guard let replacement = reconnect(plan, delay: &delay, stopped: stopped, deliver: deliver) else { break }
                 session = replacement
                 deliver(.reconnected)
             }
@@ -127,10 +131,11 @@ final class GPSDReader: Sendable {
         return session
     }
 
-    /// Reopens the connection with capped exponential back-off until it works or the reader stops.
-    private static func reconnect(_ plan: Plan, stopped: Flag, deliver: @Sendable (Event) -> Void) -> GPSDSession? {
-        var delay = plan.configuration.reconnectDelay
+    /// Reopens the connection with capped exponential back-off until it works or the reader stops;
+    /// `delay` is the first wait, and is left at the next one.
+    private static func reconnect(_ plan: Plan, delay: inout Duration, stopped: Flag, deliver: @Sendable (Event) -> Void) -> GPSDSession? {
         deliver(.lost(retryIn: delay))
+        defer { delay = min(delay * 2, plan.configuration.maximumReconnectDelay) }
         while !stopped.isSet {
             let wakeUp = ContinuousClock.now.advanced(by: delay)
             while !stopped.isSet, ContinuousClock.now < wakeUp {

@@ -10,4 +10,12 @@ enum GPSDReport: Sendable, Hashable {
     case error(String)
     /// Anything else (VERSION, WATCH, SKY, ...): nothing to act on.
     case other
+
+    /// A TPV: gpsd told whether the receiver has a fix, so the connection really works.
+    var isFixState: Bool {
+        switch self {
+        case .fix, .noFix: true
+        case .devices, .error, .other: false
+        }
+    }
 }

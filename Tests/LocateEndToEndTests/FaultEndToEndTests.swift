@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// A gpsd that stalls, sends garbage or hangs up (Scripts/fake-gpsd): no crash, no hang, no
+/// partial line, no made-up position; a clear message and the documented status.
+@Suite(.serialized)
+struct FaultEndToEndTests {
+    @Test func aStalledGpsdTimesOutWithTheFallback() throws {
+        let gpsd = try GpsdServer(misbehaving: "stall")
+        let run = try runLocate(["--json", "--timeout", "1", gpsd.endpoint])
+        #expect(run.status == 75)
+        let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
+        #expect(record["source"] as? String == "fallback" && record["reason"] as? String == "timeout")
+        #expect(run.stderr == "locate: no fix within 1 s\n")
+    }
+
+    @Test func garbageIsNeverAPosition() throws {
+        let gpsd = try GpsdServer(misbehaving: "garbage")
+        let once = try runLocate(["--timeout", "1", gpsd.endpoint])
+        #expect(once.status == 75)
+        #expect(once.stdout == "37.517829 126.886270\n", "the fallback, not the junk's 12.5 99.5")
+
+        let settings = try SettingsHome.allowingAlways()
+        let follow = try startLocate(["--follow", "--json", "--events", gpsd.endpoint], settings: settings)
+        try follow.stdout.wait(for: "a status event about the junk") { follow.stdout.text.contains("\"event\":\"no_fix\"") }
+        follow.signal(SIGINT)
+        #expect(try follow.waitForExit() == 0)
+        #expect(!follow.stdout.text.contains("\"type\":\"fix\""), "no record made from junk")
+        #expect(follow.stdout.text.hasSuffix("\n"))
+    }
+
+    @Test func aGpsdThatHangsUpIsUnavailable() throws {
+        let gpsd = try GpsdServer(misbehaving: "hangup")
+        let once = try runLocate([gpsd.endpoint])
+        #expect(once.status == 69)
+        #expect(once.stderr == "locate: gpsd at \(gpsd.endpoint) closed the connection\n")
+
+        let settings = try SettingsHome.allowingAlways()
+        let follow = try startLocate(["--follow", gpsd.endpoint], settings: settings)
+        try follow.stderr.wait(for: "the back-off to grow") { follow.stderr.text.contains("reconnecting in 1.0 s") }
+        follow.signal(SIGTERM)
+        #expect(try follow.waitForExit() == 0)
+        #expect(follow.stderr.text.contains("reconnecting in 0.25 s") && follow.stderr.text.contains("reconnecting in 0.5 s"))
+    }
+}
