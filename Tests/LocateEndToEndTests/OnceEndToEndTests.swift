@@ -74,6 +74,15 @@ struct OnceEndToEndTests {
         #expect(run.stderr == "locate: gpsd at \(receiver.endpoint):/dev/no-such-gps refused: No such device as /dev/no-such-gps\n")
     }
 
+    @Test func helpAndVersionGoToStdout() throws {
+        let help = try runLocate(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("\nOPTIONS:\n") && help.stdout.contains("\nEXIT STATUS:\n"))
+        let version = try runLocate(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("locate ") && version.stdout.contains("(built with libgps 3.") && version.stdout.contains(", API "))
+    }
+
     @Test func usageErrorsGiveStatus64AndTheUsageLine() throws {
         let run = try runLocate(["--no-such-option"])
         #expect(run.status == 64)
