@@ -6,13 +6,15 @@
 #   make bench      compare locate with gpspipe and the Python gps client (time to a fix, memory)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
+#   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
 #   make tracks     regenerate the bundled NMEA tracks in Scripts/tracks
 #   make clean      remove build products
 
 PREFIX ?= /usr/local
+CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 
-.PHONY: run test build bench install generated tracks clean bootstrap
+.PHONY: run test build bench corpus install generated tracks clean bootstrap
 
 bootstrap:
 	@Scripts/bootstrap
@@ -29,6 +31,9 @@ test: bootstrap
 
 bench: build
 	@Scripts/bench $(RELEASE)
+
+corpus: build
+	@Scripts/corpus-check $(CORPUS) $(RELEASE)
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
