@@ -45,8 +45,9 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension Double {
-    /// A whole number without a decimal point, otherwise Swift's shortest exact form.
+    /// Seconds for a message: to a tenth, and a whole number without a decimal point.
     fileprivate var formatted: String {
-        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+        let tenths = (self * 10).rounded() / 10
+        return tenths == tenths.rounded() && abs(tenths) < 1e15 ? String(Int64(tenths)) : String(tenths)
     }
 }

@@ -42,4 +42,13 @@ struct FaultEndToEndTests {
         #expect(try follow.waitForExit() == 0)
         #expect(follow.stderr.text.contains("reconnecting in 0.25 s") && follow.stderr.text.contains("reconnecting in 0.5 s"))
     }
+
+    @Test func aGpsdThatNeverAnswersTheConnectionIsUnreachableInBoundedTime() throws {
+        // libgps connects with a blocking connect() and no limit; locate bounds it (here by --timeout).
+        let gpsd = try GpsdServer(misbehaving: "blackhole")
+        let run = try runLocate(["--timeout", "2", gpsd.endpoint], timeout: 20)
+        #expect(run.status == 69)
+        #expect(run.stdout == "37.517829 126.886270\n")
+        #expect(run.stderr == "locate: cannot reach gpsd at \(gpsd.endpoint): no answer within 2 s\n")
+    }
 }
