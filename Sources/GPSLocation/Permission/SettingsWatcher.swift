@@ -41,21 +41,26 @@ final class SettingsWatcher: Sendable {
         var watched: Set<String> = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !stopped.isSet {
-            // A directory may appear later (the first `locate permission allow` creates it).
+            // A directory may appear later (the first `locate permission allow` creates it). A file
+            // written there before its watch existed sent no event, so a new watch counts as a change.
+            var addedWatch = false
             for directory in directories where !watched.contains(directory) && inotify >= 0 {
                 if inotify_add_watch(inotify, directory, mask) >= 0 {
                     watched.insert(directory)
+                    addedWatch = true
                 }
             }
+            if addedWatch { report(.filesChanged) }
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&descriptors, 1, Int32(tick.microseconds / 1000))
             if stopped.isSet { return }
             if ready > 0 {
                 var changed = false
                 while Glibc.read(inotify, &buffer, buffer.count) > 0 { changed = true }
-                // A watched directory that was removed or moved stops reporting; watch it again.
-                watched.removeAll()
                 if changed { report(.filesChanged) }
+                // A watched directory that was removed or moved stops reporting; watch it again
+                // (inotify_add_watch on a directory already watched just returns its watch).
+                watched.removeAll()
             }
             report(.tick)
         }
