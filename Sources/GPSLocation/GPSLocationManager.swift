@@ -33,18 +33,22 @@ public actor GPSLocationManager {
     /// - Throws (from the stream): `ConfigurationError` when a settings file becomes malformed.
     public nonisolated func authorizationUpdates() -> AsyncThrowingStream<Permission, any Error> {
         let (updates, continuation) = AsyncThrowingStream.makeStream(of: Permission.self, bufferingPolicy: .bufferingNewest(8))
-        let permission = configuration.permission
-        let last = LatestValue<Permission>()
-        let check: @Sendable () -> Void = {
+        let tracker: SharedPermissionTracker
+        do {
+            tracker = try SharedPermissionTracker(configuration.permission)
+        } catch {
+            continuation.finish(throwing: error)
+            return updates
+        }
+        continuation.yield(tracker.permission)
+        // Files are read again only when they changed; ticks recheck the terminal state.
+        let watcher = SettingsWatcher(configuration.permission.files) { signal in
             do {
-                let current = try permission.resolve(context: .current())
-                if last.replace(with: current) { continuation.yield(current) }
+                if let changed = try tracker.update(filesChanged: signal == .filesChanged) { continuation.yield(changed) }
             } catch {
                 continuation.finish(throwing: error)
             }
         }
-        check()
-        let watcher = SettingsWatcher(permission.files) { _ in check() }
         continuation.onTermination = { _ in watcher.stop() }
         return updates
     }

@@ -19,11 +19,11 @@ struct PermissionPrompt {
         var text = "\(name) would like to use your location.\n"
         if let purpose, !purpose.isEmpty { text += purpose + "\n" }
         text += "  1) Allow once\n  2) Allow while using\n  3) Always allow\n  4) Don't allow\n"
-        write(to: terminal, text)
+        StandardStreams.writeAll(text, to: terminal)
         for _ in 0..<3 {
-            write(to: terminal, "Choose 1-4: ")
+            StandardStreams.writeAll("Choose 1-4: ", to: terminal)
             guard let line = readLine(from: terminal) else {
-                write(to: terminal, "\n")
+                StandardStreams.writeAll("\n", to: terminal)
                 return nil
             }
             switch line.filter({ !" \t\r".contains($0) }) {
@@ -31,19 +31,10 @@ struct PermissionPrompt {
             case "2": return .allowWhileUsing
             case "3": return .allowAlways
             case "4": return .deny
-            default: write(to: terminal, "Please answer 1, 2, 3 or 4.\n")
+            default: StandardStreams.writeAll("Please answer 1, 2, 3 or 4.\n", to: terminal)
             }
         }
         return nil
-    }
-
-    private func write(to terminal: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        while !bytes.isEmpty {
-            let written = Glibc.write(terminal, bytes, bytes.count)
-            guard written > 0 else { return }
-            bytes.removeFirst(written)
-        }
     }
 
     /// One line without its end, or `nil` at end of file.

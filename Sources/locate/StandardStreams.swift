@@ -21,11 +21,12 @@ enum StandardStreams {
 
     /// Writes one line to stderr; errors there are ignored, as there is nowhere to report them.
     static func writeMessage(_ line: String) {
-        _ = writeAll(line + "\n", to: STDERR_FILENO)
+        writeAll(line + "\n", to: STDERR_FILENO)
     }
 
     /// Writes `text` to the descriptor completely; `false` on any error but an interrupted call.
-    private static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
+    @discardableResult
+    static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
         var bytes = Array(text.utf8)
         while !bytes.isEmpty {
             let written = write(descriptor, bytes, bytes.count)

@@ -17,8 +17,8 @@ final class LiveUpdateSession {
     private let configuration: GPSLocationConfiguration
     private let input: AsyncStream<Input>.Continuation
     private let output: AsyncThrowingStream<LocationUpdate, any Error>.Continuation
-    private var settings: (user: LocationSettings, policy: LocationSettings)
-    private var permission: Permission
+    private var tracker: PermissionTracker
+    private var permission: Permission { tracker.permission }
     private var reader: GPSDReader?
     private var generation = 0
     private var gate = PositionGate()
@@ -33,14 +33,14 @@ final class LiveUpdateSession {
         let (updates, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(64))
         let (inputs, input) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(256))
         let task = Task {
-            let settings: (user: LocationSettings, policy: LocationSettings)
+            let tracker: PermissionTracker
             do {
-                settings = try configuration.permission.files.load()
+                tracker = try PermissionTracker(configuration.permission)
             } catch {
                 output.finish(throwing: error)
                 return
             }
-            let session = LiveUpdateSession(configuration: configuration, options: options, settings: settings, input: input, output: output)
+            let session = LiveUpdateSession(configuration: configuration, options: options, tracker: tracker, input: input, output: output)
             await session.run(inputs)
         }
         output.onTermination = { _ in task.cancel() }
@@ -49,15 +49,14 @@ final class LiveUpdateSession {
 
     private init(
         configuration: GPSLocationConfiguration, options: LiveUpdateOptions,
-        settings: (user: LocationSettings, policy: LocationSettings),
+        tracker: PermissionTracker,
         input: AsyncStream<Input>.Continuation, output: AsyncThrowingStream<LocationUpdate, any Error>.Continuation
     ) {
         self.configuration = configuration
-        self.settings = settings
+        self.tracker = tracker
         self.input = input
         self.output = output
         filter = LiveUpdateFilter(options: options)
-        permission = Self.resolve(settings, configuration.permission, context: .current())
     }
 
     private func run(_ inputs: AsyncStream<Input>) async {
@@ -91,23 +90,15 @@ final class LiveUpdateSession {
 
     // MARK: - Permission
 
-    private static func resolve(_ settings: (user: LocationSettings, policy: LocationSettings), _ permissionSettings: PermissionSettings, context: ProcessContext) -> Permission {
-        PermissionSettings.resolve(user: settings.user, policy: settings.policy, app: permissionSettings.app,
-                                   isAllowedOnce: permissionSettings.isAllowedOnce, context: context)
-    }
-
     private func settingsChanged(reload: Bool) {
-        if reload {
-            do {
-                settings = try configuration.permission.files.load()
-            } catch {
-                // Fail closed: a file that cannot be read any more ends the stream.
-                finish(throwing: error)
-                return
-            }
+        let old: Permission
+        do {
+            old = try tracker.update(filesChanged: reload)
+        } catch {
+            // Fail closed: a file that cannot be read any more ends the stream.
+            finish(throwing: error)
+            return
         }
-        let old = permission
-        permission = Self.resolve(settings, configuration.permission, context: .current())
         if permission.accuracy != old.accuracy { gate.reset() }
         switch (old.isAuthorized, permission.isAuthorized) {
         case (false, true):
