@@ -2,7 +2,10 @@ import Foundation
 import Testing
 @testable import GPSLocation
 
-/// `GPSLocationManager.authorizationUpdates()` follows edits of the settings files.
+/// `GPSLocationManager.authorizationUpdates()` follows edits of the settings files, including a
+/// settings directory that appears after the stream started (a missed change would hang: hence
+/// the time limit).
+@Suite(.timeLimit(.minutes(1)))
 struct AuthorizationUpdatesTests {
     @Test func reportsTheCurrentPermissionAndEachChange() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-updates-\(UUID().uuidString)")
