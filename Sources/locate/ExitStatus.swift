@@ -10,6 +10,8 @@ enum ExitStatus: Int32, Sendable {
     case usage = 64
     /// EX_UNAVAILABLE: gpsd unreachable or without a GPS device.
     case unavailable = 69
+    /// EX_IOERR: stdout could not be written for another reason than a closed pipe.
+    case ioError = 74
     /// EX_TEMPFAIL: no acceptable fix within the timeout.
     case timedOut = 75
     /// EX_NOPERM: location is not authorized (services off, not determined, restricted, denied, background).

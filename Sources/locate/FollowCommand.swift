@@ -14,7 +14,8 @@ struct FollowCommand {
     let writer: RecordWriter
     let userFile: String
 
-    func run() async -> ExitStatus {
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    func run() async throws(StandardStreams.OutputError) -> ExitStatus {
         let stream = Task { await follow() }
         let trap = SignalTrap([SIGINT, SIGTERM]) { _ in stream.cancel() }
         let timer = options.duration.map { duration in
@@ -23,50 +24,69 @@ struct FollowCommand {
                 stream.cancel()
             }
         }
-        let status = await stream.value
+        let outcome = await stream.value
         timer?.cancel()
         withExtendedLifetime(trap) {}
-        return status
+        return try outcome.get()
     }
 
-    private func follow() async -> ExitStatus {
-        let liveOptions = LiveUpdateOptions(
-            distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat)
-        var writer = self.writer
+    /// What the stream printed last, for the exit status.
+    private struct Progress {
         var printed = 0
         var lastFallback: FallbackReason?
+    }
+
+    private func follow() async -> Result<ExitStatus, StandardStreams.OutputError> {
+        var writer = self.writer
+        var progress = Progress()
+        let status: ExitStatus
         do {
             try writer.start()
-            defer { writer.finish() }
-            do {
-                for try await update in manager.liveUpdates(liveOptions) {
-                    switch update {
-                    case .location(let location):
-                        if try writer.write(location) { printed += 1 }
-                        lastFallback = nil
-                    case .status(let event):
-                        try writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
-                        if case .authorizationChanged(_, let denial?) = event {
-                            lastFallback = denial
-                            if try writer.writeFallback(denial) { printed += 1 }
-                        }
-                    }
-                    if let count = options.count, printed >= count { break }
-                }
-            } catch let error as GPSLocationError {
-                try writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
-                try writer.writeFallback(.gpsdUnavailable)
-                return ExitStatus(error)
-            }
-        } catch is StandardStreams.ClosedOutput {
+            status = try await stream(into: &writer, progress: &progress)
+            try writer.finish()
+        } catch StandardStreams.OutputError.closed {
             // The reader went away (`locate --follow | head`): a normal end.
+            return .success(progress.lastFallback.map(ExitStatus.init) ?? .success)
+        } catch let error as StandardStreams.OutputError {
+            return .failure(error)
+        } catch {
+            return .success(.failure)
+        }
+        return .success(status)
+    }
+
+    /// Writes updates until the stream ends; the exit status for how it ended.
+    private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws -> ExitStatus {
+        let liveOptions = LiveUpdateOptions(
+            distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat)
+        do {
+            for try await update in manager.liveUpdates(liveOptions) {
+                switch update {
+                case .location(let location):
+                    if try writer.write(location) { progress.printed += 1 }
+                    progress.lastFallback = nil
+                case .status(let event):
+                    try writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
+                    if case .authorizationChanged(_, let denial?) = event {
+                        progress.lastFallback = denial
+                        if try writer.writeFallback(denial) { progress.printed += 1 }
+                    }
+                }
+                if let count = options.count, progress.printed >= count { break }
+            }
+        } catch let error as GPSLocationError {
+            try writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
+            try writer.writeFallback(.gpsdUnavailable)
+            return ExitStatus(error)
         } catch let error as ConfigurationError {
             StandardStreams.diagnose(error.description)
             return .configuration
+        } catch let error as StandardStreams.OutputError {
+            throw error
         } catch {
             if !Task.isCancelled { return .failure }
         }
-        return lastFallback.map(ExitStatus.init) ?? .success
+        return progress.lastFallback.map(ExitStatus.init) ?? .success
     }
 
     private func explain(_ reason: FallbackReason) -> String {

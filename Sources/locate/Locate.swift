@@ -22,17 +22,31 @@ enum Locate {
         exit(status.rawValue)
     }
 
+    /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
     private static func run(_ options: CommandLineOptions, environment: [String: String]) async -> ExitStatus {
+        do {
+            return try await command(options, environment: environment)
+        } catch .closed {
+            return .success
+        } catch {
+            StandardStreams.diagnose(error.description)
+            return .ioError
+        }
+    }
+
+    private static func command(_ options: CommandLineOptions, environment: [String: String]) async throws(StandardStreams.OutputError) -> ExitStatus {
         if options.showHelp {
-            return write(HelpText.text)
+            try StandardStreams.writeRecord(HelpText.text)
+            return .success
         }
         if options.showVersion {
-            return write("locate \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
+            try StandardStreams.writeRecord("locate \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
+            return .success
         }
         var settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
         if case .permission(let action) = options.command {
-            return PermissionCommand(action: action, options: options, settings: settings,
-                                     cache: LastFixCache(environment: environment)).run()
+            return try PermissionCommand(action: action, options: options, settings: settings,
+                                         cache: LastFixCache(environment: environment)).run()
         }
         // Fail closed: with a malformed settings or policy file nothing is printed and gpsd is not asked.
         var permission: Permission
@@ -54,13 +68,13 @@ enum Locate {
         let userFile = settings.files.userFile
         switch (options.command, options.mode) {
         case (.status, _):
-            return await StatusCommand(options: options, manager: manager, permission: permission).run()
+            return try await StatusCommand(options: options, manager: manager, permission: permission).run()
         case (_, .once):
             let settingsTimeout = permission.timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
-            return await OnceCommand(options: options, manager: manager, writer: writer,
-                                     settingsTimeout: settingsTimeout, userFile: userFile).run(permission: permission)
+            return try await OnceCommand(options: options, manager: manager, writer: writer,
+                                         settingsTimeout: settingsTimeout, userFile: userFile).run(permission: permission)
         case (_, .follow):
-            return await FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile).run()
+            return try await FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile).run()
         }
     }
 
@@ -76,9 +90,5 @@ enum Locate {
         case .deny: value = "denied"
         }
         try UserSettingsEditor(file: settings.files.userFile).update(app: settings.app, setting: [("authorization", value)])
-    }
-
-    private static func write(_ text: String) -> ExitStatus {
-        (try? StandardStreams.writeRecord(text)) == nil ? .failure : .success
     }
 }

@@ -10,9 +10,15 @@ struct OnceCommand {
     let settingsTimeout: Duration?
     let userFile: String
 
-    func run(permission: Permission) async -> ExitStatus {
+    /// - Throws: `OutputError` when stdout cannot be written.
+    func run(permission: Permission) async throws(StandardStreams.OutputError) -> ExitStatus {
         var writer = self.writer
-        defer { writer.finish() }
+        let status = try await answer(permission: permission, writer: &writer)
+        try writer.finish()
+        return status
+    }
+
+    private func answer(permission: Permission, writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
         let location: Location
         do {
             location = try await manager.requestLocation(
@@ -22,15 +28,14 @@ struct OnceCommand {
             return .configuration
         } catch GPSLocationError.notAuthorized(let reason) {
             // The library checks (and may have changed while waiting for the fix).
-            return notAuthorized(reason, permission: (try? manager.authorization()) ?? permission, writer: &writer)
+            let current = (try? manager.authorization()) ?? permission
+            StandardStreams.diagnose(AuthorizationMessages.explain(reason, permission: current, app: options.app, userFile: userFile))
+            try writer.writeFallback(reason)
+            return ExitStatus(reason)
         } catch let error as GPSLocationError {
             let reason: FallbackReason = error.isTimeout ? .timeout : .gpsdUnavailable
-            do {
-                try writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
-                try writer.writeFallback(reason)
-            } catch {
-                return .success  // the reader went away
-            }
+            try writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
+            try writer.writeFallback(reason)
             return ExitStatus(reason)
         } catch {
             StandardStreams.diagnose(String(describing: error))
@@ -39,18 +44,8 @@ struct OnceCommand {
         if location.timedOut, let accuracy = options.accuracy {
             StandardStreams.diagnose("no fix within \(accuracy) m in time; printing the most accurate fix seen")
         }
-        do {
-            try writer.write(location)
-        } catch {
-            return .success  // the reader went away: nothing to say, and no one to say it to
-        }
+        try writer.write(location)
         return location.timedOut ? .timedOut : .success
-    }
-
-    private func notAuthorized(_ reason: FallbackReason, permission: Permission, writer: inout RecordWriter) -> ExitStatus {
-        StandardStreams.diagnose(AuthorizationMessages.explain(reason, permission: permission, app: options.app, userFile: userFile))
-        _ = try? writer.writeFallback(reason)
-        return ExitStatus(reason)
     }
 }
 

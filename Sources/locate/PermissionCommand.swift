@@ -9,30 +9,43 @@ struct PermissionCommand {
     /// Purged on deny and reset: a fix kept from before must not outlive the permission.
     let cache: LastFixCache
 
-    func run() -> ExitStatus {
+    /// - Throws: `OutputError` when stdout cannot be written.
+    func run() throws(StandardStreams.OutputError) -> ExitStatus {
         do {
-            switch action {
-            case .status:
-                return try showStatus()
-            case .allow:
-                try edit(setting: [("authorization", options.always ? "always" : "when-in-use"),
-                                   ("accuracy", options.reduced ? "reduced" : "full")])
-            case .deny:
-                try edit(setting: [("authorization", "denied")])
-                cache.purge()
-            case .reset:
-                try edit(setting: [], removing: ["authorization", "accuracy"])
-                cache.purge()
+            if action == .status {
+                let lines = try statusLines()
+                for line in lines { try StandardStreams.writeRecord(line) }
+                return .success
             }
-            let permission = try settings.resolve()
-            StandardStreams.diagnose("\(subject): \(describe(permission))")
-            if permission.status == .restricted || permission.status == .servicesOff {
-                StandardStreams.diagnose("note: the administrator's policy or the services switch still applies")
-            }
+            try change()
             return .success
+        } catch let error as StandardStreams.OutputError {
+            throw error
         } catch {
-            StandardStreams.diagnose(error.description)
+            StandardStreams.diagnose(String(describing: error))
             return .configuration
+        }
+    }
+
+    /// Allows, denies or resets, and says on stderr what holds now.
+    private func change() throws(ConfigurationError) {
+        switch action {
+        case .status:
+            return
+        case .allow:
+            try edit(setting: [("authorization", options.always ? "always" : "when-in-use"),
+                               ("accuracy", options.reduced ? "reduced" : "full")])
+        case .deny:
+            try edit(setting: [("authorization", "denied")])
+            cache.purge()
+        case .reset:
+            try edit(setting: [], removing: ["authorization", "accuracy"])
+            cache.purge()
+        }
+        let permission = try settings.resolve()
+        StandardStreams.diagnose("\(subject): \(describe(permission))")
+        if permission.status == .restricted || permission.status == .servicesOff {
+            StandardStreams.diagnose("note: the administrator's policy or the services switch still applies")
         }
     }
 
@@ -43,29 +56,23 @@ struct PermissionCommand {
     }
 
     /// One line (or JSON object) per app: the default, then every app named in either file.
-    private func showStatus() throws(ConfigurationError) -> ExitStatus {
+    private func statusLines() throws(ConfigurationError) -> [String] {
         let (user, policy) = try settings.files.load()
         let apps: [String?] = options.app.map { [$0] } ?? [nil] + Set(user.apps.keys).union(policy.apps.keys).sorted()
         let context = ProcessContext.current()
-        for app in apps {
+        return apps.map { app in
             let permission = PermissionSettings.resolve(user: user, policy: policy, app: app, isAllowedOnce: false, context: context)
-            let line: String
-            if options.isJSON {
-                var object = JSONObjectWriter()
-                object.add("app", string: app)
-                object.add("authorization", string: permission.status.rawValue)
-                object.add("decided_by", string: permission.statusOrigin?.description)
-                object.add("accuracy", string: permission.accuracy.rawValue)
-                object.add("accuracy_decided_by", string: permission.accuracyOrigin?.description)
-                object.add("authorized_now", bool: permission.isAuthorized)
-                object.add("reason", string: permission.denial?.rawValue)
-                line = object.text
-            } else {
-                line = (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(permission)
-            }
-            guard (try? StandardStreams.writeRecord(line)) != nil else { return .success }
+            guard options.isJSON else { return (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(permission) }
+            var object = JSONObjectWriter()
+            object.add("app", string: app)
+            object.add("authorization", string: permission.status.rawValue)
+            object.add("decided_by", string: permission.statusOrigin?.description)
+            object.add("accuracy", string: permission.accuracy.rawValue)
+            object.add("accuracy_decided_by", string: permission.accuracyOrigin?.description)
+            object.add("authorized_now", bool: permission.isAuthorized)
+            object.add("reason", string: permission.denial?.rawValue)
+            return object.text
         }
-        return .success
     }
 
     private func describe(_ permission: Permission) -> String {

@@ -16,7 +16,7 @@ struct RecordWriter {
     }
 
     /// Writes the prologue, once, if the format has one.
-    mutating func start() throws(StandardStreams.ClosedOutput) {
+    mutating func start() throws(StandardStreams.OutputError) {
         guard !started else { return }
         started = true
         if let prologue = format.prologue() { try StandardStreams.writeRecord(prologue) }
@@ -24,7 +24,7 @@ struct RecordWriter {
 
     /// Writes a record; `false` when the format has no place for it.
     @discardableResult
-    mutating func write(_ location: Location) throws(StandardStreams.ClosedOutput) -> Bool {
+    mutating func write(_ location: Location) throws(StandardStreams.OutputError) -> Bool {
         try start()
         guard let text = format.record(location, now: Date()) else { return false }
         try StandardStreams.writeRecord(text)
@@ -33,14 +33,14 @@ struct RecordWriter {
 
     /// Writes the fallback record marked with `reason`; `false` when there is none to write.
     @discardableResult
-    mutating func writeFallback(_ reason: FallbackReason) throws(StandardStreams.ClosedOutput) -> Bool {
+    mutating func writeFallback(_ reason: FallbackReason) throws(StandardStreams.OutputError) -> Bool {
         guard let fallback else { return false }
         return try write(fallback.location(reason: reason))
     }
 
     /// Reports a status event: into stdout when the format takes events there (`--json --events`,
     /// or a GPX segment break), and as a line on stderr unless it went to stdout as an event object.
-    mutating func report(_ event: StatusEvent) throws(StandardStreams.ClosedOutput) {
+    mutating func report(_ event: StatusEvent) throws(StandardStreams.OutputError) {
         switch format.status(event, now: Date()) {
         case .event(let text):
             try start()
@@ -54,9 +54,10 @@ struct RecordWriter {
         }
     }
 
-    /// Writes the epilogue if anything was started; a closed stdout is ignored, as the run is over.
-    mutating func finish() {
+    /// Writes the epilogue if anything was started.
+    mutating func finish() throws(StandardStreams.OutputError) {
         guard started, let epilogue = format.epilogue() else { return }
-        _ = try? StandardStreams.writeRecord(epilogue)
+        started = false
+        try StandardStreams.writeRecord(epilogue)
     }
 }

@@ -8,7 +8,8 @@ struct StatusCommand {
     let manager: GPSLocationManager
     let permission: Permission
 
-    func run() async -> ExitStatus {
+    /// - Throws: `OutputError` when stdout cannot be written.
+    func run() async throws(StandardStreams.OutputError) -> ExitStatus {
         var facts: [(key: String, value: String?)] = [
             ("services", permission.status == .servicesOff ? "off" : "on"),
             ("authorization", permission.status.rawValue),
@@ -46,7 +47,7 @@ struct StatusCommand {
         } else {
             text = facts.map { "\($0.key): \($0.value ?? "-")" }.joined(separator: "\n")
         }
-        _ = try? StandardStreams.writeRecord(text)
+        try StandardStreams.writeRecord(text)
         return status
     }
 }

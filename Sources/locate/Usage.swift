@@ -65,6 +65,7 @@ enum Usage {
         (0, "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, closed pipe) after a live fix."),
         (64, "Usage error: unknown option, bad value, unknown --format token."),
         (69, "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled)."),
+        (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (75, "No acceptable fix in time (the best fix seen, or the fallback, is printed)."),
         (77, "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled)."),
         (78, "A settings or policy file is unreadable or malformed (nothing is printed, gpsd is not asked)."),
