@@ -139,17 +139,12 @@ extension CommandLineOptions {
             case "--events": events = true
             case "--gpsd": gpsdOption = try value()
             case "--timeout": timeout = try Self.seconds(value(), for: name, allowZero: false)
-            case "--accuracy": accuracy = try Self.number(value(), for: name, allowZero: false)
+            case "--accuracy": accuracy = try Self.number(value(), for: name, excludingZero: true)
             case "--max-age": maxAge = try Self.seconds(value(), for: name, allowZero: true)
-            case "--distance": distance = try Self.number(value(), for: name, allowZero: true)
+            case "--distance": distance = try Self.number(value(), for: name, excludingZero: false)
             case "--interval": interval = try Self.seconds(value(), for: name, allowZero: true)
             case "--heartbeat": heartbeat = try Self.seconds(value(), for: name, allowZero: false)
-            case "-n", "--count":
-                let text = try value()
-                guard let number = Int(text), number > 0 else {
-                    throw UsageError(message: "'\(name)' needs a whole number above 0, not '\(text)'")
-                }
-                count = number
+            case "-n", "--count": count = try Self.count(value(), for: name)
             case "--duration": duration = try Self.seconds(value(), for: name, allowZero: false)
             case "--no-fallback": fallbackEnabled = false
             case "--app":
@@ -234,16 +229,31 @@ extension CommandLineOptions {
 
     private static let formatOptions = ["--json", "--csv", "--gpx", "--format", "--null", "--no-header", "--events"]
 
-    private static func number(_ text: String, for option: String, allowZero: Bool) throws(UsageError) -> Double {
-        guard let number = Double(text), number.isFinite, allowZero ? number >= 0 : number > 0 else {
-            throw UsageError(message: "'\(option)' needs a number \(allowZero ? "of 0 or more" : "above 0"), not '\(text)'")
+    private static func number(_ text: String, for option: String, excludingZero: Bool) throws(UsageError) -> Double {
+        do {
+            return try NumericText.number(text, excludingZero: excludingZero)
+        } catch {
+            throw UsageError(message: "'\(option)' needs \(error.expected), not '\(text)'")
         }
-        return number
     }
 
     private static func seconds(_ text: String, for option: String, allowZero: Bool) throws(UsageError) -> Duration {
-        let seconds = try number(text, for: option, allowZero: allowZero)
-        guard seconds <= 1e9 else { throw UsageError(message: "'\(option)' is too large: '\(text)'") }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        do {
+            return try NumericText.seconds(text, allowingZero: allowZero)
+        } catch {
+            throw UsageError(message: "'\(option)' needs \(error.expected), not '\(text)'")
+        }
+    }
+
+    /// A record count: a whole number from 1 to a billion.
+    private static func count(_ text: String, for option: String) throws(UsageError) -> Int {
+        let expected = "a whole number from 1 to 1000000000"
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            throw UsageError(message: "'\(option)' needs \(expected), not '\(text)'")
+        }
+        guard let number = Int(text), (1...1_000_000_000).contains(number) else {
+            throw UsageError(message: "'\(option)' needs \(expected), not '\(text)'")
+        }
+        return number
     }
 }

@@ -70,9 +70,8 @@ enum Locate {
         case (.status, _):
             return try await StatusCommand(options: options, manager: manager, permission: permission).run()
         case (_, .once):
-            let settingsTimeout = permission.timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
             return try await OnceCommand(options: options, manager: manager, writer: writer,
-                                         settingsTimeout: settingsTimeout, userFile: userFile).run(permission: permission)
+                                         settingsTimeout: permission.timeout, userFile: userFile).run(permission: permission)
         case (_, .follow):
             return try await FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile).run()
         }

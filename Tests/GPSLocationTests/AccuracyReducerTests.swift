@@ -48,3 +48,29 @@ struct AccuracyReducerTests {
         #expect((outputs[3]?.latitude ?? 0) > first.latitude)
     }
 }
+
+struct AccuracyReducerGlobeTests {
+    /// Latitudes and longitudes from pole to pole and across the antimeridian, edges included.
+    private static let latitudes: [Double] = [-90, -89.999, -89.97, -60, -0.0001, 0, 45.5, 89.96, 89.999, 90]
+    private static let longitudes: [Double] = [-180, -179.9999, -179.96, -90, 0, 33.3, 179.96, 179.9999, 180]
+
+    @Test func everyCellCentreIsAValidCoordinateNearThePosition() {
+        for latitude in Self.latitudes {
+            for longitude in Self.longitudes {
+                let cell = AccuracyReducer.Cell(containingLatitude: latitude, longitude: longitude)
+                #expect((-90...90).contains(cell.centreLatitude), "\(latitude), \(longitude) -> \(cell.centreLatitude)")
+                #expect((-180...180).contains(cell.centreLongitude), "\(latitude), \(longitude) -> \(cell.centreLongitude)")
+                #expect(abs(cell.centreLatitude - latitude) <= AccuracyReducer.cellDegrees, "\(latitude)")
+                #expect(cell.contains(latitude: latitude, longitude: longitude, margin: 0), "\(latitude), \(longitude)")
+            }
+        }
+    }
+
+    @Test func theAntimeridianIsOneBorderNotASeam() {
+        // Both sides of 180° are cells of their own, and each is narrower than half the globe.
+        let west = AccuracyReducer.Cell(containingLatitude: 10, longitude: 179.999)
+        let east = AccuracyReducer.Cell(containingLatitude: 10, longitude: -179.999)
+        #expect(west != east)
+        #expect(west.centreLongitude > 179 && east.centreLongitude < -179)
+    }
+}

@@ -1,17 +1,20 @@
-import Dispatch
-
 extension Duration {
-    /// Whole microseconds, never negative.
-    var microseconds: Int64 {
-        max(0, components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000)
-    }
-
-    var dispatchInterval: DispatchTimeInterval {
-        .microseconds(Int(clamping: microseconds))
+    /// Whole milliseconds, saturating: never negative, and `Int64.max / 1000` at most.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
+        if seconds >= Int64.max / 1000 { return Int64.max / 1000 }
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
     /// The duration in seconds, as a `Double`.
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// The duration clamped to what a wait can take: from zero up to `NumericText.maximumSeconds`.
+    /// Durations from the library's callers pass through this before any deadline is computed.
+    var boundedForWaiting: Duration {
+        min(max(self, .zero), .seconds(NumericText.maximumSeconds))
     }
 }

@@ -53,7 +53,7 @@ final class GPSDReader: Sendable {
         let connectTimeout = plan.deadline.map {
             min(configuration.connectTimeout, max(.zero, ContinuousClock.now.duration(to: $0)))
         } ?? configuration.connectTimeout
-        DispatchQueue.global().asyncAfter(deadline: .now() + connectTimeout.dispatchInterval) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: connectTimeout.milliseconds))) {
             guard !connected.isSet, !stopped.isSet else { return }
             stopped.set()
             finishOnce(GPSLocationError.connectTimedOut(configuration.endpoint, connectTimeout.seconds))
@@ -139,7 +139,7 @@ final class GPSDReader: Sendable {
         while !stopped.isSet {
             let wakeUp = ContinuousClock.now.advanced(by: delay)
             while !stopped.isSet, ContinuousClock.now < wakeUp {
-                usleep(UInt32(min(waitSlice, ContinuousClock.now.duration(to: wakeUp)).microseconds))
+                usleep(UInt32(min(waitSlice, ContinuousClock.now.duration(to: wakeUp)).milliseconds * 1000))
             }
             if stopped.isSet { return nil }
             if let session = try? connect(plan) { return session }

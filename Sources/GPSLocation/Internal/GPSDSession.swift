@@ -74,7 +74,7 @@ final class GPSDSession {
 
     /// Waits up to `timeout` for data from gpsd; `true` when a read will not find the socket idle.
     func waitForData(timeout: Duration) -> Bool {
-        gps_waiting(data, Int32(clamping: timeout.microseconds))
+        gps_waiting(data, Int32(clamping: timeout.milliseconds * 1000))
     }
 
     /// Reads and decodes the next message, if a complete one has arrived.

@@ -18,34 +18,47 @@ struct AccuracyReducer {
     /// The least time between two records of a live stream.
     static let minimumInterval = Duration.seconds(300)
 
-    /// One cell of the grid.
+    /// One cell of the grid. Rows are 0.05° of latitude from pole to pole; each row is cut into
+    /// a whole number of equal cells about as wide as they are tall, so the cells tile the globe
+    /// exactly, the antimeridian is a border like any other, and every centre is a valid coordinate.
     struct Cell: Hashable {
         let row: Int
         let column: Int
 
+        /// Rows from the south pole (-1800) to the north pole (1799).
+        private static let rows = -1800...1799
+
         init(containingLatitude latitude: Double, longitude: Double) {
-            row = Int((latitude / AccuracyReducer.cellDegrees).rounded(.down))
-            let step = Self.longitudeStep(row: row)
-            column = Int(((longitude + 180) / step).rounded(.down))
+            let row = min(max(Int((latitude / AccuracyReducer.cellDegrees).rounded(.down)), Self.rows.lowerBound), Self.rows.upperBound)
+            let columns = Self.columns(row: row)
+            let column = Int(((longitude + 180) / (360 / Double(columns))).rounded(.down))
+            self.row = row
+            self.column = min(max(column, 0), columns - 1)
         }
 
         var centreLatitude: Double { (Double(row) + 0.5) * AccuracyReducer.cellDegrees }
-        var centreLongitude: Double { -180 + (Double(column) + 0.5) * Self.longitudeStep(row: row) }
+        var centreLongitude: Double { -180 + (Double(column) + 0.5) * Self.width(row: row) }
 
         /// Whether the position is inside this cell grown by `margin` (a fraction of the cell) on each side.
         func contains(latitude: Double, longitude: Double, margin: Double) -> Bool {
-            let step = Self.longitudeStep(row: row)
             let latitudeOffset = (latitude - centreLatitude) / AccuracyReducer.cellDegrees
             var longitudeDelta = longitude - centreLongitude
             if longitudeDelta > 180 { longitudeDelta -= 360 }
             if longitudeDelta < -180 { longitudeDelta += 360 }
-            return abs(latitudeOffset) <= 0.5 + margin && abs(longitudeDelta / step) <= 0.5 + margin
+            // A hair of slack, so a position exactly on a border counts as inside despite rounding.
+            let limit = 0.5 + margin + 1e-9
+            return abs(latitudeOffset) <= limit && abs(longitudeDelta / Self.width(row: row)) <= limit
         }
 
-        /// Cells of a row are as wide in degrees of longitude as makes them about square.
-        private static func longitudeStep(row: Int) -> Double {
+        /// How many cells the row has: as many as make them about square, at least one.
+        private static func columns(row: Int) -> Int {
             let centre = (Double(row) + 0.5) * AccuracyReducer.cellDegrees
-            return min(360, AccuracyReducer.cellDegrees / max(0.01, cos(centre * .pi / 180)))
+            return max(1, Int((360 * cos(centre * .pi / 180) / AccuracyReducer.cellDegrees).rounded(.down)))
+        }
+
+        /// The width of the row's cells in degrees of longitude.
+        private static func width(row: Int) -> Double {
+            360 / Double(columns(row: row))
         }
     }
 

@@ -71,8 +71,8 @@ public struct Permission: Sendable, Hashable {
     public var fallback: FallbackCoordinate?
     /// `[gpsd] server`, policy first.
     public var gpsdServer: GPSDEndpoint?
-    /// `[location] timeout` in seconds, policy first.
-    public var timeout: Double?
+    /// `[location] timeout`, policy first.
+    public var timeout: Duration?
     /// The process's situation the permission was resolved for.
     public var context: ProcessContext
 

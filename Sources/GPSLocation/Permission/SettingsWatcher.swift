@@ -52,7 +52,7 @@ final class SettingsWatcher: Sendable {
             }
             if addedWatch { report(.filesChanged) }
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 1, Int32(tick.microseconds / 1000))
+            let ready = poll(&descriptors, 1, Int32(tick.milliseconds))
             if stopped.isSet { return }
             if ready > 0 {
                 var changed = false

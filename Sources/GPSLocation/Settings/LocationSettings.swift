@@ -49,8 +49,8 @@ public struct LocationSectionSettings: Sendable, Hashable {
     public var authorization: Setting<String>?
     /// `accuracy = full | reduced`; in the policy, a cap.
     public var accuracy: Setting<LocationAccuracy>?
-    /// `timeout`: seconds `locate --once` waits by default (`[location]` only).
-    public var timeout: Setting<Double>?
+    /// `timeout`: how long `locate --once` waits by default (`[location]` only), to the millisecond.
+    public var timeout: Setting<Duration>?
 
     /// Creates empty section settings.
     public init() {}
@@ -117,19 +117,26 @@ public struct LocationSettings: Sendable, Hashable {
             }
             return Setting(value: value, origin: origin)
         }
-        func number(_ range: ClosedRange<Double>, excludingLower: Bool = false) throws(ConfigurationError) -> Setting<Double> {
-            guard let value = Double(entry.value), value.isFinite, range.contains(value), !(excludingLower && value == range.lowerBound) else {
-                let bounds = excludingLower ? "above \(range.lowerBound.trimmed)" : "from \(range.lowerBound.trimmed) to \(range.upperBound.trimmed)"
-                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected a number \(bounds))")
+        func number(_ range: ClosedRange<Double>) throws(ConfigurationError) -> Setting<Double> {
+            do {
+                return Setting(value: try NumericText.number(entry.value, in: range), origin: origin)
+            } catch {
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected \(error.expected))")
             }
-            return Setting(value: value, origin: origin)
+        }
+        func seconds() throws(ConfigurationError) -> Setting<Duration> {
+            do {
+                return Setting(value: try NumericText.seconds(entry.value, allowingZero: false), origin: origin)
+            } catch {
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected \(error.expected))")
+            }
         }
         let section = entry.section
         switch (section.name, section.app, entry.key) {
         case ("location", nil, "services"):
             location.services = try choice(["on": true, "off": false])
         case ("location", nil, "timeout"):
-            location.timeout = try number(0...86_400, excludingLower: true)
+            location.timeout = try seconds()
         case (_, _, "authorization") where section.name == "location" || section.name == "app":
             let allowed = role == .user ? AuthorizationChoice.allCases.map(\.rawValue) : ["restricted"]
             let value = try choice(Dictionary(uniqueKeysWithValues: allowed.map { ($0, $0) }))
@@ -169,12 +176,5 @@ public struct LocationSettings: Sendable, Hashable {
         case "gpsd": ["server"]
         default: ["authorization", "accuracy"]
         }
-    }
-}
-
-extension Double {
-    /// Without a trailing `.0` for whole numbers.
-    fileprivate var trimmed: String {
-        self == rounded() ? String(Int(self)) : String(self)
     }
 }
