@@ -1,7 +1,7 @@
 /// Everything that can go wrong while asking gpsd for a position.
 public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The endpoint text could not be parsed; the second value says why.
-    case invalidEndpoint(String, String)
+    /// The endpoint text could not be parsed, or a part of it has characters it cannot have.
+    case invalidEndpoint(text: String, reason: String)
     /// gpsd could not be reached at the endpoint; the second value is libgps's or the system's reason.
     case gpsdUnreachable(GPSDEndpoint, String)
     /// Connecting did not finish within the connect time limit (seconds).
@@ -21,7 +21,7 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case let .invalidEndpoint(text, why):
-            "invalid gpsd endpoint '\(text)': \(why) (expected host[:port[:device]])"
+            "invalid gpsd endpoint '\(UntrustedText.visible(text, limit: 300))': \(why) (expected host[:port[:device]])"
         case let .gpsdUnreachable(endpoint, why):
             "cannot reach gpsd at \(endpoint): \(why)"
         case let .connectTimedOut(endpoint, seconds):
@@ -33,7 +33,7 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
                 "gpsd at \(endpoint) has no GPS device"
             }
         case let .gpsdRefused(endpoint, message):
-            "gpsd at \(endpoint) refused: \(message)"
+            "gpsd at \(endpoint) refused: \(UntrustedText.visible(message, limit: 300))"
         case let .gpsdClosedConnection(endpoint):
             "gpsd at \(endpoint) closed the connection"
         case let .noFix(timeout):

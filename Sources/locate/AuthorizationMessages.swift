@@ -4,8 +4,9 @@ import GPSLocation
 /// person can do about it, except `restricted`, which only the administrator can change.
 enum AuthorizationMessages {
     /// - Parameter userFile: the user settings file, to tell the user's switch from the administrator's.
-    static func explain(_ reason: FallbackReason, permission: Permission, app: String?, userFile: String) -> String {
-        let appOption = app.map { " --app " + shellQuoted($0) } ?? ""
+    static func explain(_ reason: FallbackReason, permission: Permission, app: AppName?, userFile: String) -> String {
+        // App names are a strict charset, so they are shell words as they are.
+        let appOption = app.map { " --app \($0)" } ?? ""
         let origin = permission.statusOrigin.map { " (\($0))" } ?? ""
         switch reason {
         case .servicesOff:
@@ -26,9 +27,4 @@ enum AuthorizationMessages {
         }
     }
 
-    /// The name as one shell word: as it is when it is plain, otherwise in single quotes.
-    private static func shellQuoted(_ name: String) -> String {
-        let plain = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-        return plain ? name : "'" + name.replacing("'", with: "'\\''") + "'"
-    }
 }

@@ -42,7 +42,7 @@ struct CommandLineOptions: Sendable {
     var csvHeader = true
     var fallbackEnabled = true
     /// `--app` or `LOCATE_APP`.
-    var app: String?
+    var app: AppName?
     var purpose: String?
     var always = false
     var reduced = false
@@ -149,10 +149,11 @@ extension CommandLineOptions {
             case "--no-fallback": fallbackEnabled = false
             case "--app":
                 let text = try value()
-                guard !text.isEmpty, !text.contains("\""), !text.contains(where: \.isNewline) else {
-                    throw UsageError(message: "'--app' needs a name without quotes or line breaks")
+                do {
+                    app = try AppName(text)
+                } catch {
+                    throw UsageError(message: "'--app' needs an app name: \(error.description)")
                 }
-                app = text
             case "--purpose": purpose = try value()
             case "--always": always = true
             case "--reduced": reduced = true
@@ -193,7 +194,11 @@ extension CommandLineOptions {
             }
         }
         if app == nil, let fromEnvironment = environment["LOCATE_APP"], !fromEnvironment.isEmpty {
-            app = fromEnvironment
+            do {
+                app = try AppName(fromEnvironment)
+            } catch {
+                throw UsageError(message: "LOCATE_APP: \(error.description)")
+            }
         }
     }
 

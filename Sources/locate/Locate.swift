@@ -79,15 +79,15 @@ enum Locate {
 
     /// Saves the prompt's answer, except "Allow once", which holds for this process only.
     private static func save(_ answer: PermissionPrompt.Answer, to settings: inout PermissionSettings) throws(ConfigurationError) {
-        let value: String
+        let choice: AuthorizationChoice
         switch answer {
         case .allowOnce:
             settings.isAllowedOnce = true
             return
-        case .allowWhileUsing: value = "when-in-use"
-        case .allowAlways: value = "always"
-        case .deny: value = "denied"
+        case .allowWhileUsing: choice = .whenInUse
+        case .allowAlways: choice = .always
+        case .deny: choice = .denied
         }
-        try UserSettingsEditor(file: settings.files.userFile).update(app: settings.app, setting: [("authorization", value)])
+        try UserSettingsEditor(file: settings.files.userFile).update(app: settings.app, setting: [.authorization(choice)])
     }
 }

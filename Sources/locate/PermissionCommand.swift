@@ -33,13 +33,12 @@ struct PermissionCommand {
         case .status:
             return
         case .allow:
-            try edit(setting: [("authorization", options.always ? "always" : "when-in-use"),
-                               ("accuracy", options.reduced ? "reduced" : "full")])
+            try edit(setting: [.authorization(options.always ? .always : .whenInUse), .accuracy(options.reduced ? .reduced : .full)])
         case .deny:
-            try edit(setting: [("authorization", "denied")])
+            try edit(setting: [.authorization(.denied)])
             cache.purge()
         case .reset:
-            try edit(setting: [], removing: ["authorization", "accuracy"])
+            try edit(setting: [], removing: [.authorization, .accuracy])
             cache.purge()
         }
         let permission = try settings.resolve()
@@ -51,20 +50,20 @@ struct PermissionCommand {
 
     private var subject: String { options.app.map { "app \"\($0)\"" } ?? "default" }
 
-    private func edit(setting: [(key: String, value: String)], removing: [String] = []) throws(ConfigurationError) {
+    private func edit(setting: [UserSetting], removing: [UserSetting.Key] = []) throws(ConfigurationError) {
         try UserSettingsEditor(file: settings.files.userFile).update(app: options.app, setting: setting, removing: removing)
     }
 
     /// One line (or JSON object) per app: the default, then every app named in either file.
     private func statusLines() throws(ConfigurationError) -> [String] {
         let (user, policy) = try settings.files.load()
-        let apps: [String?] = options.app.map { [$0] } ?? [nil] + Set(user.apps.keys).union(policy.apps.keys).sorted()
+        let apps: [AppName?] = options.app.map { [$0] } ?? [nil] + Set(user.apps.keys).union(policy.apps.keys).sorted()
         let context = ProcessContext.current()
         return apps.map { app in
             let permission = PermissionSettings.resolve(user: user, policy: policy, app: app, isAllowedOnce: false, context: context)
             guard options.isJSON else { return (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(permission) }
             var object = JSONObjectWriter()
-            object.add("app", string: app)
+            object.add("app", string: app?.rawValue)
             object.add("authorization", string: permission.status.rawValue)
             object.add("decided_by", string: permission.statusOrigin?.description)
             object.add("accuracy", string: permission.accuracy.rawValue)

@@ -1,3 +1,4 @@
+import GPSLocation
 import Glibc
 
 /// Asks on the terminal (`/dev/tty`, so it works with stdout in a pipe) whether an app may use
@@ -7,7 +8,7 @@ struct PermissionPrompt {
         case allowOnce, allowWhileUsing, allowAlways, deny
     }
 
-    let app: String?
+    let app: AppName?
     let purpose: String?
 
     /// The answer, or `nil` when there is no terminal or it ends (EOF) before a choice is made.
@@ -17,7 +18,9 @@ struct PermissionPrompt {
         defer { close(terminal) }
         let name = app.map { "\"\($0)\"" } ?? "locate"
         var text = "\(name) would like to use your location.\n"
-        if let purpose, !purpose.isEmpty { text += purpose + "\n" }
+        // The purpose is the caller's text: shown with its control characters made visible, so
+        // it cannot clear the screen or repaint the choices below.
+        if let purpose, !purpose.isEmpty { text += UntrustedText.visible(purpose, limit: 500) + "\n" }
         text += "  1) Allow once\n  2) Allow while using\n  3) Always allow\n  4) Don't allow\n"
         StandardStreams.writeAll(text, to: terminal)
         for _ in 0..<3 {

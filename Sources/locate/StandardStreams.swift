@@ -1,3 +1,4 @@
+import GPSLocation
 import Glibc
 
 /// The CLI's only writers: records to stdout, messages to stderr.
@@ -28,9 +29,10 @@ enum StandardStreams {
         }
     }
 
-    /// Writes `locate: message` to stderr.
+    /// Writes `locate: message` to stderr, with any control character in it made visible: a
+    /// message may quote outside text (a settings value, a path, gpsd's words).
     static func diagnose(_ message: String) {
-        writeMessage("locate: " + message)
+        writeMessage("locate: " + UntrustedText.visible(message))
     }
 
     /// Writes one line to stderr; errors there are ignored, as there is nowhere to report them.

@@ -45,7 +45,7 @@ struct StatusCommand {
             for fact in facts { object.add(fact.key, string: fact.value) }
             text = object.text
         } else {
-            text = facts.map { "\($0.key): \($0.value ?? "-")" }.joined(separator: "\n")
+            text = facts.map { "\($0.key): \(UntrustedText.visible($0.value ?? "-"))" }.joined(separator: "\n")
         }
         try StandardStreams.writeRecord(text)
         return status

@@ -15,7 +15,7 @@ struct AuthorizationUpdatesTests {
         var updates = manager.authorizationUpdates().makeAsyncIterator()
 
         #expect(try await updates.next()?.status == .notDetermined)
-        try UserSettingsEditor(file: files.userFile).update(app: nil, setting: [("authorization", "always")])
+        try UserSettingsEditor(file: files.userFile).update(app: nil, setting: [.authorization(.always)])
         #expect(try await updates.next()?.status == .authorizedAlways)
         try "[location]\nauthorization = restricted\n".write(toFile: directory.path + "/policy.conf", atomically: true, encoding: .utf8)
         let restricted = try await updates.next()

@@ -15,12 +15,19 @@ struct GPSDEndpointTests {
     ] as [(String, String, String, String?)])
     func parsesHostPortAndDevice(text: String, host: String, port: String, device: String?) throws {
         let endpoint = try GPSDEndpoint(parsing: text)
-        #expect(endpoint == GPSDEndpoint(host: host, port: port, device: device))
+        #expect(endpoint == (try GPSDEndpoint(host: host, port: port, device: device)))
     }
 
-    @Test(arguments: ["host:0", "host:65536", "[::1", "[::1]x", "host:2947:/dev/a\"b", "host:2947:/dev/a;b"])
+    @Test(arguments: ["host:0", "host:65536", "[::1", "[::1]x", "host:2947:/dev/a\"b", "host:2947:/dev/a;b",
+                      "local\u{1B}[2Jhost", "host:29 47", "host:2947:/dev/a b", "host:2947:/dev/\u{202E}x", "[::1;rm]:1",
+                      "host:" + String(repeating: "p", count: 33), "host:2947:/" + String(repeating: "d", count: 127)])
     func rejectsWhatCannotNameAnEndpoint(text: String) {
         #expect(throws: GPSLocationError.self) { try GPSDEndpoint(parsing: text) }
+    }
+
+    @Test func theMemberwiseInitializerChecksToo() {
+        #expect(throws: GPSLocationError.self) { try GPSDEndpoint(host: "h", port: "1", device: "/dev/x\",\"enable\":false") }
+        #expect(throws: GPSLocationError.self) { try GPSDEndpoint(host: "h\nost", port: "1") }
     }
 
     @Test func describesItselfInTheSameSyntax() throws {

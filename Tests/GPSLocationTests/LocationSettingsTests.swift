@@ -32,13 +32,13 @@ struct LocationSettingsTests {
         #expect(settings.fallbackLongitude?.value == 126.886270)
         #expect(settings.fallbackEnabled?.value == true)
         #expect(settings.gpsdServer?.value == .default)
-        #expect(settings.apps["weather"]?.accuracy?.value == .reduced)
-        #expect(settings.apps["weather"]?.authorization?.origin.line == 14)
+        #expect(settings.apps[try AppName("weather")]?.accuracy?.value == .reduced)
+        #expect(settings.apps[try AppName("weather")]?.authorization?.origin.line == 14)
     }
 
     @Test func acceptsQuotedValuesWithCommentCharacters() throws {
-        let settings = try parse("[app \"my app\"]\nauthorization = \"always\"  ; quoted\n")
-        #expect(settings.apps["my app"]?.authorization?.value == "always")
+        let settings = try parse("[app \"my-app\"]\nauthorization = \"always\"  ; quoted\n")
+        #expect(settings.apps[try AppName("my-app")]?.authorization?.value == "always")
     }
 
     @Test(arguments: [
@@ -55,6 +55,7 @@ struct LocationSettingsTests {
         ("[location]\nservices on\n", 2, 10, "expected '=' after 'services'"),
         ("[location]\nservices = on\u{1}\n", 2, 14, "unexpected control character (expected text)"),
         ("[app weather]\n", 1, 6, "expected a quoted name, as in [app \"weather\"]"),
+        ("[app \"my app\"]\n", 1, 6, "'my app' is not an app name (expected 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit)"),
         ("[gpsd]\nserver = host:99999\n", 2, 10, "bad value for 'server': invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
     ])
     func rejectsMalformedFilesNamingLineAndColumn(text: String, line: Int, column: Int, message: String) {

@@ -11,7 +11,7 @@ struct PermissionResolutionTests {
         PermissionSettings.resolve(
             user: try LocationSettings(bytes: Array(user.utf8), file: "user.conf", role: .user),
             policy: try LocationSettings(bytes: Array(policy.utf8), file: "policy.conf", role: .policy),
-            app: app, isAllowedOnce: once, context: context)
+            app: try app.map(AppName.init), isAllowedOnce: once, context: context)
     }
 
     @Test func nothingSetIsNotDetermined() throws {

@@ -10,7 +10,7 @@ struct UserSettingsEditorTests {
 
     @Test func createsTheFileAndItsDirectoryPrivately() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        try UserSettingsEditor(file: file).update(app: nil, setting: [("authorization", "when-in-use")])
+        try UserSettingsEditor(file: file).update(app: nil, setting: [.authorization(.whenInUse)])
         #expect(try content() == "[location]\nauthorization = when-in-use\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -24,11 +24,11 @@ struct UserSettingsEditorTests {
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("locate"), withIntermediateDirectories: true)
         try original.write(toFile: file, atomically: true, encoding: .utf8)
         let editor = UserSettingsEditor(file: file)
-        try editor.update(app: nil, setting: [("authorization", "always")])
+        try editor.update(app: nil, setting: [.authorization(.always)])
         #expect(try content() == "# my settings\n[location]\nauthorization = always\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n")
-        try editor.update(app: "weather", setting: [("authorization", "when-in-use")])
+        try editor.update(app: AppName("weather"), setting: [.authorization(.whenInUse)])
         #expect(try content().hasSuffix("latitude = 1\n\n[app \"weather\"]\nauthorization = when-in-use\n"))
-        try editor.update(app: nil, setting: [], removing: ["authorization", "accuracy"])
+        try editor.update(app: nil, setting: [], removing: [.authorization, .accuracy])
         #expect(try content().hasPrefix("# my settings\n[location]\n\n[fallback]\n"))
     }
 
@@ -36,7 +36,37 @@ struct UserSettingsEditorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("locate"), withIntermediateDirectories: true)
         try "[location]\nauthorization = sometimes\n".write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigurationError.self) { try UserSettingsEditor(file: file).update(app: nil, setting: [("authorization", "denied")]) }
+        #expect(throws: ConfigurationError.self) { try UserSettingsEditor(file: file).update(app: nil, setting: [.authorization(.denied)]) }
         #expect(try content() == "[location]\nauthorization = sometimes\n")
+    }
+}
+
+/// The editor's second line of defence: what it writes must read back as exactly the change.
+struct UserSettingsEditorVerificationTests {
+    private let editor = UserSettingsEditor(file: "/home/u/locate.conf")
+    private let location = SettingsDocument.SectionName(name: "location", app: nil)
+
+    private func document(_ text: String) throws -> SettingsDocument {
+        try SettingsDocument(bytes: Array(text.utf8), file: "/home/u/locate.conf")
+    }
+
+    @Test func acceptsExactlyTheChange() throws {
+        let original = try document("# mine\n[location]\nauthorization = denied\n")
+        try editor.verify("# mine\n[location]\nauthorization = always\n", against: original, section: location,
+                          setting: [.authorization(.always)], removing: [])
+    }
+
+    @Test(arguments: [
+        "[location]\nauthorization = always\n[app \"y\"]\nauthorization = always\n",  // a section more
+        "[location]\nauthorization = always\naccuracy = reduced\n",  // a key more
+        "[location]\nauthorization = when-in-use\n",  // another value
+        "[location]\n",  // the key lost
+        "[location]\nauthorization = always\n[fallback]\nlatitude = 95\n",  // unreadable
+    ])
+    func refusesAnythingElse(written: String) throws {
+        let original = try document("[location]\nauthorization = denied\n")
+        #expect(throws: ConfigurationError.self) {
+            try editor.verify(written, against: original, section: location, setting: [.authorization(.always)], removing: [])
+        }
     }
 }

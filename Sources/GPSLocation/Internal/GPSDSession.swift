@@ -201,11 +201,13 @@ final class GPSDMessageDecoder {
         value.isFinite ? value : nil
     }
 
-    /// A fixed-size C character array (imported as a tuple) as a String; `nil` when empty.
+    /// A fixed-size C character array (imported as a tuple) as a String, `nil` when empty. It is
+    /// gpsd's text (a device path, an error message), so its control characters are made visible
+    /// before it can reach a record or a message.
     private static func string<T>(_ tuple: T) -> String? {
         let text = withUnsafeBytes(of: tuple) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        return text.isEmpty ? nil : text
+        return text.isEmpty ? nil : UntrustedText.visible(text, limit: 256)
     }
 }

@@ -108,12 +108,12 @@ public struct PermissionSettings: Sendable, Hashable {
     /// Where the user settings and the policy are.
     public var files: SettingsFiles
     /// The app whose `[app "NAME"]` section applies (`--app` or `LOCATE_APP`), if any.
-    public var app: String?
+    public var app: AppName?
     /// "Allow once" was answered at the prompt: authorized for this process, nothing saved.
     public var isAllowedOnce: Bool
 
     /// Creates permission settings.
-    public init(files: SettingsFiles, app: String? = nil, isAllowedOnce: Bool = false) {
+    public init(files: SettingsFiles, app: AppName? = nil, isAllowedOnce: Bool = false) {
         self.files = files
         self.app = app
         self.isAllowedOnce = isAllowedOnce
@@ -130,7 +130,7 @@ public struct PermissionSettings: Sendable, Hashable {
     /// `authorization = restricted` and `accuracy = reduced` win over anything the user set.
     /// Otherwise the app's section wins over `[location]`, which wins over the defaults.
     public static func resolve(
-        user: LocationSettings, policy: LocationSettings, app: String?, isAllowedOnce: Bool, context: ProcessContext
+        user: LocationSettings, policy: LocationSettings, app: AppName?, isAllowedOnce: Bool, context: ProcessContext
     ) -> Permission {
         let userApp = app.flatMap { user.apps[$0] }
         let policyApp = app.flatMap { policy.apps[$0] }

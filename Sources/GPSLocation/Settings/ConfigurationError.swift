@@ -18,11 +18,12 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         self.message = message
     }
 
-    /// `file:line:column: message`, as compilers print it.
+    /// `file:line:column: message`, as compilers print it, with any control character (from
+    /// the path or a quoted value) made visible.
     public var description: String {
         var place = file
         if let line { place += ":\(line)" }
         if let column { place += ":\(column)" }
-        return place + ": " + message
+        return UntrustedText.visible(place + ": " + message)
     }
 }

@@ -11,8 +11,8 @@ public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    /// `file:line`.
-    public var description: String { "\(file):\(line)" }
+    /// `file:line`, with any control character in the path made visible.
+    public var description: String { UntrustedText.visible("\(file):\(line)") }
 }
 
 /// A value read from a file, with its origin.
@@ -74,7 +74,7 @@ public struct LocationSettings: Sendable, Hashable {
     /// The `[location]` section.
     public var location = LocationSectionSettings()
     /// `[app "NAME"]` sections by app name.
-    public var apps: [String: LocationSectionSettings] = [:]
+    public var apps: [AppName: LocationSectionSettings] = [:]
     /// `[fallback] latitude`.
     public var fallbackLatitude: Setting<Double>?
     /// `[fallback] longitude`.
@@ -99,6 +99,13 @@ public struct LocationSettings: Sendable, Hashable {
             guard known else {
                 throw ConfigurationError(file: file, line: header.line, column: 2,
                                          message: "unknown section \(header.section.description) (expected [location], [fallback], [gpsd] or [app \"NAME\"])")
+            }
+            if let app = header.section.app {
+                do {
+                    _ = try AppName(app)
+                } catch {
+                    throw ConfigurationError(file: file, line: header.line, column: 6, message: error.description)
+                }
             }
         }
         for entry in document.entries {
@@ -162,7 +169,7 @@ public struct LocationSettings: Sendable, Hashable {
     }
 
     private mutating func update(_ section: SettingsDocument.SectionName, _ change: (inout LocationSectionSettings) -> Void) {
-        if let app = section.app {
+        if let app = section.app.flatMap({ try? AppName($0) }) {
             change(&apps[app, default: LocationSectionSettings()])
         } else {
             change(&location)
