@@ -79,11 +79,19 @@ public struct Location: Sendable, Hashable {
         self.timedOut = timedOut
     }
 
-    /// Seconds from the fix's time to `now`, or `nil` when the fix carries no time.
-    /// A receiver clock ahead of this machine's gives 0, not a negative age.
+    /// How far a fix's time may be ahead of this machine's clock and still count as now: a
+    /// receiver and a clock that agree to within this are taken to agree.
+    public static let clockSkewTolerance = Duration.seconds(5)
+
+    /// Seconds from the fix's time to `now`; a time ahead of `now` by less than
+    /// `clockSkewTolerance` gives 0.
+    /// - Returns: `nil` when the fix carries no time, or when its time is ahead of `now` by more
+    ///   than the tolerance: then either clock is wrong, and the age cannot be known.
     public func age(at now: Date = Date()) -> Double? {
         guard let time else { return nil }
-        return max(0, now.timeIntervalSince(time))
+        let age = now.timeIntervalSince(time)
+        guard age.isFinite, age >= -Self.clockSkewTolerance.seconds else { return nil }
+        return max(0, age)
     }
 }
 

@@ -56,7 +56,7 @@ struct GPXFormat: OutputFormat {
         func decimal(_ value: Double?, _ decimals: Int) -> String? { value.flatMap { NumberFormatting.fixed($0, decimals: decimals) } }
         var text = "<\(element) lat=\"\(decimal(location.latitude, 7) ?? "0")\" lon=\"\(decimal(location.longitude, 7) ?? "0")\">"
         if let elevation = decimal(location.altitudeMSL, 1) { text += "<ele>\(elevation)</ele>" }
-        if let time = location.time { text += "<time>\(UTCTimestamp.iso8601(time))</time>" }
+        if let time = location.time.flatMap(UTCTimestamp.iso8601) { text += "<time>\(time)</time>" }
         if location.source == .fallback {
             if let reason = location.reason { text += "<desc>\(reason.rawValue)</desc>" }
             text += "<src>fallback</src>"

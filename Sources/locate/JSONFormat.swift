@@ -19,7 +19,7 @@ struct JSONFormat: OutputFormat {
         var object = JSONObjectWriter()
         object.add("type", .text("status"))
         object.add("event", .text(event.name))
-        object.add("time", .text(UTCTimestamp.iso8601(now)))
+        object.add("time", string: UTCTimestamp.iso8601(now))
         for detail in event.details {
             object.add(detail.key, detail.value)
         }
@@ -28,46 +28,13 @@ struct JSONFormat: OutputFormat {
     }
 }
 
-/// Builds one JSON object on one line. Keys are written in the order they are added.
-struct JSONObjectWriter {
-    private var members: [String] = []
-
-    var text: String { "{" + members.joined(separator: ",") + "}" }
-
+extension JSONObjectWriter {
+    /// Adds a record field: text quoted, numbers and flags as they are, unknown as `null`.
     mutating func add(_ key: String, _ value: FieldValue) {
-        let rendered: String
         switch value {
-        case .text(let text): rendered = Self.quoted(text)
-        case .unknown: rendered = "null"
-        case .number, .flag: rendered = value.plainText ?? "null"
+        case .text(let text): add(key, string: text)
+        case .unknown: add(key, json: "null")
+        case .number, .flag: add(key, json: value.plainText ?? "null")
         }
-        members.append(Self.quoted(key) + ":" + rendered)
-    }
-
-    mutating func add(_ key: String, string value: String?) {
-        add(key, value.map(FieldValue.text) ?? .unknown)
-    }
-
-    mutating func add(_ key: String, bool value: Bool) {
-        add(key, .flag(value))
-    }
-
-    /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

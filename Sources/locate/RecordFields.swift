@@ -21,7 +21,7 @@ struct RecordField: Sendable {
 enum RecordFields {
     static let all: [RecordField] = [
         RecordField(name: "type") { _, _ in .text("fix") },
-        RecordField(name: "time") { location, _ in location.time.map { .text(UTCTimestamp.iso8601($0)) } ?? .unknown },
+        RecordField(name: "time") { location, _ in location.time.flatMap(UTCTimestamp.iso8601).map(FieldValue.text) ?? .unknown },
         RecordField(name: "lat") { location, _ in .number(location.latitude, decimals: 7) },
         RecordField(name: "lon") { location, _ in .number(location.longitude, decimals: 7) },
         RecordField(name: "alt_msl") { location, _ in number(location.altitudeMSL, 1) },

@@ -3,8 +3,12 @@ import FoundationEssentials
 /// ISO 8601 text for instants, in UTC with milliseconds: `2026-01-01T08:00:05.000Z`.
 /// Computed from the Unix time directly (days-from-civil), independent of locale and time zone.
 enum UTCTimestamp {
-    static func iso8601(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    /// The text for `date`, or `nil` when it is not finite or outside the years 0000 to 9999,
+    /// which ISO 8601's four-digit years cannot write.
+    static func iso8601(_ date: Date) -> String? {
+        let unixTime = date.timeIntervalSince1970
+        guard unixTime.isFinite, (-62_167_219_200...253_402_300_799).contains(unixTime) else { return nil }
+        let totalMilliseconds = Int64((unixTime * 1000).rounded(.down))
         let (days, dayMilliseconds) = floorDivide(totalMilliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let seconds = dayMilliseconds / 1000

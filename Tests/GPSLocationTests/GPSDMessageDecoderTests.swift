@@ -55,6 +55,27 @@ struct GPSDMessageDecoderTests {
         #expect(location.satellitesUsed == nil)
     }
 
+    /// TPVs that libgps parses without complaint, but that no receiver on earth can have sent.
+    @Test(arguments: [
+        #"{"class":"TPV","mode":3,"lat":95.0,"lon":20.0}"#, #"{"class":"TPV","mode":3,"lat":10.0,"lon":500.0}"#,
+        #"{"class":"TPV","mode":2,"lat":1e300,"lon":1e300}"#, #"{"class":"TPV","mode":3,"lat":-90.5,"lon":0}"#,
+        #"{"class":"TPV","mode":9,"lat":12.5,"lon":99.5}"#,
+    ])
+    func aPositionOffTheGlobeIsNoFix(json: String) {
+        #expect(GPSDMessageDecoder().decode(json: json) == .noFix)
+    }
+
+    @Test func implausibleValuesOfARealPositionAreUnknown() throws {
+        let json = #"{"class":"TPV","mode":3,"time":"3000-01-01T00:00:00.000Z","lat":10.5,"lon":20.5,"altMSL":1e12,"eph":-5,"epv":1e300,"speed":-3,"track":720,"climb":1e9}"#
+        guard case .fix(let location) = GPSDMessageDecoder().decode(json: json) else {
+            Issue.record("a real position with junk around it is still a fix")
+            return
+        }
+        #expect(location.latitude == 10.5 && location.longitude == 20.5)
+        #expect(location.time == nil && location.altitudeMSL == nil && location.horizontalAccuracy == nil && location.verticalAccuracy == nil)
+        #expect(location.speed == nil && location.course == nil && location.climb == nil)
+    }
+
     @Test func aFixWithoutCoordinatesIsNoFix() {
         #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z"}"#) == .noFix)
     }

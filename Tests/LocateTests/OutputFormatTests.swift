@@ -48,7 +48,7 @@ struct OutputFormatTests {
     }
 
     @Test func jsonEscapesStrings() {
-        #expect(JSONObjectWriter.quoted("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
+        #expect(FlatJSON.quoted("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
     }
 
     @Test func csvHasAHeaderThenRowsWithTheJSONColumns() {
@@ -142,5 +142,10 @@ struct OutputFormatTests {
     ])
     func timestampsAreISO8601InUTC(seconds: Double, text: String) {
         #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: seconds)) == text)
+    }
+
+    @Test(arguments: [1e300, -1e300, .infinity, .nan, 253_402_300_800])
+    func timesBeyondFourDigitYearsHaveNoText(seconds: Double) {
+        #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: seconds)) == nil)
     }
 }

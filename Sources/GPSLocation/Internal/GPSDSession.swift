@@ -159,13 +159,15 @@ final class GPSDMessageDecoder {
     }
 
     private func noteSky(_ gps: UnsafePointer<gps_data_t>) {
-        let used = gps.pointee.satellites_used
-        satellitesUsed = used >= 0 ? Int(used) : nil
-        hdop = Self.known(gps.pointee.dop.hdop)
+        let used = Int(gps.pointee.satellites_used)
+        satellitesUsed = Plausible.satellites.contains(used) ? used : nil
+        hdop = Plausible.value(gps.pointee.dop.hdop, in: Plausible.dilution)
     }
 
     /// gpsd's own client rules: a TPV is a fix only with mode 2 or 3 and a finite latitude and
-    /// longitude; every double may be NaN ("check all floats with isfinite()", libgps(3)).
+    /// longitude; every double may be NaN ("check all floats with isfinite()", libgps(3)). libgps
+    /// takes any number gpsd sends, so a position off the globe is no fix either, and any other
+    /// value outside `Plausible`'s ranges (a time before 1980, a negative error) is unknown.
     private func decodeTPV(_ gps: UnsafePointer<gps_data_t>) -> GPSDReport {
         let fix = gps.pointee.fix
         let mode: FixMode
@@ -174,17 +176,19 @@ final class GPSDMessageDecoder {
         case MODE_3D: mode = .threeDimensional
         default: return .noFix
         }
-        guard gps.pointee.set & LATLON_SET != 0, fix.latitude.isFinite, fix.longitude.isFinite else { return .noFix }
-        let time: Date? = fix.time.tv_sec == 0 ? nil
-            : Date(timeIntervalSince1970: Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9)
+        guard gps.pointee.set & LATLON_SET != 0, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else { return .noFix }
+        let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
+        let time = fix.time.tv_sec == 0 ? nil : Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:))
+        func altitude(_ value: Double) -> Double? {
+            mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
+        }
         return .fix(Location(
             latitude: fix.latitude, longitude: fix.longitude, time: time,
-            altitudeMSL: mode == .threeDimensional ? Self.known(fix.altMSL) : nil,
-            altitudeHAE: mode == .threeDimensional ? Self.known(fix.altHAE) : nil,
-            horizontalAccuracy: Self.known(fix.eph), verticalAccuracy: Self.known(fix.epv),
-            speed: Self.known(fix.speed), speedAccuracy: Self.known(fix.eps),
-            course: Self.known(fix.track), courseAccuracy: Self.known(fix.epd),
-            climb: Self.known(fix.climb), hdop: hdop,
+            altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
+            horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error), verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),
+            speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
+            course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
+            climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
             mode: mode, satellitesUsed: satellitesUsed,
             device: Self.string(gps.pointee.dev.path), source: .gpsd))
     }
@@ -195,10 +199,6 @@ final class GPSDMessageDecoder {
             let list = raw.bindMemory(to: devconfig_t.self)
             return list.prefix(count).map { Self.string($0.path) ?? "" }
         }
-    }
-
-    private static func known(_ value: Double) -> Double? {
-        value.isFinite ? value : nil
     }
 
     /// A fixed-size C character array (imported as a tuple) as a String, `nil` when empty. It is
