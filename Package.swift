@@ -20,7 +20,9 @@ let package = Package(
         // Tests
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation"]),
-        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate"]),
+        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "LibraryProbe"]),
+        // A plain host program of the library, for the end-to-end tests (not a product).
+        .executableTarget(name: "LibraryProbe", dependencies: ["GPSLocation"], path: "Tests/LibraryProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ public actor GPSLocationManager {
 
     /// The libgps release and API version, such as `3.22, API 11.0`. libgps has no stable ABI,
     /// so the binary must run with the libgps it was built with.
-    public static let libgpsVersion = GPSDSession.version
+    public static let libgpsVersion = LibGPS.version
 
     /// Creates a manager; nothing connects until a location is requested.
     public init(configuration: GPSLocationConfiguration = GPSLocationConfiguration()) {
@@ -32,25 +32,7 @@ public actor GPSLocationManager {
     /// process moves between foreground and background), until the consumer stops iterating.
     /// - Throws (from the stream): `ConfigurationError` when a settings file becomes malformed.
     public nonisolated func authorizationUpdates() -> AsyncThrowingStream<Permission, any Error> {
-        let (updates, continuation) = AsyncThrowingStream.makeStream(of: Permission.self, bufferingPolicy: .bufferingNewest(8))
-        let tracker: SharedPermissionTracker
-        do {
-            tracker = try SharedPermissionTracker(configuration.permission)
-        } catch {
-            continuation.finish(throwing: error)
-            return updates
-        }
-        continuation.yield(tracker.permission)
-        // Files are read again only when they changed; ticks recheck the terminal state.
-        let watcher = SettingsWatcher(configuration.permission.files) { signal in
-            do {
-                if let changed = try tracker.update(filesChanged: signal == .filesChanged) { continuation.yield(changed) }
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in watcher.stop() }
-        return updates
+        AuthorizationWatch.updates(configuration.permission)
     }
 
     /// Returns one fix.
@@ -76,33 +58,16 @@ public actor GPSLocationManager {
         let permission = try authorization()
         if let reason = permission.denial {
             if permission.isRefusal { configuration.cache?.purge() }
-            throw GPSLocationError.notAuthorized(reason)
+            throw GPSLocationError.notAuthorized(reason: reason)
         }
-        if let maxAge, let cached = configuration.cache?.load(), Self.isAcceptable(cached, accuracy: accuracy, maxAge: maxAge) {
+        if let maxAge, let cached = configuration.cache?.load(),
+           SingleFixQuestion.isAcceptable(cached, accuracy: accuracy, maxAge: maxAge) {
             return try released(cached)
         }
-        let plan = GPSDReader.Plan(configuration: configuration, poll: true, reconnect: false,
-                                   deadline: ContinuousClock.now.advanced(by: timeout))
-        var best: Location?
-        for try await event in GPSDReader.events(plan) {
-            switch event {
-            case .report(.fix(let location)):
-                if Self.isAcceptable(location, accuracy: accuracy, maxAge: maxAge) { return try releasedAndCached(location) }
-                if best.map({ Self.isMoreAccurate(location, than: $0) }) ?? true { best = location }
-            case .report(.devices(let paths)):
-                if !Self.hasDevice(paths, for: configuration.endpoint) { throw GPSLocationError.noDevice(configuration.endpoint) }
-            case .report(.error(let message)):
-                throw GPSLocationError.gpsdRefused(configuration.endpoint, message)
-            case .deadlineReached:
-                guard var best else { throw GPSLocationError.noFix(timeout: timeout.seconds) }
-                best.timedOut = true
-                return try releasedAndCached(best)
-            case .report(.noFix), .report(.other), .lost, .reconnected:
-                continue
-            }
-        }
-        try Task.checkCancellation()
-        throw GPSLocationError.gpsdClosedConnection(configuration.endpoint)
+        let timeout = timeout.boundedForWaiting
+        let question = SingleFixQuestion(endpoint: configuration.endpoint, accuracy: accuracy, maxAge: maxAge, timeout: timeout)
+        let location = try await GPSDRequest.ask(question, configuration: configuration, deadline: .now.advanced(by: timeout))
+        return try releasedAndCached(location)
     }
 
     /// A live stream of fixes and status events until the consumer stops iterating.
@@ -119,8 +84,8 @@ public actor GPSLocationManager {
     ///
     /// - Throws (from the stream): `ConfigurationError` when a settings file is or becomes
     ///   malformed; `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
-    public nonisolated func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> AsyncThrowingStream<LocationUpdate, any Error> {
-        LiveUpdateSession.start(configuration: configuration, options: options)
+    public nonisolated func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
+        LiveUpdates(configuration: configuration, options: options)
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
@@ -128,43 +93,24 @@ public actor GPSLocationManager {
     /// - Throws: `ConfigurationError`; `GPSLocationError` `notAuthorized`, `gpsdUnreachable`,
     ///   `connectTimedOut`, `gpsdRefused` or `gpsdClosedConnection`.
     public func receiverStatus(timeout: Duration = .seconds(3)) async throws -> ReceiverStatus {
-        if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason) }
-        let plan = GPSDReader.Plan(configuration: configuration, poll: true, reconnect: false,
-                                   deadline: ContinuousClock.now.advanced(by: timeout))
-        var status = ReceiverStatus(devices: [])
-        var sawDevices = false
-        var sawFixState = false
-        for try await event in GPSDReader.events(plan) {
-            switch event {
-            case .report(.devices(let paths)):
-                status.devices = paths
-                sawDevices = true
-            case .report(.fix(let location)):
-                let released = try released(location)
-                status.mode = released.mode
-                status.satellitesUsed = released.satellitesUsed
-                status.horizontalAccuracy = released.horizontalAccuracy
-                sawFixState = true
-            case .report(.noFix):
-                sawFixState = true
-            case .report(.error(let message)):
-                throw GPSLocationError.gpsdRefused(configuration.endpoint, message)
-            case .deadlineReached:
-                return status
-            case .report(.other), .lost, .reconnected:
-                continue
-            }
-            if sawDevices && sawFixState { return status }
+        if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason: reason) }
+        let answer = try await GPSDRequest.ask(ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
+                                               deadline: .now.advanced(by: timeout.boundedForWaiting))
+        var status = ReceiverStatus(devices: answer.devices)
+        if let fix = answer.fix {
+            let released = try released(fix)
+            status.mode = released.mode
+            status.satellitesUsed = released.satellitesUsed
+            status.horizontalAccuracy = released.horizontalAccuracy
         }
-        try Task.checkCancellation()
-        throw GPSLocationError.gpsdClosedConnection(configuration.endpoint)
+        return status
     }
 
     private func released(_ location: Location) throws -> Location {
         let permission = try authorization()
         var gate = PositionGate()
         guard let released = gate.release(location, under: permission, at: nil) else {
-            throw GPSLocationError.notAuthorized(permission.denial ?? .denied)
+            throw GPSLocationError.notAuthorized(reason: permission.denial ?? .denied)
         }
         return released
     }
@@ -173,16 +119,6 @@ public actor GPSLocationManager {
         let released = try released(location)
         configuration.cache?.store(released)
         return released
-    }
-
-    private static func isAcceptable(_ location: Location, accuracy: Double?, maxAge: Duration?) -> Bool {
-        if let accuracy, !(location.horizontalAccuracy.map { $0 <= accuracy } ?? false) { return false }
-        if let maxAge, !(location.age().map { $0 <= maxAge.seconds } ?? false) { return false }
-        return true
-    }
-
-    private static func isMoreAccurate(_ candidate: Location, than current: Location) -> Bool {
-        (candidate.horizontalAccuracy ?? .infinity) <= (current.horizontalAccuracy ?? .infinity)
     }
 
     /// Whether gpsd's device list has the endpoint's device, or any device when none is named.

@@ -22,6 +22,8 @@ public enum LocationStatusEvent: Sendable, Hashable {
     case paused
     /// The process is back in the foreground; positions resume.
     case resumed
+    /// The consumer took nothing for a while, and this many of the oldest updates were dropped.
+    case dropped(count: Int)
 
     /// A stable, machine-readable name (`no_fix`, `gpsd_lost`, ...), as used in JSON output.
     public var name: String {
@@ -33,6 +35,7 @@ public enum LocationStatusEvent: Sendable, Hashable {
         case .authorizationChanged: "authorization_changed"
         case .paused: "paused"
         case .resumed: "resumed"
+        case .dropped: "dropped"
         }
     }
 }

@@ -17,7 +17,7 @@ struct FollowCommand {
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
         let stream = Task { await follow() }
-        let trap = SignalTrap([SIGINT, SIGTERM]) { _ in stream.cancel() }
+        SignalTrap.trap { _ in stream.cancel() }
         let timer = options.duration.map { duration in
             Task {
                 try await Task.sleep(for: duration)
@@ -26,7 +26,6 @@ struct FollowCommand {
         }
         let outcome = await stream.value
         timer?.cancel()
-        withExtendedLifetime(trap) {}
         return try outcome.get()
     }
 

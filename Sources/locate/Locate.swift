@@ -1,18 +1,28 @@
+import Dispatch
 import FoundationEssentials
 import GPSLocation
 import Glibc
+import Synchronization
 
 /// The `locate` command: parse, run, and map the outcome to an exit status in one place.
+///
+/// `main` is synchronous: it runs the command as a detached task and waits for it on the main
+/// thread, whose signal mask stays as `SignalTrap` set it (an `async` main would park the main
+/// thread in libdispatch's `sigsuspend` with every signal unblocked).
 @main
 enum Locate {
-    static func main() async {
+    static func main() {
+        // Before any other thread exists, so that all of them inherit it (see SignalTrap).
+        SignalTrap.blockSignals()
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let status: ExitStatus
         do {
             let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
-            status = await run(options, environment: environment)
+            // Only --follow ends cleanly on a signal; everything else ends with its default action.
+            if options.command != .locate || options.mode != .follow { SignalTrap.restoreDefaultActions() }
+            status = waitFor { await run(options, environment: environment) }
         } catch {
             StandardStreams.diagnose("error: " + error.message)
             StandardStreams.writeMessage(Usage.synopsis)
@@ -20,6 +30,19 @@ enum Locate {
             status = .usage
         }
         exit(status.rawValue)
+    }
+
+    /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its status.
+    private static func waitFor(_ work: @escaping @Sendable () async -> ExitStatus) -> ExitStatus {
+        let status = Mutex(ExitStatus.failure)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let result = await work()
+            status.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return status.withLock { $0 }
     }
 
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.

@@ -1,29 +1,67 @@
 import Dispatch
 import Glibc
 
-/// Turns SIGINT and SIGTERM into a callback on a dispatch queue instead of killing the process,
-/// so `--follow` can end its output cleanly. Nothing runs inside a C signal handler.
-final class SignalTrap {
-    private let sources: [any DispatchSourceSignal]
+/// SIGINT and SIGTERM, for the commands that end their output cleanly when interrupted
+/// (`--follow` closes a GPX document).
+///
+/// No code runs in a C signal handler: the signals are blocked in every thread from the start
+/// of `main`, and one thread waits for them with `sigwait`. Only the first is trapped: a second
+/// SIGINT or SIGTERM ends the process at once with the signal's default action, however busy it
+/// is (as service-lifecycle does), and so does the first one when stdout is or gets blocked
+/// before the clean end is done (its reader stopped reading, and a clean end would have to write).
+enum SignalTrap {
+    /// The signals trapped.
+    static let signals = [SIGINT, SIGTERM]
 
-    /// Starts trapping `signals`; `handler` runs once per delivery, on a global queue.
-    init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        // A parent may have started us with these signals blocked; then they would never arrive.
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for signalNumber in signals { sigaddset(&unblocked, signalNumber) }
-        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
-        sources = signals.map { signalNumber in
-            // The default action must be off, or the process dies before the source sees the signal.
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { handler(signalNumber) }
-            source.resume()
-            return source
+    /// How long a write to stdout must have hung for a first signal to end the process at once.
+    static let blockedOutput = Duration.milliseconds(100)
+
+    /// Blocks the signals in the calling thread, which every thread started later inherits.
+    /// `main` calls this first, before any other thread exists.
+    static func blockSignals() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Lets the signals take their default action (end the process) again: for the commands
+    /// that have nothing to close, and for a parent that started us with them ignored.
+    static func restoreDefaultActions() {
+        for number in signals { signal(number, SIG_DFL) }
+        var set = signalSet()
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Waits for the signals on a thread of the trap's own; `handler` runs there for the first.
+    static func trap(handler: @escaping @Sendable (Int32) -> Void) {
+        for number in signals { signal(number, SIG_DFL) }
+        DispatchQueue(label: "locate.signals").async {
+            var set = signalSet()
+            pthread_sigmask(SIG_BLOCK, &set, nil)
+            var received: Int32 = 0
+            guard sigwait(&set, &received) == 0 else { return }
+            handler(received)
+            // Until the process ends cleanly: a second signal, or a blocked stdout, ends it now.
+            var slice = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+            while !StandardStreams.isStdoutBlocked(for: blockedOutput) {
+                let second = sigtimedwait(&set, nil, &slice)
+                if second > 0 {
+                    received = second
+                    break
+                }
+            }
+            // The default action, now: let the signal through to this thread.
+            var one = sigset_t()
+            sigemptyset(&one)
+            sigaddset(&one, received)
+            pthread_sigmask(SIG_UNBLOCK, &one, nil)
+            raise(received)
         }
     }
 
-    deinit {
-        for source in sources { source.cancel() }
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        return set
     }
 }

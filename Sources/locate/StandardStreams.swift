@@ -1,5 +1,6 @@
 import GPSLocation
 import Glibc
+import Synchronization
 
 /// The CLI's only writers: records to stdout, messages to stderr.
 ///
@@ -24,9 +25,28 @@ enum StandardStreams {
 
     /// Writes one record and its line end to stdout.
     static func writeRecord(_ record: String) throws(OutputError) {
+        stdoutWriteStarted.store(monotonicNanoseconds(), ordering: .relaxed)
+        defer { stdoutWriteStarted.store(0, ordering: .relaxed) }
         if let code = writeAll(record + "\n", to: STDOUT_FILENO) {
             throw code == EPIPE ? .closed : .failed(errno: code)
         }
+    }
+
+    /// When the write to stdout under way started (monotonic nanoseconds), or 0 when none is.
+    private static let stdoutWriteStarted = Atomic<Int64>(0)
+
+    /// Whether a write to stdout has been under way for `duration` or longer: the reader of
+    /// stdout stopped reading, and only a signal's default action can end the process now.
+    static func isStdoutBlocked(for duration: Duration) -> Bool {
+        let started = stdoutWriteStarted.load(ordering: .relaxed)
+        return started != 0 && monotonicNanoseconds() - started >= duration.components.seconds * 1_000_000_000
+            + duration.components.attoseconds / 1_000_000_000
+    }
+
+    private static func monotonicNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Writes `locate: message` to stderr, with any control character in it made visible: a

@@ -36,6 +36,9 @@ struct StatusEvent {
             self.init(name: event.name, message: "paused: location is allowed only while in use, and locate is in the background")
         case .resumed:
             self.init(name: event.name, message: "resumed: locate is in the foreground again")
+        case .dropped(let count):
+            self.init(name: event.name, message: "the output was not read for a while; dropped the \(count) oldest records",
+                      details: [("count", .number(Double(count), decimals: 0))])
         }
     }
 

@@ -47,6 +47,23 @@ struct FollowEndToEndTests {
         #expect(run.stderr.text.isEmpty)
     }
 
+    /// A reader that stops reading leaves locate blocked in a write: the first signal must end it
+    /// at once (a clean end would have to write), with the signal's own status.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsAStreamWhoseReaderStoppedReading(signal: Int32) throws {
+        let gpsd = try GpsdServer(misbehaving: "flood")
+        let settings = try SettingsHome.allowingAlways()
+        let fifo = settings.root.appendingPathComponent("out").path
+        let script = """
+            mkfifo '\(fifo)' && exec 3<>'\(fifo)'
+            '\(Package.locate.path)' --follow --json '\(gpsd.endpoint)' > '\(fifo)' & pid=$!
+            until grep -qs pipe_write /proc/$pid/task/*/wchan; do sleep 0.02; done
+            kill -\(signal) $pid; wait $pid; echo "status $?"
+            """
+        let run = try runShell(script, settings: settings, timeout: 20)
+        #expect(run.stdout == "status \(128 + signal)\n")
+    }
+
     @Test func aClosedPipeEndsTheStreamQuietly() throws {
         let receiver = try GpsdServer(track: "running")
         // What `locate --follow | head -3` does: the reader takes three lines and goes away.

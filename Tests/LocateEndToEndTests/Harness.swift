@@ -65,8 +65,10 @@ final class RunningProcess: Sendable {
     let process: Process
     let stdout: OutputCollector
     let stderr: OutputCollector
+    /// The program's stdin, when it was started with `input: true` (otherwise it reads /dev/null).
+    let stdin: FileHandle?
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -77,7 +79,9 @@ final class RunningProcess: Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input ? Pipe() : nil
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
+        stdin = inputPipe?.fileHandleForWriting
         stdout = OutputCollector(out)
         stderr = OutputCollector(err)
         try process.run()
@@ -228,6 +232,20 @@ func runLocate(
     let run = try startLocate(arguments, settings: home, environment: environment)
     let status = try withExtendedLifetime(home) { try run.waitForExit(timeout: timeout) }
     return (status, run.stdout.text, run.stderr.text)
+}
+
+/// A file's whole content, read to its end: unlike a file on disk, a /proc file says it has no
+/// size, and gives its content a page at a time.
+func readWholeFile(_ path: String) -> String {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return "" }
+    defer { close(descriptor) }
+    var content: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while case let count = read(descriptor, &chunk, chunk.count), count > 0 {
+        content += chunk[0..<count]
+    }
+    return String(decoding: content, as: UTF8.self)
 }
 
 /// Runs a bash command line to completion (for pipelines), with `settings` as the settings home.

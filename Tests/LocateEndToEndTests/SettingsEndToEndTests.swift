@@ -65,6 +65,33 @@ struct SettingsEndToEndTests {
         #expect(run.stderr.text.contains("location is authorized again (always); resuming"))
     }
 
+    /// Dotfile managers (stow, home-manager, chezmoi) make locate.conf a link into another
+    /// directory and replace the file there: a revoke made that way must still be seen.
+    @Test(arguments: ["file link", "directory link"])
+    func aRevokeThroughASymbolicLinkIsSeen(kind: String) throws {
+        let receiver = try GpsdServer(track: "running")
+        let settings = try SettingsHome()
+        let dotfiles = settings.root.appendingPathComponent("dotfiles/locate")
+        let target = dotfiles.appendingPathComponent("locate.conf")
+        try settings.write("[location]\nauthorization = always\n", to: target)
+        let configDirectory = settings.userFile.deletingLastPathComponent()
+        if kind == "file link" {
+            try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: settings.userFile, withDestinationURL: target)
+        } else {
+            try FileManager.default.createDirectory(at: configDirectory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: configDirectory, withDestinationURL: dotfiles)
+        }
+        let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
+        try run.stdout.wait(for: "a live fix") { run.stdout.lines.contains { $0.contains("\"source\":\"gpsd\"") } }
+        try settings.write("[location]\nauthorization = denied\n", to: target)
+        try run.stdout.wait(for: "the fallback after a revoke through the link") {
+            run.stdout.lines.last?.contains("\"reason\":\"denied\"") == true
+        }
+        run.signal(SIGTERM)
+        #expect(try run.waitForExit() == 77)
+    }
+
     @Test func reducedAccuracyGivesTheCellCentreOnlyAndTheMeanIsTheCentre() throws {
         let receiver = try GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "[app \"weather\"]\nauthorization = always\naccuracy = reduced\n")

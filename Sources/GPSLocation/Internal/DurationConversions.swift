@@ -18,3 +18,12 @@ extension Duration {
         min(max(self, .zero), .seconds(NumericText.maximumSeconds))
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a wait never ends before its deadline; saturating like `milliseconds`.
+    var millisecondsRoundedUp: Int64 {
+        guard self > .zero else { return 0 }
+        let whole = milliseconds
+        return Duration.milliseconds(whole) < self && whole < Int64.max / 1000 ? whole + 1 : whole
+    }
+}

@@ -1,91 +1,124 @@
-/// One live stream of `GPSLocationManager.liveUpdates(_:)`: it follows the permission and runs a
-/// gpsd reader only while positions are authorized.
-///
-/// Three sources feed one input stream, handled in order by one task: the gpsd reader (fixes and
-/// connection news), and the settings watcher (file changes and regular ticks for the process's
-/// foreground state). Readers are numbered, so events from a reader stopped by a revoke are ignored.
-final class LiveUpdateSession {
-    private enum Input: Sendable {
-        case reader(GPSDReader.Event, generation: Int)
-        case readerFinished((any Error)?, generation: Int)
-        case settings(SettingsWatcher.Signal)
-    }
+import Glibc
 
+/// One live stream of `GPSLocationManager.liveUpdates(_:)`, run by one dedicated thread: it
+/// follows the permission, and reads gpsd only while positions are authorized.
+///
+/// Everything the stream depends on is a descriptor or a deadline in one `poll`: gpsd's socket
+/// (through `GPSDLink`), the settings watcher's inotify, the tick that rechecks the files'
+/// signatures and the terminal state, and a wake-up for the consumer (which stops the session
+/// or makes room in the queue). So nothing is handed between threads but the updates, no
+/// change signal can be lost, and a stop takes effect at once, whatever gpsd's port does.
+final class LiveUpdateSession {
     /// A stream refreshes the last-fix cache at most this often.
     private static let cacheInterval = Duration.seconds(5)
 
     private let configuration: GPSLocationConfiguration
-    private let input: AsyncStream<Input>.Continuation
-    private let output: AsyncThrowingStream<LocationUpdate, any Error>.Continuation
+    private let queue: LiveUpdateQueue
+    private let wakeUp: WakeUp
+    private let watcher: SettingsWatcher
     private var tracker: PermissionTracker
     private var permission: Permission { tracker.permission }
-    private var reader: GPSDReader?
-    private var generation = 0
+    private var link: GPSDLink? {
+        didSet { linkGeneration += 1 }
+    }
+    /// Counts changes to the link, so that events polled for a link that was since replaced are not given to the new one.
+    private var linkGeneration = 0
     private var gate = PositionGate()
     private var filter: LiveUpdateFilter
     private var previousFix: Location?
     private var lastStatus: LocationStatusEvent?
     private var lastCached: ContinuousClock.Instant?
+    private var nextTick: ContinuousClock.Instant
+    private var outbox: [LocationUpdate] = []
     private var isFinished = false
 
-    /// Starts a session and returns its updates; ending the iteration ends the session.
-    static func start(configuration: GPSLocationConfiguration, options: LiveUpdateOptions) -> AsyncThrowingStream<LocationUpdate, any Error> {
-        let (updates, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let (inputs, input) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(256))
-        let task = Task {
+    /// Starts a session on its own thread; its updates arrive in the returned queue.
+    static func start(configuration: GPSLocationConfiguration, options: LiveUpdateOptions) -> LiveUpdateQueue {
+        guard let wakeUp = WakeUp() else {
+            return finishedQueue(GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors"))
+        }
+        let queue = LiveUpdateQueue(producerWakeUp: wakeUp)
+        let started = DedicatedThread.start {
+            // The watcher comes first, so that a change made while the files are read is seen.
+            let watcher = SettingsWatcher(configuration.permission.files)
             let tracker: PermissionTracker
             do {
                 tracker = try PermissionTracker(configuration.permission)
             } catch {
-                output.finish(throwing: error)
+                queue.finish(throwing: error)
                 return
             }
-            let session = LiveUpdateSession(configuration: configuration, options: options, tracker: tracker, input: input, output: output)
-            await session.run(inputs)
+            LiveUpdateSession(configuration: configuration, options: options, queue: queue, wakeUp: wakeUp,
+                              watcher: watcher, tracker: tracker).run()
         }
-        output.onTermination = { _ in task.cancel() }
-        return updates
+        if !started {
+            queue.finish(throwing: GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread"))
+        }
+        return queue
+    }
+
+    private static func finishedQueue(_ error: any Error) -> LiveUpdateQueue {
+        let queue = LiveUpdateQueue(producerWakeUp: nil)
+        queue.finish(throwing: error)
+        return queue
     }
 
     private init(
-        configuration: GPSLocationConfiguration, options: LiveUpdateOptions,
-        tracker: PermissionTracker,
-        input: AsyncStream<Input>.Continuation, output: AsyncThrowingStream<LocationUpdate, any Error>.Continuation
+        configuration: GPSLocationConfiguration, options: LiveUpdateOptions, queue: LiveUpdateQueue, wakeUp: WakeUp,
+        watcher: SettingsWatcher, tracker: PermissionTracker
     ) {
         self.configuration = configuration
+        self.queue = queue
+        self.wakeUp = wakeUp
+        self.watcher = watcher
         self.tracker = tracker
-        self.input = input
-        self.output = output
         filter = LiveUpdateFilter(options: options)
+        nextTick = ContinuousClock.now.advanced(by: SettingsWatcher.tick)
     }
 
-    private func run(_ inputs: AsyncStream<Input>) async {
-        let input = self.input
-        let watcher = SettingsWatcher(configuration.permission.files) { input.yield(.settings($0)) }
-        defer {
-            watcher.stop()
-            reader?.stop()
-        }
+    private func run() {
+        defer { link?.close() }
         if permission.isRefusal { configuration.cache?.purge() }
         if permission.isAuthorized {
-            startReader()
+            link = startLink()
         } else {
             report(permission.isPausedInBackground ? .paused : .authorizationChanged(permission.status, denial: permission.denial))
         }
-        for await item in inputs {
-            switch item {
-            case .reader(let event, let generation) where generation == self.generation:
-                handle(event)
-            case .readerFinished(let error, let generation) where generation == self.generation:
-                finish(throwing: error)
-            case .settings(let signal):
-                settingsChanged(reload: signal == .filesChanged)
-            case .reader, .readerFinished:
-                continue
+        flush()
+        var events: [GPSDLink.Event] = []
+        while !isFinished, !queue.isCancelled {
+            var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
+            if let inotify = watcher.descriptor { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+            let stallDeadline = queue.dropIfStalled(now: .now)
+            // Back-pressure: while the consumer's queue is full, gpsd waits in the socket.
+            var polled: (index: Int, generation: Int)?
+            if stallDeadline == nil, let request = link?.pollRequest {
+                polled = (descriptors.count, linkGeneration)
+                descriptors.append(request)
             }
-            if isFinished { return }
+            let wakeAt = [nextTick, link?.nextDeadline, stallDeadline].compactMap { $0 }.min() ?? nextTick
+            waitForEvents(&descriptors, timeout: ContinuousClock.now.duration(to: wakeAt))
+            let now = ContinuousClock.now
+            if descriptors[0].revents != 0 { wakeUp.clear() }
+            if queue.isCancelled { break }
+            let inotifyReadable = watcher.descriptor != nil && descriptors[1].revents != 0
+            if inotifyReadable || now >= nextTick {
+                if now >= nextTick { nextTick = now.advanced(by: SettingsWatcher.tick) }
+                settingsChanged(reload: watcher.filesChanged())
+            }
+            if link != nil, !isFinished {
+                let revents = polled.flatMap { $0.generation == linkGeneration ? descriptors[$0.index].revents : nil } ?? 0
+                events.removeAll(keepingCapacity: true)
+                link?.advance(revents, now: now, events: &events)
+                for event in events { handle(event, at: now) }
+            }
+            flush()
         }
-        finish(throwing: nil)
+    }
+
+    private func startLink() -> GPSDLink {
+        previousFix = nil
+        return GPSDLink(configuration: configuration, poll: true, reconnects: true, now: .now)
     }
 
     // MARK: - Permission
@@ -103,9 +136,10 @@ final class LiveUpdateSession {
         switch (old.isAuthorized, permission.isAuthorized) {
         case (false, true):
             report(old.isPausedInBackground ? .resumed : .authorizationChanged(permission.status, denial: nil))
-            startReader()
+            link = startLink()
         case (true, false):
-            stopReader()
+            link?.close()
+            link = nil
             if permission.isRefusal { configuration.cache?.purge() }
             report(permission.isPausedInBackground ? .paused : .authorizationChanged(permission.status, denial: permission.denial))
         case (false, false) where old.denial != permission.denial && !permission.isPausedInBackground:
@@ -115,51 +149,36 @@ final class LiveUpdateSession {
         }
     }
 
-    // MARK: - Reader
+    // MARK: - gpsd
 
-    private func startReader() {
-        generation += 1
-        let generation = self.generation
-        let input = self.input
-        let plan = GPSDReader.Plan(configuration: configuration, poll: true, reconnect: true, deadline: nil)
-        reader = GPSDReader(plan, deliver: { input.yield(.reader($0, generation: generation)) },
-                            finish: { input.yield(.readerFinished($0, generation: generation)) })
-        previousFix = nil
-    }
-
-    private func stopReader() {
-        reader?.stop()
-        reader = nil
-        generation += 1
-    }
-
-    private func handle(_ event: GPSDReader.Event) {
+    private func handle(_ event: GPSDLink.Event, at now: ContinuousClock.Instant) {
         let endpoint = configuration.endpoint
         switch event {
         case .report(.fix(let location)):
             lastStatus = nil
             defer { previousFix = location }
             if let time = location.time, time == previousFix?.time { return }
-            let now = ContinuousClock.now
             guard let released = gate.release(location, under: permission, at: now) else { return }
             if lastCached.map({ $0.duration(to: now) >= Self.cacheInterval }) ?? true {
                 configuration.cache?.store(released)
                 lastCached = now
             }
             guard filter.admit(released, at: now) else { return }
-            output.yield(.location(released))
+            outbox.append(.location(released))
         case .report(.noFix):
             report(.noFix)
         case .report(.devices(let paths)):
             if !GPSLocationManager.hasDevice(paths, for: endpoint) { report(.noDevice) }
         case .report(.error(let message)):
-            finish(throwing: GPSLocationError.gpsdRefused(endpoint, message))
+            finish(throwing: GPSLocationError.gpsdRefused(endpoint: endpoint, message: message))
+        case .report(.other):
+            break
         case .lost(let retryIn):
             report(.gpsdLost(retryIn: retryIn.seconds))
         case .reconnected:
             report(.reconnected)
-        case .report(.other), .deadlineReached:
-            break
+        case .failed(let error):
+            finish(throwing: error)
         }
     }
 
@@ -169,12 +188,21 @@ final class LiveUpdateSession {
     private func report(_ event: LocationStatusEvent) {
         guard event != lastStatus else { return }
         lastStatus = event
-        output.yield(.status(event))
+        outbox.append(.status(event))
+    }
+
+    /// Hands what this turn of the loop produced to the consumer, in one go.
+    private func flush() {
+        queue.push(outbox)
+        outbox.removeAll(keepingCapacity: true)
     }
 
     private func finish(throwing error: (any Error)?) {
         guard !isFinished else { return }
         isFinished = true
-        output.finish(throwing: error)
+        link?.close()
+        link = nil
+        flush()
+        queue.finish(throwing: error)
     }
 }

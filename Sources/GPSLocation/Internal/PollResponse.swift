@@ -1,9 +1,16 @@
 /// Reading gpsd's reply to `?POLL;`, which libgps does not parse itself (libgps 3.22 through
 /// 3.27 has no POLL case), so its first TPV and SKY objects are cut out and unpacked one by one.
 enum PollResponse {
+    private static let prefix = Array(#"{"class":"POLL""#.utf8)
+
+    /// Whether `line` is a POLL reply.
+    static func isPoll(_ line: some Collection<UInt8>) -> Bool {
+        line.starts(with: prefix)
+    }
+
     /// Whether `line` is a POLL reply.
     static func isPoll(_ line: String) -> Bool {
-        line.hasPrefix("{\"class\":\"POLL\"")
+        isPoll(line.utf8)
     }
 
     /// The first JSON object in the array `key` of `line` (for example `"tpv":[{...},...]`),

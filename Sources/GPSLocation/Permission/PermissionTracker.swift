@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Follows the permission over time: the settings files are read again only when they changed,
 /// the process's terminal state every time it is asked. Used by live streams and by
 /// `GPSLocationManager.authorizationUpdates()`.
@@ -28,26 +26,5 @@ struct PermissionTracker: Sendable {
         permission = PermissionSettings.resolve(user: files.user, policy: files.policy, app: settings.app,
                                                 isAllowedOnce: settings.isAllowedOnce, context: .current())
         return old
-    }
-}
-
-/// A `PermissionTracker` shared between threads (the settings watcher's callbacks).
-final class SharedPermissionTracker: Sendable {
-    private let tracker: Mutex<PermissionTracker>
-
-    /// Reads the files and resolves the permission now.
-    init(_ settings: PermissionSettings) throws(ConfigurationError) {
-        tracker = Mutex(try PermissionTracker(settings))
-    }
-
-    /// The permission as of the last update.
-    var permission: Permission { tracker.withLock { $0.permission } }
-
-    /// Updates the permission; the new one, or `nil` when it did not change.
-    func update(filesChanged: Bool) throws(ConfigurationError) -> Permission? {
-        try tracker.withLock { (tracker) throws(ConfigurationError) -> Permission? in
-            let old = try tracker.update(filesChanged: filesChanged)
-            return tracker.permission == old ? nil : tracker.permission
-        }
     }
 }

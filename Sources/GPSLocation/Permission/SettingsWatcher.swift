@@ -1,73 +1,118 @@
-import Dispatch
 import Glibc
 
-/// Watches the settings and policy files for changes (inotify on their directories, so editors
-/// that write a new file and rename it over the old one are seen too), and ticks regularly so
-/// a caller can also notice the process moving between foreground and background.
+/// Notices changes to the settings and policy files, so that a revoke is never missed.
 ///
-/// Runs on a dedicated thread until `stop()`.
-final class SettingsWatcher: Sendable {
-    /// What the watcher reports.
-    enum Signal: Sendable {
-        /// Something in a watched directory changed: read the files again.
-        case filesChanged
-        /// Time passed (every `tick`): check the process's terminal state again.
-        case tick
-    }
-
-    /// How often the watcher ticks; also the bound on how late a change can be noticed.
+/// Two mechanisms, either of which suffices:
+/// - inotify on the directory of each file, of each symbolic link on the way to it, and of
+///   each link target (dotfile managers such as stow, home-manager and chezmoi make
+///   `locate.conf` a link into another directory); the links are followed again whenever
+///   something changes, so a link pointed elsewhere is watched where it points now;
+/// - on every tick, a `stat` signature (device, inode, size, modification and change times) of
+///   each file through its links and of the link itself, compared with the last one.
+///
+/// So a missed, overflowed or failed inotify can only delay a change by one tick, never lose it.
+///
+/// - Important: not thread-safe: polled by its owner's loop, which calls `filesChanged` when
+///   `descriptor` is readable and on every tick.
+final class SettingsWatcher {
+    /// How often the owner should call `filesChanged` (and recheck the process's terminal state):
+    /// the bound on how late a change is noticed when inotify says nothing.
     static let tick = Duration.milliseconds(200)
 
-    private let stopped = Flag()
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+                                     | IN_DELETE_SELF | IN_MOVE_SELF)
 
-    /// Starts watching the directories of `files`; `report` is called on the watcher's thread.
-    init(_ files: SettingsFiles, report: @escaping @Sendable (Signal) -> Void) {
-        let directories = ([files.userFile] + files.policyCandidates).map(Self.directory)
-        let stopped = self.stopped
-        DispatchQueue(label: "locate.settings-watcher").async {
-            Self.run(directories: directories, stopped: stopped, report: report)
+    private let paths: [String]
+    private let inotify: Int32
+    private var watched: Set<String> = []
+    private var signatures: [FileSignature]
+
+    /// Starts watching the user file and every policy candidate.
+    /// - Parameter usesInotify: `false` leaves only the ticks (as when inotify is unavailable).
+    init(_ files: SettingsFiles, usesInotify: Bool = true) {
+        paths = [files.userFile] + files.policyCandidates
+        inotify = usesInotify ? inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) : -1
+        signatures = paths.map(FileSignature.init(path:))
+        _ = addWatches()
+    }
+
+    deinit {
+        if inotify >= 0 { close(inotify) }
+    }
+
+    /// The inotify descriptor to poll for `POLLIN`, or `nil` when inotify is not in use.
+    var descriptor: Int32? { inotify >= 0 ? inotify : nil }
+
+    /// Whether any file may have changed since the last call: inotify said so, a watch could be
+    /// added that could not be before (a directory appeared; what was written in it sent no
+    /// event), or a file's signature differs.
+    func filesChanged() -> Bool {
+        var changed = false
+        if inotify >= 0 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Glibc.read(inotify, &buffer, buffer.count) > 0 { changed = true }
         }
-    }
-
-    /// Ends the watch within one tick.
-    func stop() {
-        stopped.set()
-    }
-
-    private static func run(directories: [String], stopped: Flag, report: @Sendable (Signal) -> Void) {
-        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        defer { if inotify >= 0 { close(inotify) } }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
-        var watched: Set<String> = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !stopped.isSet {
-            // A directory may appear later (the first `locate permission allow` creates it). A file
-            // written there before its watch existed sent no event, so a new watch counts as a change.
-            var addedWatch = false
-            for directory in directories where !watched.contains(directory) && inotify >= 0 {
-                if inotify_add_watch(inotify, directory, mask) >= 0 {
-                    watched.insert(directory)
-                    addedWatch = true
-                }
-            }
-            if addedWatch { report(.filesChanged) }
-            var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 1, Int32(tick.milliseconds))
-            if stopped.isSet { return }
-            if ready > 0 {
-                var changed = false
-                while Glibc.read(inotify, &buffer, buffer.count) > 0 { changed = true }
-                if changed { report(.filesChanged) }
-                // A watched directory that was removed or moved stops reporting; watch it again
-                // (inotify_add_watch on a directory already watched just returns its watch).
-                watched.removeAll()
-            }
-            report(.tick)
+        // Links may point elsewhere now, and a removed directory's watch is gone: watch again
+        // (adding a watch that exists only returns it).
+        if changed { watched.removeAll() }
+        if addWatches() { changed = true }
+        let now = paths.map(FileSignature.init(path:))
+        if now != signatures {
+            signatures = now
+            changed = true
         }
+        return changed
     }
 
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+    /// Adds a watch on every directory that matters now; whether a new one could be added.
+    private func addWatches() -> Bool {
+        guard inotify >= 0 else { return false }
+        var added = false
+        for directory in Set(paths.flatMap(Self.directoriesToWatch)) where !watched.contains(directory) {
+            if inotify_add_watch(inotify, directory, Self.mask) >= 0 {
+                watched.insert(directory)
+                added = true
+            }
+        }
+        return added
+    }
+
+    /// The directories whose changes can change what `path` reads: its own, and for each
+    /// symbolic link on the way (the file, or a directory of the path), the link's directory
+    /// and its target's.
+    static func directoriesToWatch(_ path: String) -> [String] {
+        var result: [String] = []
+        var current = path
+        for _ in 0..<40 {
+            let parent = directory(of: current)
+            result.append(parent)
+            if let parentTarget = symbolicLinkTarget(of: parent) {
+                result.append(directory(of: parent))
+                result.append(parentTarget)
+            }
+            guard let target = symbolicLinkTarget(of: current) else { break }
+            current = target
+        }
+        return result
+    }
+}
+
+/// What `stat` says of a file, through its links and of the link itself: it changes when the
+/// file is written, replaced or removed, or when a link is pointed elsewhere.
+struct FileSignature: Equatable {
+    private var target: [Int]
+    private var link: [Int]
+
+    init(path: String) {
+        target = Self.fields(path, followingLinks: true)
+        link = Self.fields(path, followingLinks: false)
+    }
+
+    private static func fields(_ path: String, followingLinks: Bool) -> [Int] {
+        var info = stat()
+        let status = followingLinks ? stat(path, &info) : lstat(path, &info)
+        guard status == 0 else { return [-Int(errno)] }
+        return [Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec,
+                info.st_ctim.tv_sec, info.st_ctim.tv_nsec, Int(info.st_mode)]
     }
 }

@@ -1,0 +1,191 @@
+import Glibc
+
+/// One connection to gpsd, on a socket of the library's own: the name lookup, a connect that
+/// never blocks, `?WATCH` (and `?POLL;`) in one write, then lines read as they arrive and
+/// decoded by libgps. Nothing here waits: the owner's poll loop asks `pollRequest` what to wait
+/// for, and calls `advance` when it came, so a stop or a deadline is never stuck behind a
+/// `connect()` or a resolver. Closing is closing the socket: gpsd ends the watch with it, and
+/// nothing is ever written to a connection that may be dead (no SIGPIPE, no `EPIPE`).
+///
+/// - Important: not thread-safe and deliberately not `Sendable`: created, used and closed on
+///   its owner's thread.
+final class GPSDConnection {
+    /// Where the connection is after `advance`.
+    enum Progress: Equatable {
+        /// Still looking up the name or connecting.
+        case connecting
+        /// Connected just now, and the WATCH is sent.
+        case connected
+        /// Connected and watching.
+        case open
+        /// The connection could not be made.
+        case failed(GPSLocationError)
+        /// gpsd closed the connection, or reading it failed.
+        case closed
+    }
+
+    private enum State {
+        case lookingUp(NameLookup)
+        case connecting(socket: Int32, remaining: ArraySlice<TCPSocket.Address>)
+        case open(socket: Int32)
+        case closed
+    }
+
+    /// gpsd caps one message at 10,240 bytes (`GPS_JSON_RESPONSE_MAX`); a line longer than the
+    /// buffer is not gpsd's, and is skipped whole.
+    static let bufferSize = 64 * 1024
+
+    let endpoint: GPSDEndpoint
+    private let command: [UInt8]
+    private var state: State
+    private let decoder = GPSDMessageDecoder()
+    private var buffer = [UInt8](repeating: 0, count: bufferSize + 1)
+    private var filled = 0
+    private var skippingLongLine = false
+
+    /// Starts connecting to `endpoint`; `poll` asks gpsd for its current fix right after the WATCH.
+    init(endpoint: GPSDEndpoint, poll: Bool) {
+        self.endpoint = endpoint
+        var options = "\"enable\":true,\"json\":true"
+        if let device = endpoint.device {
+            options += ",\"device\":\"" + device + "\""  // GPSDEndpoint admits no quotes or backslashes
+        }
+        command = Array(("?WATCH={" + options + "};" + (poll ? "?POLL;" : "") + "\n").utf8)
+        state = .closed
+        if endpoint.host == "localhost" || TCPSocket.isNumeric(endpoint.host) {
+            // No resolver involved (localhost is in /etc/hosts), so no thread for it.
+            state = start(TCPSocket.addresses(host: endpoint.host, port: endpoint.port))
+        } else if let lookup = NameLookup(host: endpoint.host, port: endpoint.port) {
+            state = .lookingUp(lookup)
+        } else {
+            state = start(.failure(LookupError(reason: "out of descriptors or threads")))
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The descriptor to poll and the events to wait for, or `nil` when the connection has failed or closed.
+    var pollRequest: pollfd? {
+        switch state {
+        case .lookingUp(let lookup): pollfd(fd: lookup.descriptor, events: Int16(POLLIN), revents: 0)
+        case .connecting(let socket, _): pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+        case .open(let socket): pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        case .closed: nil
+        }
+    }
+
+    /// Whether the first failure is already known (a name that does not resolve, a refused
+    /// local port), so the owner need not wait for a poll to learn it.
+    private(set) var immediateFailure: GPSLocationError?
+
+    /// Moves on after `revents` arrived on `pollRequest`'s descriptor, appending what gpsd
+    /// sent (decoded) to `reports`.
+    func advance(_ revents: Int16, reports: inout [GPSDReport]) -> Progress {
+        if let immediateFailure { return .failed(immediateFailure) }
+        guard revents != 0 else {
+            if case .open = state { return .open }
+            if case .closed = state { return .closed }
+            return .connecting
+        }
+        switch state {
+        case .lookingUp(let lookup):
+            guard let addresses = lookup.addresses else { return .connecting }
+            state = start(addresses)
+            if let immediateFailure { return .failed(immediateFailure) }
+            return .connecting
+        case .connecting(let socket, let remaining):
+            let error = TCPSocket.pendingError(socket)
+            guard error == 0 else {
+                Glibc.close(socket)
+                state = connect(remaining, lastError: error)
+                if let immediateFailure { return .failed(immediateFailure) }
+                return .connecting
+            }
+            if let sendError = TCPSocket.send(socket, command) {
+                Glibc.close(socket)
+                state = .closed
+                return .failed(.gpsdUnreachable(endpoint: endpoint, reason: "cannot send WATCH: " + String(cString: strerror(sendError))))
+            }
+            state = .open(socket: socket)
+            return .connected
+        case .open(let socket):
+            return read(socket, reports: &reports)
+        case .closed:
+            return .closed
+        }
+    }
+
+    /// Closes the socket; safe to call more than once.
+    func close() {
+        switch state {
+        case .connecting(let socket, _), .open(let socket): Glibc.close(socket)
+        case .lookingUp, .closed: break
+        }
+        state = .closed
+    }
+
+    // MARK: - Connecting
+
+    private func start(_ lookup: Result<[TCPSocket.Address], LookupError>) -> State {
+        switch lookup {
+        case .success(let addresses):
+            return connect(addresses[...], lastError: ECONNREFUSED)
+        case .failure(let error):
+            immediateFailure = .gpsdUnreachable(endpoint: endpoint, reason: "cannot look up \(endpoint.host): \(error.reason)")
+            return .closed
+        }
+    }
+
+    /// Starts connecting to the first address that takes a connection attempt.
+    private func connect(_ addresses: ArraySlice<TCPSocket.Address>, lastError: Int32) -> State {
+        var lastError = lastError
+        for (index, address) in zip(addresses.indices, addresses) {
+            switch TCPSocket.startConnect(address) {
+            case .success(let socket): return .connecting(socket: socket, remaining: addresses[(index + 1)...])
+            case .failure(let error): lastError = error.code
+            }
+        }
+        immediateFailure = .gpsdUnreachable(endpoint: endpoint, reason: String(cString: strerror(lastError)))
+        return .closed
+    }
+
+    // MARK: - Reading
+
+    /// Reads what has arrived and decodes every complete line.
+    private func read(_ socket: Int32, reports: inout [GPSDReport]) -> Progress {
+        let count = TCPSocket.receive(socket, into: &buffer, from: filled, limit: Self.bufferSize)
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+            close()
+            return .closed
+        }
+        guard count > 0 else { return .open }
+        let scanFrom = filled
+        filled += count
+        var lineStart = 0
+        var index = scanFrom
+        while index < filled {
+            if buffer[index] == UInt8(ascii: "\n") {
+                if skippingLongLine {
+                    skippingLongLine = false
+                } else {
+                    let end = index > lineStart && buffer[index - 1] == UInt8(ascii: "\r") ? index - 1 : index
+                    if end > lineStart { reports.append(decoder.decode(&buffer, lineStart..<end)) }
+                }
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        if lineStart > 0 {
+            let rest = filled - lineStart
+            if rest > 0 { buffer.replaceSubrange(0..<rest, with: buffer[lineStart..<filled]) }
+            filled = rest
+        } else if filled == Self.bufferSize {
+            // No line end in a full buffer: not a message of gpsd's. Skip it to its end.
+            skippingLongLine = true
+            filled = 0
+        }
+        return .open
+    }
+}

@@ -1,0 +1,150 @@
+internal import CLibGPS
+import FoundationEssentials
+
+// The libgps boundary: the only Swift file that touches libgps's C types. gpsd's socket is the
+// library's own (GPSDConnection); libgps parses what arrives on it, line by line, with
+// gps_unpack, the parser its own gps_read uses.
+
+/// The libgps this build was made with.
+enum LibGPS {
+    /// The libgps API this build was compiled against, `major.minor` (gpsd 3.22 is 11.0), and
+    /// the release of the libgps it runs with, when libgps says (`3.22`).
+    static let version: String = {
+        let api = "API \(GPSD_API_MAJOR_VERSION).\(GPSD_API_MINOR_VERSION)"
+        guard let release = CLibGPS_releaseVersion() else { return api }
+        return String(cString: release) + ", " + api
+    }()
+}
+
+/// Turns gpsd's messages into `GPSDReport` values, through libgps's own JSON parser. It
+/// remembers the latest sky view, whose satellite count and HDOP go with the fixes that follow it.
+///
+/// - Important: not thread-safe and deliberately not `Sendable`: each connection owns one, on
+///   its thread; only the `GPSDReport` values it returns leave that thread.
+final class GPSDMessageDecoder {
+    /// gps_data_t is about 24 KB: one stable heap copy, parsed into for every message.
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private var satellitesUsed: Int?
+    private var hdop: Double?
+    /// The last device path and its text, so a stream of fixes from one receiver makes one string.
+    private var lastDevice: (bytes: [UInt8], text: String?) = ([], nil)
+
+    init() {
+        data = .allocate(capacity: 1)
+        data.initialize(to: gps_data_t())
+    }
+
+    deinit {
+        data.deallocate()
+    }
+
+    /// Decodes the message in `buffer[range]`, one line without its line end. The byte at
+    /// `range.upperBound` (the line end) is overwritten with the NUL that libgps needs.
+    func decode(_ buffer: inout [UInt8], _ range: Range<Int>) -> GPSDReport {
+        buffer[range.upperBound] = 0
+        if PollResponse.isPoll(buffer[range]) {
+            return decodePoll(String(decoding: buffer[range], as: UTF8.self))
+        }
+        let status = buffer.withUnsafeMutableBytes { raw in
+            data.pointee.set = 0
+            return gps_unpack(raw.baseAddress!.assumingMemoryBound(to: CChar.self) + range.lowerBound, data)
+        }
+        return status == 0 ? report() : .other
+    }
+
+    /// Decodes one message given as JSON text, exactly as if gpsd had sent it.
+    func decode(json: some StringProtocol) -> GPSDReport {
+        var bytes = Array(json.utf8) + [0]
+        return decode(&bytes, 0..<(bytes.count - 1))
+    }
+
+    /// What libgps parsed into `data`.
+    private func report() -> GPSDReport {
+        let set = data.pointee.set
+        if set & SATELLITE_SET != 0 {
+            noteSky()
+        }
+        if set & MODE_SET != 0 {
+            return decodeTPV()
+        }
+        if set & DEVICELIST_SET != 0 {
+            return .devices(devicePaths())
+        }
+        if set & ERROR_SET != 0 {
+            return .error(Self.string(data.pointee.error) ?? "unknown error")
+        }
+        return .other
+    }
+
+    private func decodePoll(_ line: String) -> GPSDReport {
+        if let sky = PollResponse.firstObject(inArray: "sky", of: line) {
+            _ = decode(json: sky)
+        }
+        // An empty list or a mode-0 TPV means gpsd has no fix to tell.
+        guard let tpv = PollResponse.firstObject(inArray: "tpv", of: line) else { return .noFix }
+        let report = decode(json: tpv)
+        return report == .other ? .noFix : report
+    }
+
+    private func noteSky() {
+        let used = Int(data.pointee.satellites_used)
+        satellitesUsed = Plausible.satellites.contains(used) ? used : nil
+        hdop = Plausible.value(data.pointee.dop.hdop, in: Plausible.dilution)
+    }
+
+    /// gpsd's own client rules: a TPV is a fix only with mode 2 or 3 and a finite latitude and
+    /// longitude; every double may be NaN ("check all floats with isfinite()", libgps(3)). libgps
+    /// takes any number gpsd sends, so a position off the globe is no fix either, and any other
+    /// value outside `Plausible`'s ranges (a time before 1980, a negative error) is unknown.
+    private func decodeTPV() -> GPSDReport {
+        let fix = data.pointee.fix
+        let mode: FixMode
+        switch fix.mode {
+        case MODE_2D: mode = .twoDimensional
+        case MODE_3D: mode = .threeDimensional
+        default: return .noFix
+        }
+        guard data.pointee.set & LATLON_SET != 0, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else { return .noFix }
+        let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
+        let time = fix.time.tv_sec == 0 ? nil : Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:))
+        func altitude(_ value: Double) -> Double? {
+            mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
+        }
+        return .fix(Location(
+            latitude: fix.latitude, longitude: fix.longitude, time: time,
+            altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
+            horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error), verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),
+            speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
+            course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
+            climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
+            mode: mode, satellitesUsed: satellitesUsed,
+            device: devicePath(), source: .gpsd))
+    }
+
+    /// The device of the last message, made once per distinct path.
+    private func devicePath() -> String? {
+        let bytes = withUnsafeBytes(of: data.pointee.dev.path) { Array($0.prefix { $0 != 0 }) }
+        if bytes != lastDevice.bytes {
+            lastDevice = (bytes, bytes.isEmpty ? nil : UntrustedText.visible(String(decoding: bytes, as: UTF8.self), limit: 256))
+        }
+        return lastDevice.text
+    }
+
+    private func devicePaths() -> [String] {
+        let count = Int(max(0, min(data.pointee.devices.ndevices, Int32(MAXUSERDEVS))))
+        return withUnsafeBytes(of: data.pointee.devices.list) { raw in
+            let list = raw.bindMemory(to: devconfig_t.self)
+            return list.prefix(count).map { Self.string($0.path) ?? "" }
+        }
+    }
+
+    /// A fixed-size C character array (imported as a tuple) as a String, `nil` when empty. It is
+    /// gpsd's text (a device path, an error message), so its control characters are made visible
+    /// before it can reach a record or a message.
+    private static func string<T>(_ tuple: T) -> String? {
+        let text = withUnsafeBytes(of: tuple) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? nil : UntrustedText.visible(text, limit: 256)
+    }
+}

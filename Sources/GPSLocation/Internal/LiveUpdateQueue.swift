@@ -1,0 +1,170 @@
+import Synchronization
+
+/// The updates of a live session on their way from the session's thread to the consumer.
+///
+/// Bounded, with back-pressure first: when `capacity` updates wait, the session stops reading
+/// gpsd (`isFull`) until the consumer has taken half of them. Only when the consumer really
+/// stalls (takes nothing for `stallTimeout` while the queue is full) are the oldest updates
+/// dropped, and a `dropped` status event says how many, so memory stays bounded and the
+/// consumer gets the newest positions when it comes back.
+final class LiveUpdateQueue: Sendable {
+    /// Updates that may wait for the consumer.
+    static let capacity = 4096
+    /// How long a full queue waits for the consumer before its oldest updates are dropped.
+    static let stallTimeout = Duration.seconds(2)
+
+    private struct State {
+        var updates: [LocationUpdate] = []
+        /// Index of the first update not yet taken (taken ones are removed in bulk).
+        var head = 0
+        var waiter: CheckedContinuation<LocationUpdate?, any Error>?
+        var end: Result<Void, any Error>?
+        var isCancelled = false
+        var lastTaken = ContinuousClock.now
+
+        var count: Int { updates.count - head }
+
+        mutating func take() -> LocationUpdate? {
+            guard head < updates.count else { return nil }
+            let update = updates[head]
+            head += 1
+            if head == updates.count {
+                updates.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024, head * 2 >= updates.count {
+                updates.removeFirst(head)
+                head = 0
+            }
+            lastTaken = .now
+            return update
+        }
+    }
+
+    private let state = Mutex(State())
+    /// Signalled when the consumer has made room in a full queue, or has gone away.
+    private let producerWakeUp: WakeUp?
+
+    /// A queue whose producer waits on `producerWakeUp` (`nil` for a queue that is over before it starts).
+    init(producerWakeUp: WakeUp?) {
+        self.producerWakeUp = producerWakeUp
+    }
+
+    // MARK: - Producer (the session's thread)
+
+    /// Whether the session should stop reading gpsd until the consumer makes room.
+    var isFull: Bool { state.withLock { $0.count >= Self.capacity } }
+
+    /// Whether the consumer has gone away (ended its iteration or was cancelled).
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Hands `updates` to the consumer.
+    func push(_ updates: [LocationUpdate]) {
+        guard !updates.isEmpty else { return }
+        let resumed: (CheckedContinuation<LocationUpdate?, any Error>, LocationUpdate)? = state.withLock { state in
+            guard state.end == nil, !state.isCancelled else { return nil }
+            state.updates += updates
+            guard let waiter = state.waiter, let first = state.take() else { return nil }
+            state.waiter = nil
+            return (waiter, first)
+        }
+        if let (waiter, first) = resumed { waiter.resume(returning: first) }
+    }
+
+    /// When a full queue has waited `stallTimeout` for the consumer, drops the oldest updates
+    /// down to half the capacity and puts a `dropped` event first; otherwise the time to call again.
+    /// - Returns: when to check again (the stall deadline), or `nil` when the queue is not full.
+    func dropIfStalled(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        state.withLock { state in
+            guard state.count >= Self.capacity else { return nil }
+            let deadline = state.lastTaken.advanced(by: Self.stallTimeout)
+            guard now >= deadline else { return deadline }
+            let dropped = state.count - Self.capacity / 2
+            state.updates = [.status(.dropped(count: dropped))] + state.updates[(state.head + dropped)...]
+            state.head = 0
+            state.lastTaken = now
+            return nil
+        }
+    }
+
+    /// Ends the stream after the updates already queued: normally, or with `error`.
+    func finish(throwing error: (any Error)?) {
+        let waiter: CheckedContinuation<LocationUpdate?, any Error>? = state.withLock { state in
+            guard state.end == nil else { return nil }
+            state.end = error.map { .failure($0) } ?? .success(())
+            guard state.count == 0 else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+    }
+
+    // MARK: - Consumer
+
+    /// What `next()` finds.
+    private enum Outcome {
+        case update(LocationUpdate?)
+        case failure(any Error)
+        case empty
+    }
+
+    /// The next update; `nil` when the stream has ended or the task was cancelled.
+    /// - Throws: the error the stream ended with, after every update queued before it.
+    func next() async throws -> LocationUpdate? {
+        if Task.isCancelled {
+            cancel()
+            return nil
+        }
+        // The common case in a busy stream: an update is waiting, and no suspension is needed.
+        switch takeNow(orWait: nil) {
+        case .update(let update): return update
+        case .failure(let error): throw error
+        case .empty: break
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LocationUpdate?, any Error>) in
+                switch takeNow(orWait: continuation) {
+                case .update(let update): continuation.resume(returning: update)
+                case .failure(let error): continuation.resume(throwing: error)
+                case .empty: break
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Takes the next update or the end, or (with `waiter`) leaves the waiter for `push` or `finish`.
+    private func takeNow(orWait waiter: CheckedContinuation<LocationUpdate?, any Error>?) -> Outcome {
+        var wakesProducer = false
+        let outcome: Outcome = state.withLock { state in
+            if let update = state.take() {
+                wakesProducer = state.count == Self.capacity / 2
+                return .update(update)
+            }
+            if state.isCancelled { return .update(nil) }
+            switch state.end {
+            case .failure(let error)?:
+                state.end = .success(())
+                return .failure(error)
+            case .success?:
+                return .update(nil)
+            case nil:
+                if let waiter { state.waiter = waiter }
+                return .empty
+            }
+        }
+        if wakesProducer { producerWakeUp?.signal() }
+        return outcome
+    }
+
+    /// The consumer goes away: a waiting `next()` returns `nil`, and the session stops.
+    func cancel() {
+        let waiter: CheckedContinuation<LocationUpdate?, any Error>? = state.withLock { state in
+            state.isCancelled = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+        producerWakeUp?.signal()
+    }
+}

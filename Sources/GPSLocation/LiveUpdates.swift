@@ -1,0 +1,45 @@
+/// The live stream of `GPSLocationManager.liveUpdates(_:)`: fixes and status events, as an
+/// `AsyncSequence` (CoreLocation's `CLLocationUpdate.liveUpdates()`).
+///
+/// Each iteration runs a session of its own on a dedicated thread: starting to iterate starts
+/// it, and ending the iteration (leaving the loop, or cancelling the task) stops it and closes
+/// its gpsd connection at once. A consumer that keeps up gets every update; one that stops
+/// taking them holds up gpsd's reading first (back-pressure), and only when it takes nothing
+/// for a while does it lose the oldest updates, told by a `dropped` status event.
+public struct LiveUpdates: AsyncSequence, Sendable {
+    public typealias Element = LocationUpdate
+    public typealias Failure = any Error
+
+    let configuration: GPSLocationConfiguration
+    let options: LiveUpdateOptions
+
+    /// Starts a session and returns its iterator.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(session: Session(LiveUpdateSession.start(configuration: configuration, options: options)))
+    }
+
+    /// Iterates one session's updates; dropping it stops the session.
+    public struct Iterator: AsyncIteratorProtocol {
+        let session: Session
+
+        /// The next update, or `nil` when the stream has ended or the task was cancelled.
+        /// - Throws: `ConfigurationError` when a settings file is or becomes malformed;
+        ///   `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
+        public mutating func next() async throws -> LocationUpdate? {
+            try await session.queue.next()
+        }
+    }
+
+    /// Ties the session's life to the iterator's.
+    final class Session: Sendable {
+        let queue: LiveUpdateQueue
+
+        init(_ queue: LiveUpdateQueue) {
+            self.queue = queue
+        }
+
+        deinit {
+            queue.cancel()
+        }
+    }
+}
