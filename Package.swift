@@ -18,9 +18,11 @@ let package = Package(
         .executableTarget(name: "locate", dependencies: ["GPSLocation"]),
 
         // Tests
-        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation"]),
-        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation"]),
-        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "LibraryProbe"]),
+        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "HostileInput"]),
+        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "HostileInput"]),
+        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "LibraryProbe", "HostileInput"]),
+        // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
+        .target(name: "HostileInput", path: "Tests/HostileInput"),
         // A plain host program of the library, for the end-to-end tests (not a product).
         .executableTarget(name: "LibraryProbe", dependencies: ["GPSLocation"], path: "Tests/LibraryProbe"),
     ],

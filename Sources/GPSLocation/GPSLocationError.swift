@@ -21,7 +21,7 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case let .invalidEndpoint(text, why):
-            "invalid gpsd endpoint '\(UntrustedText.visible(text, limit: 300))': \(why) (expected host[:port[:device]])"
+            "invalid gpsd endpoint '\(UntrustedText.visible(text, limit: 80))': \(why) (expected host[:port[:device]])"
         case let .gpsdUnreachable(endpoint, why):
             "cannot reach gpsd at \(endpoint): \(UntrustedText.visible(why, limit: 300))"
         case let .connectTimedOut(endpoint, timeout):

@@ -67,37 +67,39 @@ struct CommandLineOptions: Sendable {
 }
 
 /// A command line that cannot be run; exit status 64.
-struct UsageError: Error, Sendable {
+struct UsageError: Error, Sendable, Equatable {
+    /// What is wrong, with any control character in the quoted input made visible.
     let message: String
+
+    init(message: String) {
+        self.message = UntrustedText.visible(message)
+    }
 }
 
 extension CommandLineOptions {
     /// Parses the arguments (without the program name). A first word `permission` or `status`
     /// selects that command. The gpsd endpoint comes from the positional `host[:port[:device]]`,
     /// else `--gpsd`, else `environment["LOCATE_GPSD"]`. Options take their value as the next
-    /// argument or after `=`.
+    /// argument or after `=`; every option is one of `OptionTable.options`.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         var remaining = arguments[...]
+        var parsed = ParsedArguments()
         if let first = remaining.first, first == "permission" || first == "status" {
             remaining.removeFirst()
             if first == "status" {
-                command = .status
+                parsed.options.command = .status
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
-                    throw UsageError(message: "unknown permission action '\(word)' (expected status, allow, deny or reset)")
+                    throw UsageError(message: "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)")
                 }
                 remaining.removeFirst()
-                command = .permission(action)
+                parsed.options.command = .permission(action)
             } else {
-                command = .permission(.status)
+                parsed.options.command = .permission(.status)
             }
         }
         var positional: [String] = []
-        var gpsdOption: String?
-        var used: [String] = []
-        var formats: [String] = []
-        var template: String?
-        var nullText: String?
+        var used: [OptionSpec] = []
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-"), argument != "-" else {
                 positional.append(argument)
@@ -108,85 +110,44 @@ extension CommandLineOptions {
                 break
             }
             let name = String(argument.prefix { $0 != "=" })
-            var inlineValue = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
-            func value() throws(UsageError) -> String {
-                if let text = inlineValue {
-                    inlineValue = nil
-                    return text
-                }
-                guard let next = remaining.popFirst() else { throw UsageError(message: "missing value for '\(name)'") }
-                return next
+            let inlineValue = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
+            guard let option = OptionTable.option(name) else {
+                throw UsageError(message: "unknown option '\(UntrustedText.visible(name, limit: 80))'")
             }
-            switch name {
-            case "-h", "--help": showHelp = true
-            case "-V", "--version": showVersion = true
-            case "--once": mode = .once
-            case "-f", "--follow": mode = .follow
-            case "--json":
-                format = .json
-                formats.append(name)
-            case "--csv":
-                format = .csv
-                formats.append(name)
-            case "--gpx":
-                format = .gpx
-                formats.append(name)
-            case "--format":
-                template = try value()
-                formats.append(name)
-            case "--null": nullText = try value()
-            case "--no-header": csvHeader = false
-            case "--events": events = true
-            case "--gpsd": gpsdOption = try value()
-            case "--timeout": timeout = try Self.seconds(value(), for: name, allowZero: false)
-            case "--accuracy": accuracy = try Self.number(value(), for: name, excludingZero: true)
-            case "--max-age": maxAge = try Self.seconds(value(), for: name, allowZero: true)
-            case "--distance": distance = try Self.number(value(), for: name, excludingZero: false)
-            case "--interval": interval = try Self.seconds(value(), for: name, allowZero: true)
-            case "--heartbeat": heartbeat = try Self.seconds(value(), for: name, allowZero: false)
-            case "-n", "--count": count = try Self.count(value(), for: name)
-            case "--duration": duration = try Self.seconds(value(), for: name, allowZero: false)
-            case "--no-fallback": fallbackEnabled = false
-            case "--app":
-                let text = try value()
-                do {
-                    app = try AppName(text)
-                } catch {
-                    throw UsageError(message: "'--app' needs an app name: \(error.description)")
-                }
-            case "--purpose": purpose = try value()
-            case "--always": always = true
-            case "--reduced": reduced = true
-            default:
-                throw UsageError(message: "unknown option '\(name)'")
+            let value: String
+            if option.value == nil {
+                guard inlineValue == nil else { throw UsageError(message: "'\(name)' takes no value") }
+                value = ""
+            } else if let inlineValue {
+                value = inlineValue
+            } else if let next = remaining.popFirst() {
+                value = next
+            } else {
+                throw UsageError(message: "missing value for '\(name)'")
             }
-            if inlineValue != nil {
-                throw UsageError(message: "'\(name)' takes no value")
+            do {
+                try option.apply(&parsed, name, value)
+            } catch {
+                throw error as? UsageError ?? UsageError(message: "'\(name)': \(error)")
             }
-            used.append(name)
+            used.append(option)
         }
+        self = parsed.options
         if showHelp || showVersion { return }
-        try check(used)
-        if formats.count > 1 {
-            throw UsageError(message: "choose one output format, not \(formats.joined(separator: " and "))")
+        if let misplaced = used.first(where: { !($0.scopes?.contains(scope) ?? true) }) {
+            throw UsageError(message: "'\(misplaced.flags.last!)' does not apply to \(scope.rawValue)")
         }
-        for (option, needs, given) in [("--events", "--json", isJSON), ("--no-header", "--csv", !csvHeader && formats == ["--csv"]),
-                                       ("--null", "--format", template != nil)] where used.contains(option) && !given {
-            throw UsageError(message: "'\(option)' goes with \(needs)")
-        }
-        if let template {
-            format = .template(try TemplateFormat(template, nullText: nullText ?? ""))
-        }
+        try checkCombinations(parsed, used: used)
         guard positional.count <= 1 else {
-            throw UsageError(message: "unexpected argument '\(positional[1])'")
+            throw UsageError(message: "unexpected argument '\(UntrustedText.visible(positional[1], limit: 80))'")
         }
-        if positional.first != nil, gpsdOption != nil {
+        if positional.first != nil, parsed.gpsdOption != nil {
             throw UsageError(message: "give the gpsd endpoint either as an argument or with --gpsd, not both")
         }
         if case .permission = command, let word = positional.first {
-            throw UsageError(message: "unexpected argument '\(word)'")
+            throw UsageError(message: "unexpected argument '\(UntrustedText.visible(word, limit: 80))'")
         }
-        if let spec = positional.first ?? gpsdOption ?? environment["LOCATE_GPSD"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let spec = positional.first ?? parsed.gpsdOption ?? environment["LOCATE_GPSD"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do {
                 endpoint = try GPSDEndpoint(parsing: spec)
             } catch {
@@ -202,63 +163,30 @@ extension CommandLineOptions {
         }
     }
 
-    /// Rejects options that do not apply to the chosen command and mode.
-    private func check(_ used: [String]) throws(UsageError) {
-        let allowed: Set<String>
-        let context: String
+    /// Where the options must apply: the command, and the mode for positions.
+    var scope: OptionScope {
         switch command {
-        case .locate where mode == .once:
-            allowed = Set(["--once", "--timeout", "--accuracy", "--max-age", "--gpsd", "--no-fallback", "--app", "--purpose"]).union(Self.formatOptions)
-            context = "--once"
-        case .locate:
-            allowed = Set(["-f", "--follow", "--distance", "--interval", "--heartbeat", "-n", "--count", "--duration",
-                       "--gpsd", "--no-fallback", "--app", "--purpose"]).union(Self.formatOptions)
-            context = "--follow"
-        case .permission(.allow):
-            allowed = ["--always", "--reduced", "--app"]
-            context = "permission allow"
-        case .permission(.status):
-            allowed = ["--json", "--app"]
-            context = "permission status"
-        case .permission(let action):
-            allowed = ["--app"]
-            context = "permission \(action.rawValue)"
-        case .status:
-            allowed = ["--json", "--gpsd", "--app"]
-            context = "status"
-        }
-        if let option = used.first(where: { !allowed.contains($0) }) {
-            throw UsageError(message: "'\(option)' does not apply to \(context)")
+        case .locate: mode == .once ? .once : .follow
+        case .permission(.status): .permissionStatus
+        case .permission(.allow): .permissionAllow
+        case .permission(.deny): .permissionDeny
+        case .permission(.reset): .permissionReset
+        case .status: .status
         }
     }
 
-    private static let formatOptions = ["--json", "--csv", "--gpx", "--format", "--null", "--no-header", "--events"]
-
-    private static func number(_ text: String, for option: String, excludingZero: Bool) throws(UsageError) -> Double {
-        do {
-            return try NumericText.number(text, excludingZero: excludingZero)
-        } catch {
-            throw UsageError(message: "'\(option)' needs \(error.expected), not '\(text)'")
+    /// One output format at most, and the options that only make sense with another one.
+    private mutating func checkCombinations(_ parsed: ParsedArguments, used: [OptionSpec]) throws(UsageError) {
+        if parsed.formats.count > 1 {
+            throw UsageError(message: "choose one output format, not \(parsed.formats.joined(separator: " and "))")
         }
-    }
-
-    private static func seconds(_ text: String, for option: String, allowZero: Bool) throws(UsageError) -> Duration {
-        do {
-            return try NumericText.seconds(text, allowingZero: allowZero)
-        } catch {
-            throw UsageError(message: "'\(option)' needs \(error.expected), not '\(text)'")
+        let flags = Set(used.flatMap(\.flags))
+        for (option, needs, given) in [("--events", "--json", isJSON), ("--no-header", "--csv", parsed.formats == ["--csv"]),
+                                       ("--null", "--format", parsed.template != nil)] where flags.contains(option) && !given {
+            throw UsageError(message: "'\(option)' goes with \(needs)")
         }
-    }
-
-    /// A record count: a whole number from 1 to a billion.
-    private static func count(_ text: String, for option: String) throws(UsageError) -> Int {
-        let expected = "a whole number from 1 to 1000000000"
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            throw UsageError(message: "'\(option)' needs \(expected), not '\(text)'")
+        if let template = parsed.template {
+            format = .template(try TemplateFormat(template, nullText: parsed.nullText ?? ""))
         }
-        guard let number = Int(text), (1...1_000_000_000).contains(number) else {
-            throw UsageError(message: "'\(option)' needs \(expected), not '\(text)'")
-        }
-        return number
     }
 }

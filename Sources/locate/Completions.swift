@@ -4,7 +4,7 @@ enum Completions {
     private static let commands = ["permission", "status"]
     private static let permissionActions = ["status", "allow", "deny", "reset"]
 
-    private static var allFlags: [String] { Usage.options.flatMap(\.flags) }
+    private static var allFlags: [String] { OptionTable.options.flatMap(\.flags) }
 
     static var bash: String {
         """
@@ -14,7 +14,7 @@ enum Completions {
             local previous=${COMP_WORDS[COMP_CWORD-1]}
             case $previous in
                 permission) COMPREPLY=($(compgen -W "\(permissionActions.joined(separator: " "))" -- "$current")); return ;;
-                \(Usage.options.filter { $0.value != nil }.flatMap(\.flags).joined(separator: "|"))) return ;;
+                \(OptionTable.options.filter { $0.value != nil }.flatMap(\.flags).joined(separator: "|"))) return ;;
             esac
             if [[ $COMP_CWORD -eq 1 && $current != -* ]]; then
                 COMPREPLY=($(compgen -W "\(commands.joined(separator: " "))" -- "$current"))
@@ -28,7 +28,7 @@ enum Completions {
     }
 
     static var zsh: String {
-        let specs = Usage.options.map { option -> String in
+        let specs = OptionTable.options.map { option -> String in
             let names = option.flags.count > 1 ? "{" + option.flags.joined(separator: ",") + "}" : option.flags[0]
             let help = option.help.replacing("'", with: "'\\''").replacing("[", with: "(").replacing("]", with: ")")
             return "    '\(names)[\(help)]\(option.value.map { ":\($0):" } ?? "")' \\"
@@ -48,7 +48,7 @@ enum Completions {
         var lines = ["# fish completion for locate; generated from the same source as `locate --help`."]
         lines.append("complete -c locate -n __fish_use_subcommand -f -a '\(commands.joined(separator: " "))'")
         lines.append("complete -c locate -n '__fish_seen_subcommand_from permission' -f -a '\(permissionActions.joined(separator: " "))'")
-        for option in Usage.options {
+        for option in OptionTable.options {
             var line = "complete -c locate"
             for flag in option.flags {
                 line += flag.hasPrefix("--") ? " -l \(flag.dropFirst(2))" : " -s \(flag.dropFirst())"

@@ -7,7 +7,7 @@ enum HelpText {
         lines += ["", "ARGUMENTS:"]
         lines += entry(Usage.argument.name, Usage.argument.help)
         lines += ["", "OPTIONS:"]
-        for option in Usage.options {
+        for option in OptionTable.options {
             lines += entry(option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? ""), option.help)
         }
         lines += ["", "EXIT STATUS:"]

@@ -14,7 +14,7 @@ enum ManPage {
         lines += [".SH DESCRIPTION", escaped(Usage.overview), ".PP", escaped(Usage.footer), ".SH ARGUMENTS"]
         lines += [".TP", "\\fI" + escaped(Usage.argument.name) + "\\fR", escaped(Usage.argument.help)]
         lines.append(".SH OPTIONS")
-        for option in Usage.options {
+        for option in OptionTable.options {
             let flags = option.flags.map { "\\fB" + escaped($0) + "\\fR" }.joined(separator: ", ")
             lines += [".TP", flags + (option.value.map { " \\fI" + escaped($0) + "\\fR" } ?? ""), escaped(option.help)]
         }

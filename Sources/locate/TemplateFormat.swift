@@ -53,7 +53,7 @@ struct TemplateFormat: OutputFormat, Sendable {
                 let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
                 guard let token = Self.tokens.first(where: { $0.name == word }) else {
                     let valid = Self.tokens.map { "%" + $0.name }.joined(separator: " ")
-                    throw UsageError(message: "unknown token '%\(word)' in --format (valid: \(valid) %%)")
+                    throw UsageError(message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(valid) %%)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(literal)) }
                 literal = ""

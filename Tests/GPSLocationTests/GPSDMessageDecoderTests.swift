@@ -76,6 +76,16 @@ struct GPSDMessageDecoderTests {
         #expect(location.speed == nil && location.course == nil && location.climb == nil)
     }
 
+    /// libgps 3.22's gps_unpack loops forever on these (an object of a known class inside an
+    /// array under an unknown key); the decoder parses each line once, so it answers at once.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        #"{"class":"TPV","x":[{"class":"TPV"}]}"#,
+        #"{"class":"DEVICES","x":[{"class":"DEVICE","path":"/dev/pts/1"}]}"#,
+    ])
+    func aLineThatHangsGpsUnpackSaysNothing(json: String) {
+        #expect(GPSDMessageDecoder().decode(json: json) == .other)
+    }
+
     @Test func aFixWithoutCoordinatesIsNoFix() {
         #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z"}"#) == .noFix)
     }

@@ -15,7 +15,12 @@ struct FormatEndToEndTests {
         #expect(fixes.stdout.split(separator: "\n").count == 3)
 
         let quiet = try GpsdServer(track: "nofix", wait: "report")
-        let events = try runShell("'\(locate)' --follow --json --events --duration 1.5 \(quiet.endpoint) | jq -r '.type + \" \" + .event'", settings: settings)
+        let output = settings.root.appendingPathComponent("events.jsonl").path
+        let events = try runShell("""
+            '\(locate)' --follow --json --events \(quiet.endpoint) > '\(output)' & pid=$!
+            until grep -q no_fix '\(output)'; do sleep 0.05; done
+            kill -INT $pid; wait $pid && jq -r '.type + " " + .event' '\(output)'
+            """, settings: settings)
         #expect(events.status == 0)
         #expect(events.stdout == "status no_fix\n")
         #expect(!events.stderr.contains("no fix yet"), "with --events the event is not also on stderr")

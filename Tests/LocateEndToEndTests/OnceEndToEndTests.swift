@@ -59,7 +59,7 @@ struct OnceEndToEndTests {
 
     @Test func unreachableAccuracyPrintsTheBestFixMarkedTimedOut() throws {
         let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--json", "--accuracy", "1", "--timeout", "1.5", receiver.endpoint])
+        let run = try runLocate(["--json", "--accuracy", "1", "--timeout", "3", receiver.endpoint])
         #expect(run.status == 75)
         let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
         #expect(record["timed_out"] as? Bool == true)

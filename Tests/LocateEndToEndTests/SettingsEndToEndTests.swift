@@ -39,14 +39,17 @@ struct SettingsEndToEndTests {
         #expect(!gpsd.wasConnected)
     }
 
-    @Test func aRevokeDuringFollowStopsLiveFixesWithinOneSecondAndAGrantResumes() throws {
+    /// How soon the revoke takes effect rests on the watcher (SettingsWatcherTests: every change is
+    /// seen at the next check, and checks come at least every 200 ms); here the bound is generous,
+    /// so a loaded machine does not fail what a quiet one passes.
+    @Test func aRevokeDuringFollowStopsLiveFixesAndAGrantResumes() throws {
         let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
         try run.stdout.wait(for: "two live fixes") { run.stdout.lines.count >= 2 }
 
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        try run.stdout.wait(timeout: 1, for: "the fallback record within 1 s of the revoke") {
+        try run.stdout.wait(for: "the fallback record after the revoke") {
             run.stdout.lines.last?.contains("\"source\":\"fallback\"") == true
         }
         let revokedAt = run.stdout.lines.count
@@ -112,9 +115,14 @@ struct SettingsEndToEndTests {
         #expect(abs(meanLatitude - first.0) < 1e-9)
         #expect(abs(first.0 - 64.1504321) > 0.01 || abs(first.1 + 21.9404567) > 0.01, "not the precise position")
 
-        let follow = try runLocate(["--follow", "--duration", "2", "--json", "--app", "weather", receiver.endpoint], settings: settings)
-        #expect(follow.status == 0)
-        #expect(follow.stdout.split(separator: "\n").count == 1, "at most one record per five minutes")
+        // A reduced stream gives its first record at once, then none for five minutes: while it
+        // runs, a full-accuracy stream sees five more epochs of the same receiver.
+        let follow = try startLocate(["--follow", "--json", "--app", "weather", receiver.endpoint], settings: settings)
+        try follow.stdout.wait(for: "the first reduced record") { !follow.stdout.lines.isEmpty }
+        #expect(try runLocate(["--follow", "--count", "5", receiver.endpoint]).status == 0)
+        follow.signal(SIGTERM)
+        #expect(try follow.waitForExit() == 0)
+        #expect(follow.stdout.lines.count == 1, "at most one record per five minutes")
     }
 
     @Test func aFollowSentToTheBackgroundPausesAndResumesInTheForeground() throws {

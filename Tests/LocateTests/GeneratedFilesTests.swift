@@ -29,39 +29,73 @@ struct GeneratedFilesTests {
         try check("completions/locate.fish", Completions.fish)
     }
 
-    @Test func helpManPageAndCompletionsNameEveryOption() {
+    /// Whether `text` has `word` as a word of its own: not inside a longer flag (`-f` in `--format`).
+    private func mentions(_ text: String, _ word: String) -> Bool {
+        func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "-" || character == "_" }
+        return text.ranges(of: word).contains { range in
+            let before = range.lowerBound == text.startIndex ? " " : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? " " : text[range.upperBound]
+            return !isWordCharacter(before) && !isWordCharacter(after)
+        }
+    }
+
+    @Test func theWordCheckDoesNotMatchInsideLongerFlags() {
+        #expect(!mentions("  --format TEMPLATE", "-f") && !mentions("--no-header", "-n") && mentions("  -f, --follow", "-f"))
+    }
+
+    @Test func helpManPageAndCompletionsNameEveryOptionTheParserKnows() {
         let help = HelpText.text
-        for flag in Usage.options.flatMap(\.flags) {
-            #expect(help.contains(flag), "--help lacks \(flag)")
-            #expect(ManPage.text.contains(flag.replacing("-", with: "\\-")), "the man page lacks \(flag)")
-            #expect(Completions.bash.contains(flag) && Completions.zsh.contains(flag), "a completion lacks \(flag)")
+        let fishLines = Completions.fish.split(separator: "\n").map(String.init)
+        for option in OptionTable.options {
+            let term = option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
+            #expect(help.contains("\n  " + term + " "), "--help lacks the entry \(term)")
+            for flag in option.flags {
+                #expect(mentions(help, flag), "--help lacks \(flag)")
+                #expect(ManPage.text.contains("\\fB" + flag.replacing("-", with: "\\-") + "\\fR"), "the man page lacks \(flag)")
+                #expect(mentions(Completions.bash, flag) && mentions(Completions.zsh, flag), "a completion lacks \(flag)")
+                let fishFlag = flag.hasPrefix("--") ? "-l \(flag.dropFirst(2))" : "-s \(flag.dropFirst())"
+                #expect(fishLines.contains { mentions($0, fishFlag) || $0.contains(" " + fishFlag + " ") }, "fish lacks \(flag)")
+            }
         }
         for status in Usage.exitStatuses {
             #expect(help.contains("  \(status.code) "))
         }
     }
 
-    @Test func everyOptionTheParserKnowsIsDocumented() throws {
-        // Each documented flag parses (help and version stop at once), and an undocumented one does not.
-        for option in Usage.options {
+    @Test func theParserKnowsExactlyTheOptionsOfTheTable() throws {
+        // Each option parses in a place where it applies; anything spelled otherwise is unknown.
+        for option in OptionTable.options {
             for flag in option.flags {
-                var arguments = [flag] + (option.value.map { _ in [valueExample(for: flag)] } ?? [])
-                if ["--always", "--reduced"].contains(flag) { arguments = ["permission", "allow", flag] }
-                if ["--events"].contains(flag) { arguments = ["--json", flag] }
-                if ["--no-header"].contains(flag) { arguments = ["--csv", flag] }
-                if ["--null"].contains(flag) { arguments = ["--format", "%lat", flag, "-"] }
-                if ["--count", "-n", "--duration", "--distance", "--interval", "--heartbeat"].contains(flag) { arguments = ["--follow"] + arguments }
-                #expect(throws: Never.self, "\(arguments)") { try CommandLineOptions(arguments: arguments, environment: [:]) }
+                #expect(throws: Never.self, "\(flag)") { try CommandLineOptions(arguments: example(flag, option), environment: [:]) }
             }
+        }
+        for flag in ["--bogus", "-x", "--follows", "--Follow", "-F", "--json-lines", "---json", "--f"] {
+            #expect(OptionTable.option(flag) == nil)
+            #expect(throws: UsageError(message: "unknown option '\(flag)'")) { try CommandLineOptions(arguments: [flag], environment: [:]) }
         }
     }
 
-    private func valueExample(for flag: String) -> String {
-        switch flag {
-        case "--gpsd": "localhost:2947"
-        case "--format": "%lat"
-        case "--app", "--purpose", "--null": "x"
-        default: "1"
+    /// A command line on which `flag` is valid: in its first scope, with a value and what it goes with.
+    private func example(_ flag: String, _ option: OptionSpec) -> [String] {
+        let value: [String] = switch option.value {
+        case nil: []
+        case "SPEC": ["localhost:2947"]
+        case "TEMPLATE": ["%lat"]
+        case "NAME", "TEXT": ["x"]
+        default: ["1"]
         }
+        var arguments = [flag] + value
+        switch option.scopes?.sorted(by: { $0.rawValue < $1.rawValue }).first {
+        case .follow?: arguments = ["--follow"] + arguments
+        case .permissionAllow?: arguments = ["permission", "allow"] + arguments
+        default: break
+        }
+        switch flag {
+        case "--events": arguments.append("--json")
+        case "--no-header": arguments.append("--csv")
+        case "--null": arguments += ["--format", "%lat"]
+        default: break
+        }
+        return arguments
     }
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 // The libgps boundary: the only Swift file that touches libgps's C types. gpsd's socket is the
 // library's own (GPSDConnection); libgps parses what arrives on it, line by line, with
-// gps_unpack, the parser its own gps_read uses.
+// libgps_json_unpack, the parser its own gps_read uses (see shim.h for why not gps_unpack).
 
 /// The libgps this build was made with.
 enum LibGPS {
@@ -39,7 +39,8 @@ final class GPSDMessageDecoder {
     }
 
     /// Decodes the message in `buffer[range]`, one line without its line end. The byte at
-    /// `range.upperBound` (the line end) is overwritten with the NUL that libgps needs.
+    /// `range.upperBound` (the line end) is overwritten with the NUL that libgps needs. A message
+    /// libgps cannot parse whole (an unknown class, a value of the wrong type) says nothing.
     func decode(_ buffer: inout [UInt8], _ range: Range<Int>) -> GPSDReport {
         buffer[range.upperBound] = 0
         if PollResponse.isPoll(buffer[range]) {
@@ -47,7 +48,8 @@ final class GPSDMessageDecoder {
         }
         let status = buffer.withUnsafeMutableBytes { raw in
             data.pointee.set = 0
-            return gps_unpack(raw.baseAddress!.assumingMemoryBound(to: CChar.self) + range.lowerBound, data)
+            var end: UnsafePointer<CChar>?
+            return libgps_json_unpack(raw.baseAddress!.assumingMemoryBound(to: CChar.self) + range.lowerBound, data, &end)
         }
         return status == 0 ? report() : .other
     }

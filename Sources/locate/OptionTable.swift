@@ -1,0 +1,177 @@
+import GPSLocation
+
+/// Where an option applies: the command, and for positions the mode.
+enum OptionScope: String, Sendable, Hashable, CaseIterable {
+    case once = "--once"
+    case follow = "--follow"
+    case permissionStatus = "permission status"
+    case permissionAllow = "permission allow"
+    case permissionDeny = "permission deny"
+    case permissionReset = "permission reset"
+    case status
+
+    /// The scopes of both position modes.
+    static let positions: Set<OptionScope> = [.once, .follow]
+}
+
+/// One command-line option, declared once: its spellings, the name of its value (`nil` for a
+/// switch), where it applies, its help, and what it sets. The parser, `--help`, the man page and
+/// the three shell completions all read `OptionTable.options`, so adding an option is one entry.
+struct OptionSpec: Sendable {
+    let flags: [String]
+    let value: String?
+    /// Where the option applies; `nil` for everywhere (help, version).
+    let scopes: Set<OptionScope>?
+    let help: String
+    /// Records the option (with its value, or `""` for a switch) in the arguments being parsed;
+    /// throws only `UsageError`.
+    let apply: @Sendable (inout ParsedArguments, _ flag: String, _ value: String) throws -> Void
+}
+
+/// What the parser has read so far: the options, and what it checks only at the end.
+struct ParsedArguments {
+    var options = CommandLineOptions()
+    var gpsdOption: String?
+    /// The output format options given, in order (more than one is an error).
+    var formats: [String] = []
+    var template: String?
+    var nullText: String?
+}
+
+enum OptionTable {
+    static let options: [OptionSpec] = [
+        OptionSpec(flags: ["--once"], value: nil, scopes: [.once], help: "Print one fix and exit (the default).") { parsed, _, _ in
+            parsed.options.mode = .once
+        },
+        OptionSpec(flags: ["-f", "--follow"], value: nil, scopes: [.follow],
+                   help: "Print fixes as they come until interrupted, --count or --duration.") { parsed, _, _ in
+            parsed.options.mode = .follow
+        },
+        OptionSpec(flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.positions.union([.status]),
+                   help: "The gpsd endpoint, host[:port[:device]].") { parsed, _, value in
+            parsed.gpsdOption = value
+        },
+        OptionSpec(flags: ["--timeout"], value: "S", scopes: [.once],
+                   help: "(once) Give up after S seconds without an acceptable fix (default 30).") { parsed, flag, value in
+            parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
+        },
+        OptionSpec(flags: ["--accuracy"], value: "M", scopes: [.once],
+                   help: "(once) Accept only a fix with a horizontal error of M metres or less; on timeout print the best fix seen, marked timed_out.") { parsed, flag, value in
+            parsed.options.accuracy = try number(value, for: flag, excludingZero: true)
+        },
+        OptionSpec(flags: ["--max-age"], value: "S", scopes: [.once],
+                   help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix.") { parsed, flag, value in
+            parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true)
+        },
+        OptionSpec(flags: ["-n", "--count"], value: "N", scopes: [.follow], help: "(follow) Stop after N records.") { parsed, flag, value in
+            parsed.options.count = try count(value, for: flag)
+        },
+        OptionSpec(flags: ["--duration"], value: "S", scopes: [.follow], help: "(follow) Stop after S seconds.") { parsed, flag, value in
+            parsed.options.duration = try seconds(value, for: flag, allowingZero: false)
+        },
+        OptionSpec(flags: ["--distance"], value: "M", scopes: [.follow],
+                   help: "(follow) Print a fix only after moving M metres from the last one printed.") { parsed, flag, value in
+            parsed.options.distance = try number(value, for: flag, excludingZero: false)
+        },
+        OptionSpec(flags: ["--interval"], value: "S", scopes: [.follow], help: "(follow) Print at most one fix every S seconds.") { parsed, flag, value in
+            parsed.options.interval = try seconds(value, for: flag, allowingZero: true)
+        },
+        OptionSpec(flags: ["--heartbeat"], value: "S", scopes: [.follow],
+                   help: "(follow) Print the newest fix at least every S seconds, even when --distance holds it back.") { parsed, flag, value in
+            parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
+        },
+        OptionSpec(flags: ["--json"], value: nil, scopes: OptionScope.positions.union([.permissionStatus, .status]),
+                   help: "One JSON object per line.") { parsed, flag, _ in
+            parsed.options.format = .json
+            parsed.formats.append(flag)
+        },
+        OptionSpec(flags: ["--events"], value: nil, scopes: OptionScope.positions,
+                   help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects.") { parsed, _, _ in
+            parsed.options.events = true
+        },
+        OptionSpec(flags: ["--csv"], value: nil, scopes: OptionScope.positions,
+                   help: "CSV (RFC 4180) with a header line and the JSON fields as columns.") { parsed, flag, _ in
+            parsed.options.format = .csv
+            parsed.formats.append(flag)
+        },
+        OptionSpec(flags: ["--no-header"], value: nil, scopes: OptionScope.positions, help: "(with --csv) Leave the header line out.") { parsed, _, _ in
+            parsed.options.csvHeader = false
+        },
+        OptionSpec(flags: ["--gpx"], value: nil, scopes: OptionScope.positions,
+                   help: "GPX 1.1: a waypoint for --once, a track for --follow.") { parsed, flag, _ in
+            parsed.options.format = .gpx
+            parsed.formats.append(flag)
+        },
+        OptionSpec(flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.positions,
+                   help: "A line per record from tokens: \(TemplateFormat.tokens.map { "%" + $0.name }.joined(separator: " ")); %% is a percent sign, \\n and \\t a line break and a tab.") { parsed, flag, value in
+            parsed.template = value
+            parsed.formats.append(flag)
+        },
+        OptionSpec(flags: ["--null"], value: "TEXT", scopes: OptionScope.positions,
+                   help: "(with --format) What an unknown value is written as (default: nothing).") { parsed, _, value in
+            parsed.nullText = value
+        },
+        OptionSpec(flags: ["--no-fallback"], value: nil, scopes: OptionScope.positions,
+                   help: "Print nothing instead of the fallback coordinate.") { parsed, _, _ in
+            parsed.options.fallbackEnabled = false
+        },
+        OptionSpec(flags: ["--app"], value: "NAME", scopes: Set(OptionScope.allCases),
+                   help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.") { parsed, flag, value in
+            do {
+                parsed.options.app = try AppName(value)
+            } catch let error as InvalidNameError {
+                throw UsageError(message: "'\(flag)' needs an app name: \(error.description)")
+            }
+        },
+        OptionSpec(flags: ["--purpose"], value: "TEXT", scopes: OptionScope.positions,
+                   help: "Why the location is needed, shown in the permission prompt.") { parsed, _, value in
+            parsed.options.purpose = value
+        },
+        OptionSpec(flags: ["--always"], value: nil, scopes: [.permissionAllow],
+                   help: "(permission allow) Allow also without a terminal or in the background.") { parsed, _, _ in
+            parsed.options.always = true
+        },
+        OptionSpec(flags: ["--reduced"], value: nil, scopes: [.permissionAllow],
+                   help: "(permission allow) Allow only positions snapped to a grid cell of about 5.6 km.") { parsed, _, _ in
+            parsed.options.reduced = true
+        },
+        OptionSpec(flags: ["-V", "--version"], value: nil, scopes: nil, help: "Show the version and the libgps it was built with.") { parsed, _, _ in
+            parsed.options.showVersion = true
+        },
+        OptionSpec(flags: ["-h", "--help"], value: nil, scopes: nil, help: "Show help information.") { parsed, _, _ in
+            parsed.options.showHelp = true
+        },
+    ]
+
+    /// The option spelled `flag`.
+    static func option(_ flag: String) -> OptionSpec? {
+        options.first { $0.flags.contains(flag) }
+    }
+
+    // MARK: - Values
+
+    private static func number(_ text: String, for option: String, excludingZero: Bool) throws(UsageError) -> Double {
+        do {
+            return try NumericText.number(text, excludingZero: excludingZero)
+        } catch {
+            throw UsageError(message: "'\(option)' needs \(error.expected), not '\(UntrustedText.visible(text, limit: 40))'")
+        }
+    }
+
+    private static func seconds(_ text: String, for option: String, allowingZero: Bool) throws(UsageError) -> Duration {
+        do {
+            return try NumericText.seconds(text, allowingZero: allowingZero)
+        } catch {
+            throw UsageError(message: "'\(option)' needs \(error.expected), not '\(UntrustedText.visible(text, limit: 40))'")
+        }
+    }
+
+    /// A record count: a whole number from 1 to a billion.
+    private static func count(_ text: String, for option: String) throws(UsageError) -> Int {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let number = Int(text), (1...1_000_000_000).contains(number) else {
+            throw UsageError(message: "'\(option)' needs a whole number from 1 to 1000000000, not '\(UntrustedText.visible(text, limit: 40))'")
+        }
+        return number
+    }
+}
