@@ -95,6 +95,19 @@ public struct Location: Sendable, Hashable {
     }
 }
 
+extension Location {
+    /// Whether this fix only repeats `previous`: gpsd reports one epoch several times (first a 2D
+    /// fix, then the same time as 3D, or a position a later message of the same second corrects),
+    /// and a repeat that changes nothing a record says about the position (its mode, or its
+    /// latitude or longitude to the 7 decimals of a record) says nothing new. A repeat that does
+    /// change them is a better fix of that epoch, and is not a repeat.
+    func repeatsEpoch(of previous: Location) -> Bool {
+        guard let time, time == previous.time, mode == previous.mode else { return false }
+        func units(_ degrees: Double) -> Double { (degrees * 1e7).rounded() }
+        return units(latitude) == units(previous.latitude) && units(longitude) == units(previous.longitude)
+    }
+}
+
 /// The dimension of a fix. The corresponding gpsd values are `MODE_2D` and `MODE_3D`.
 public enum FixMode: String, Sendable, Hashable {
     /// Latitude and longitude only.

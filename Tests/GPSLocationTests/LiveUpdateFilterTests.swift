@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 @testable import GPSLocation
 
@@ -37,5 +38,32 @@ struct LiveUpdateFilterTests {
         let equatorB = Location(latitude: 0, longitude: 1, mode: .twoDimensional)
         #expect(abs(greatCircleDistance(from: equatorA, to: equatorB) - 111_195) < 1)
         #expect(greatCircleDistance(from: equatorA, to: equatorA) == 0)
+    }
+}
+
+/// The epoch rule: a fix for the receiver time of the one before it is a repeat only when it
+/// changes nothing a record says about the position.
+struct EpochRuleTests {
+    private let time = Date(timeIntervalSince1970: 1_767_254_401)
+
+    private func fix(_ mode: FixMode, _ latitude: Double, at time: Date?) -> Location {
+        Location(latitude: latitude, longitude: 20, time: time, mode: mode)
+    }
+
+    @Test func aHigherModeOrAMovedPositionIsNotARepeat() {
+        let first = fix(.twoDimensional, 10, at: time)
+        #expect(!fix(.threeDimensional, 10, at: time).repeatsEpoch(of: first))
+        #expect(!fix(.twoDimensional, 10.000001, at: time).repeatsEpoch(of: first))
+        #expect(!fix(.twoDimensional, 10, at: time.addingTimeInterval(1)).repeatsEpoch(of: first))
+    }
+
+    @Test func anUnchangedRepeatIsOneEvenBelowTheRecordsPrecision() {
+        let first = fix(.threeDimensional, 10, at: time)
+        #expect(fix(.threeDimensional, 10, at: time).repeatsEpoch(of: first))
+        #expect(fix(.threeDimensional, 10.00000001, at: time).repeatsEpoch(of: first), "the same in 7 decimals")
+    }
+
+    @Test func fixesWithoutATimeAreNeverRepeats() {
+        #expect(!fix(.threeDimensional, 10, at: nil).repeatsEpoch(of: fix(.threeDimensional, 10, at: nil)))
     }
 }

@@ -157,7 +157,7 @@ final class LiveUpdateSession {
         case .report(.fix(let location)):
             lastStatus = nil
             defer { previousFix = location }
-            if let time = location.time, time == previousFix?.time { return }
+            if let previousFix, location.repeatsEpoch(of: previousFix) { return }
             guard let released = gate.release(location, under: permission, at: now) else { return }
             if lastCached.map({ $0.duration(to: now) >= Self.cacheInterval }) ?? true {
                 configuration.cache?.store(released)
@@ -183,6 +183,7 @@ final class LiveUpdateSession {
     }
 
     // MARK: - Output
+
 
     /// Emits a status event, unless it repeats the last one.
     private func report(_ event: LocationStatusEvent) {
