@@ -69,6 +69,16 @@ public struct GPSDEndpoint: Sendable, Hashable, CustomStringConvertible {
         return UntrustedText.visible("\(hostText):\(port)" + (device.map { ":\($0)" } ?? ""))
     }
 
+    /// Whether reports from `device` are ones this endpoint asks for: any device's, or the named one's.
+    func watches(_ device: String) -> Bool {
+        self.device.map { $0 == device } ?? true
+    }
+
+    /// Whether gpsd's device list has a device this endpoint watches.
+    func isServed(by devices: [String]) -> Bool {
+        devices.contains(where: watches)
+    }
+
     /// What is wrong with the parts, or `nil` when they name an endpoint.
     private static func problem(host: String, port: String, device: String?) -> String? {
         func all(_ text: String, _ allowed: (UInt8) -> Bool) -> Bool { text.utf8.allSatisfy(allowed) }

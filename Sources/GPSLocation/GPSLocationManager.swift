@@ -41,20 +41,26 @@ public actor GPSLocationManager {
     /// that young. Otherwise connects, sends WATCH and `?POLL;` in one write, and answers at once
     /// when gpsd's current fix is good enough; otherwise waits for streamed fixes. A fix is good
     /// enough when it is 2D or 3D, within `accuracy` if given (its horizontal error known and at
-    /// most that), and no older than `maxAge` if given. The permission is checked again when the
-    /// fix is handed out, and what is handed out becomes the cached fix.
+    /// most that), and no older than `maxAge` if given. gpsd without a receiver yet (just
+    /// started, or hot-plugging one) is waited for like a fix. The permission is checked again
+    /// when the fix is handed out, and what is handed out becomes the cached fix.
     ///
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
     ///   - timeout: how long to wait for a good enough fix.
     ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
+    ///   - statusHandler: told what the wait is waiting for (`noDevice`, once), on the
+    ///     request's thread; `nil` to hear nothing.
     /// - Returns: the first good enough fix (snapped to its grid cell under reduced accuracy);
     ///   or, when the time runs out after some fix arrived, the most accurate fix seen with
     ///   `timedOut` set.
     /// - Throws: `ConfigurationError` for a malformed settings file; `GPSLocationError`:
-    ///   `notAuthorized`, `gpsdUnreachable`, `connectTimedOut`, `noDevice`, `gpsdRefused`,
-    ///   `gpsdClosedConnection` or `noFix`; `CancellationError` when the task is cancelled.
-    public func requestLocation(accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil) async throws -> Location {
+    ///   `notAuthorized`, `gpsdUnreachable`, `connectTimedOut`, `noDevice` (none by the deadline),
+    ///   `gpsdRefused`, `gpsdClosedConnection` or `noFix`; `CancellationError` when the task is cancelled.
+    public func requestLocation(
+        accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil,
+        statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
+    ) async throws -> Location {
         let permission = try authorization()
         if let reason = permission.denial {
             if permission.isRefusal { configuration.cache?.purge() }
@@ -65,7 +71,8 @@ public actor GPSLocationManager {
             return try released(cached)
         }
         let timeout = timeout.boundedForWaiting
-        let question = SingleFixQuestion(endpoint: configuration.endpoint, accuracy: accuracy, maxAge: maxAge, timeout: timeout)
+        let question = SingleFixQuestion(endpoint: configuration.endpoint, accuracy: accuracy, maxAge: maxAge, timeout: timeout,
+                                         statusHandler: statusHandler)
         let location = try await GPSDRequest.ask(question, configuration: configuration, deadline: .now.advanced(by: timeout))
         return try releasedAndCached(location)
     }
@@ -89,9 +96,10 @@ public actor GPSLocationManager {
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
-    /// (`?POLL;`), for diagnostics. Needs the same authorization as a position.
+    /// (`?POLL;`), for diagnostics; a gpsd with no device yet is waited for until the timeout.
+    /// Needs the same authorization as a position.
     /// - Throws: `ConfigurationError`; `GPSLocationError` `notAuthorized`, `gpsdUnreachable`,
-    ///   `connectTimedOut`, `gpsdRefused` or `gpsdClosedConnection`.
+    ///   `connectTimedOut`, `noDevice`, `gpsdRefused` or `gpsdClosedConnection`.
     public func receiverStatus(timeout: Duration = .seconds(3)) async throws -> ReceiverStatus {
         if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason: reason) }
         let answer = try await GPSDRequest.ask(ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
@@ -119,11 +127,5 @@ public actor GPSLocationManager {
         let released = try released(location)
         configuration.cache?.store(released)
         return released
-    }
-
-    /// Whether gpsd's device list has the endpoint's device, or any device when none is named.
-    static func hasDevice(_ paths: [String], for endpoint: GPSDEndpoint) -> Bool {
-        guard let device = endpoint.device else { return !paths.isEmpty }
-        return paths.contains(device)
     }
 }

@@ -18,11 +18,32 @@ struct OnceCommand {
         return status
     }
 
+    /// Asks for the fix, reporting what the wait waits for (a device) as it happens.
+    private func request(writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> Result<Location, any Error> {
+        let (events, statuses) = AsyncStream.makeStream(of: LocationStatusEvent.self)
+        let request = Task { [manager, options, settingsTimeout] in
+            defer { statuses.finish() }
+            return try await manager.requestLocation(
+                accuracy: options.accuracy, timeout: options.timeout ?? settingsTimeout ?? .seconds(30), maxAge: options.maxAge,
+                statusHandler: { statuses.yield($0) })
+        }
+        do {
+            for await event in events {
+                try writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint) { _ in "" })
+            }
+        } catch {
+            request.cancel()
+            throw error
+        }
+        return await request.result
+    }
+
     private func answer(permission: Permission, writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
         let location: Location
         do {
-            location = try await manager.requestLocation(
-                accuracy: options.accuracy, timeout: options.timeout ?? settingsTimeout ?? .seconds(30), maxAge: options.maxAge)
+            location = try await request(writer: &writer).get()
+        } catch let error as StandardStreams.OutputError {
+            throw error
         } catch let error as ConfigurationError {
             StandardStreams.diagnose(error.description)
             return .configuration

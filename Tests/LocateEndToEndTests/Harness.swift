@@ -132,8 +132,11 @@ final class GpsdServer: Sendable {
     /// A real gpsd replaying `track`; returns once it is ready (`wait`: "fix", "report" or "listen").
     /// The replay runs at 5 epochs per second (`cycle` 0.2 s) so tests reach their fixes sooner;
     /// `restamp` replays it with receiver times from now on (for fix ages).
-    convenience init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false) throws {
+    /// `late` starts gpsd with no receiver and plugs the track's in that many seconds after it listens.
+    convenience init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false,
+                     late: Double? = nil) throws {
         var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : [])
+        if let late { arguments += ["--late", String(late)] }
         if let port { arguments += ["--port", String(port)] }
         try self.init(script: "simulate", arguments + [Package.track(track).path])
     }

@@ -67,6 +67,28 @@ struct OnceEndToEndTests {
         #expect(run.stderr.contains("printing the most accurate fix seen"))
     }
 
+    /// gpsd with no receiver yet (just started, or hot-plugging one) is waited for like a fix.
+    @Test func aReceiverThatAppearsLateGivesAFix() throws {
+        let receiver = try GpsdServer(track: "weather", late: 2)
+        let run = try runLocate(["--timeout", "10", receiver.endpoint])
+        #expect(run.status == 0)
+        #expect(run.stdout == "64.150432 -21.940457\n")
+        #expect(run.stderr == "locate: gpsd at \(receiver.endpoint) has no GPS device; waiting for one\n", "said once")
+        let status = try runLocate(["status", "--json", receiver.endpoint])
+        #expect(status.status == 0)
+    }
+
+    @Test func noReceiverByTheDeadlineGivesStatus69() throws {
+        let receiver = try GpsdServer(track: "weather", late: 60)
+        let run = try runLocate(["--timeout", "2", receiver.endpoint])
+        #expect(run.status == 69)
+        #expect(run.stdout == "37.517829 126.886270\n")
+        #expect(run.stderr.hasSuffix("locate: gpsd at \(receiver.endpoint) has no GPS device\n"), "\(run.stderr)")
+        let status = try runLocate(["status", receiver.endpoint])
+        #expect(status.status == 69)
+        #expect(status.stdout.contains("gpsd_state: gpsd at \(receiver.endpoint) has no GPS device"))
+    }
+
     @Test func anUnknownDeviceGivesStatus69() throws {
         let receiver = try GpsdServer(track: "weather")
         let run = try runLocate([receiver.endpoint + ":/dev/no-such-gps", "--timeout", "5"])

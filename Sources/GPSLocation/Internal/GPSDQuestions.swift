@@ -1,35 +1,70 @@
+/// Waiting for a receiver: gpsd may have none yet (just started, or its USB receiver being
+/// plugged in again, gpsd's hot-plug), and that is not final until the deadline, as for a fix.
+struct DeviceWait: Sendable {
+    let endpoint: GPSDEndpoint
+    /// gpsd's device list said it has no device the endpoint watches, and none came since.
+    private(set) var isWaiting = false
+
+    init(endpoint: GPSDEndpoint) {
+        self.endpoint = endpoint
+    }
+
+    /// Notes what `report` says about devices.
+    /// - Returns: `true` when it just learned that there is no device (once per wait).
+    mutating func note(_ report: GPSDReport) -> Bool {
+        switch report {
+        case .devices(let paths):
+            let wasWaiting = isWaiting
+            isWaiting = !endpoint.isServed(by: paths)
+            return isWaiting && !wasWaiting
+        case .deviceAdded(let path):
+            if endpoint.watches(path) { isWaiting = false }
+        case .fix:
+            isWaiting = false
+        case .noFix, .error, .other:
+            // gpsd's reply to ?POLL says "no fix" when it has no device at all.
+            break
+        }
+        return false
+    }
+}
+
 /// `GPSLocationManager.requestLocation`'s question: the first fix good enough, or at the
 /// deadline the most accurate one seen.
 struct SingleFixQuestion: GPSDQuestion {
-    let endpoint: GPSDEndpoint
     let accuracy: Double?
     let maxAge: Duration?
     let timeout: Duration
+    /// Called (on the request's thread) for what the wait should tell: `noDevice`, once.
+    let statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
+    private var device: DeviceWait
     private var best: Location?
 
-    init(endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration) {
-        self.endpoint = endpoint
+    init(endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration,
+         statusHandler: (@Sendable (LocationStatusEvent) -> Void)?) {
+        device = DeviceWait(endpoint: endpoint)
         self.accuracy = accuracy
         self.maxAge = maxAge
         self.timeout = timeout
+        self.statusHandler = statusHandler
     }
 
     mutating func answer(after report: GPSDReport) throws(GPSLocationError) -> Location? {
+        if device.note(report) { statusHandler?(.noDevice) }
         switch report {
         case .fix(let location):
             if Self.isAcceptable(location, accuracy: accuracy, maxAge: maxAge) { return location }
             if best.map({ Self.isMoreAccurate(location, than: $0) }) ?? true { best = location }
-        case .devices(let paths):
-            if !GPSLocationManager.hasDevice(paths, for: endpoint) { throw .noDevice(endpoint: endpoint) }
         case .error(let message):
-            throw .gpsdRefused(endpoint: endpoint, message: message)
-        case .noFix, .other:
+            throw .gpsdRefused(endpoint: device.endpoint, message: message)
+        case .noFix, .devices, .deviceAdded, .other:
             break
         }
         return nil
     }
 
     func answerAtDeadline() throws(GPSLocationError) -> Location {
+        if device.isWaiting { throw .noDevice(endpoint: device.endpoint) }
         guard var best else { throw .noFix(timeout: timeout) }
         best.timedOut = true
         return best
@@ -49,14 +84,14 @@ struct SingleFixQuestion: GPSDQuestion {
 }
 
 /// `GPSLocationManager.receiverStatus`'s question: gpsd's devices and whether its receiver has
-/// a fix, as soon as gpsd has said both, or what it said by the deadline.
+/// a fix, as soon as gpsd has said both and has a device, or what it said by the deadline.
 struct ReceiverStatusQuestion: GPSDQuestion {
-    let endpoint: GPSDEndpoint
+    private var device: DeviceWait
     private var devices: [String]?
     private var fix: GPSDReport?
 
     init(endpoint: GPSDEndpoint) {
-        self.endpoint = endpoint
+        device = DeviceWait(endpoint: endpoint)
     }
 
     /// The device list, and the fix state: the fix (still to pass the permission check), or
@@ -67,17 +102,20 @@ struct ReceiverStatusQuestion: GPSDQuestion {
     }
 
     mutating func answer(after report: GPSDReport) throws(GPSLocationError) -> Answer? {
+        _ = device.note(report)
         switch report {
         case .devices(let paths): devices = paths
+        case .deviceAdded(let path): devices = (devices ?? []) + [path]
         case .fix, .noFix: fix = report
-        case .error(let message): throw .gpsdRefused(endpoint: endpoint, message: message)
+        case .error(let message): throw .gpsdRefused(endpoint: device.endpoint, message: message)
         case .other: break
         }
-        guard devices != nil, fix != nil else { return nil }
-        return answerAtDeadline()
+        guard devices != nil, fix != nil, !device.isWaiting else { return nil }
+        return try answerAtDeadline()
     }
 
-    func answerAtDeadline() -> Answer {
+    func answerAtDeadline() throws(GPSLocationError) -> Answer {
+        if device.isWaiting { throw .noDevice(endpoint: device.endpoint) }
         var location: Location?
         if case .fix(let fix)? = fix { location = fix }
         return Answer(devices: devices ?? [], fix: location)

@@ -6,6 +6,8 @@ enum GPSDReport: Sendable, Hashable {
     case noFix
     /// gpsd's list of devices (the paths it knows).
     case devices([String])
+    /// gpsd started using a device (one plugged in, or opened at last).
+    case deviceAdded(String)
     /// gpsd refused a request, such as a WATCH for a device it does not have.
     case error(String)
     /// Anything else (VERSION, WATCH, SKY, ...): nothing to act on.
@@ -15,7 +17,7 @@ enum GPSDReport: Sendable, Hashable {
     var isFixState: Bool {
         switch self {
         case .fix, .noFix: true
-        case .devices, .error, .other: false
+        case .devices, .deviceAdded, .error, .other: false
         }
     }
 }

@@ -72,6 +72,9 @@ final class GPSDMessageDecoder {
         if set & DEVICELIST_SET != 0 {
             return .devices(devicePaths())
         }
+        if set & DEVICE_SET != 0, data.pointee.dev.activated.tv_sec > 0, let path = Self.string(data.pointee.dev.path) {
+            return .deviceAdded(path)
+        }
         if set & ERROR_SET != 0 {
             return .error(Self.string(data.pointee.error) ?? "unknown error")
         }

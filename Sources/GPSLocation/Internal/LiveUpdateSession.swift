@@ -168,7 +168,9 @@ final class LiveUpdateSession {
         case .report(.noFix):
             report(.noFix)
         case .report(.devices(let paths)):
-            if !GPSLocationManager.hasDevice(paths, for: endpoint) { report(.noDevice) }
+            if !endpoint.isServed(by: paths) { report(.noDevice) }
+        case .report(.deviceAdded):
+            break
         case .report(.error(let message)):
             finish(throwing: GPSLocationError.gpsdRefused(endpoint: endpoint, message: message))
         case .report(.other):
