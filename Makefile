@@ -3,7 +3,7 @@
 #   make run        install what is missing, build, and show locate against simulated receivers
 #   make test       install what is missing, then run every test (unit and end to end)
 #   make build      release build with a static Swift runtime: .build/release/locate
-#   make bench      compare locate with gpspipe and the Python gps client (time to a fix, memory)
+#   make bench      locate beside gpspipe, the Python gps client and C libgps clients (the floor)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
 #   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
@@ -13,14 +13,17 @@
 PREFIX ?= /usr/local
 CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
+PEERS := .build/bench-peers
 
 .PHONY: run test build bench corpus install generated tracks clean bootstrap
 
 bootstrap:
 	@Scripts/bootstrap
 
+# A static Swift runtime, a non-PIE executable (no relocations to apply at each start) and no
+# $ORIGIN run path (libgps is found where the system keeps it, not next to the binary first).
 build: bootstrap
-	swift build -c release --static-swift-stdlib --product locate
+	swift build -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie --product locate
 
 run: build
 	@Scripts/demo $(RELEASE)
@@ -30,7 +33,10 @@ test: bootstrap
 	swift test --skip-build --disable-xctest
 
 bench: build
-	@Scripts/bench $(RELEASE)
+	@mkdir -p $(PEERS)
+	cc -O2 -o $(PEERS)/poll-once Scripts/bench-peers/poll-once.c -lgps -lm
+	cc -O2 -o $(PEERS)/read-loop Scripts/bench-peers/read-loop.c -lgps -lm
+	@Scripts/bench $(RELEASE) $(PEERS)
 
 corpus: build
 	@Scripts/corpus-check $(CORPUS) $(RELEASE)

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+
 
 /// How a `GPSLocationManager` reaches gpsd, and whose permission applies. One home for the defaults.
 public struct GPSLocationConfiguration: Sendable, Hashable {
@@ -18,8 +18,8 @@ public struct GPSLocationConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; the defaults suit a local gpsd.
     public init(
-        permission: PermissionSettings = PermissionSettings(files: SettingsFiles(environment: ProcessInfo.processInfo.environment)),
-        cache: LastFixCache? = LastFixCache(environment: ProcessInfo.processInfo.environment),
+        permission: PermissionSettings = PermissionSettings(files: .current),
+        cache: LastFixCache? = .current,
         endpoint: GPSDEndpoint = .default,
         connectTimeout: Duration = .seconds(5),
         reconnectDelay: Duration = .milliseconds(250),

@@ -61,20 +61,23 @@ public actor GPSLocationManager {
         accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil,
         statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
     ) async throws -> Location {
-        let permission = try authorization()
-        if let reason = permission.denial {
-            if permission.isRefusal { configuration.cache?.purge() }
-            throw GPSLocationError.notAuthorized(reason: reason)
-        }
-        if let maxAge, let cached = configuration.cache?.load(),
-           SingleFixQuestion.isAcceptable(cached, accuracy: accuracy, maxAge: maxAge) {
-            return try released(cached)
-        }
-        let timeout = timeout.boundedForWaiting
-        let question = SingleFixQuestion(endpoint: configuration.endpoint, accuracy: accuracy, maxAge: maxAge, timeout: timeout,
-                                         statusHandler: statusHandler)
-        let location = try await GPSDRequest.ask(question, configuration: configuration, deadline: .now.advanced(by: timeout))
-        return try releasedAndCached(location)
+        let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
+                                       statusHandler: statusHandler)
+        if let cached = try request.answerBeforeAsking() { return cached }
+        return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline))
+    }
+
+    /// `requestLocation`, blocking the calling thread instead of starting one (and with it Swift's
+    /// concurrency runtime): for the command's `--once`, whose main thread has nothing else to do.
+    /// The `statusHandler` is called on the calling thread.
+    @available(*, noasync, message: "blocks the calling thread; use requestLocation in async code")
+    package nonisolated func requestLocationBlocking(
+        accuracy: Double?, timeout: Duration, maxAge: Duration?, statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
+    ) throws -> Location {
+        let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
+                                       statusHandler: statusHandler)
+        if let cached = try request.answerBeforeAsking() { return cached }
+        return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline))
     }
 
     /// A live stream of fixes and status events until the consumer stops iterating.
@@ -106,26 +109,11 @@ public actor GPSLocationManager {
                                                deadline: .now.advanced(by: timeout.boundedForWaiting))
         var status = ReceiverStatus(devices: answer.devices)
         if let fix = answer.fix {
-            let released = try released(fix)
+            let released = try SingleFixRequest.release(fix, configuration: configuration)
             status.mode = released.mode
             status.satellitesUsed = released.satellitesUsed
             status.horizontalAccuracy = released.horizontalAccuracy
         }
         return status
-    }
-
-    private func released(_ location: Location) throws -> Location {
-        let permission = try authorization()
-        var gate = PositionGate()
-        guard let released = gate.release(location, under: permission, at: nil) else {
-            throw GPSLocationError.notAuthorized(reason: permission.denial ?? .denied)
-        }
-        return released
-    }
-
-    private func releasedAndCached(_ location: Location) throws -> Location {
-        let released = try released(location)
-        configuration.cache?.store(released)
-        return released
     }
 }

@@ -30,6 +30,11 @@ public struct LastFixCache: Sendable, Hashable {
         self.init(path: cacheHome + "/locate/last-fix.json")
     }
 
+    /// The cache for this process's environment.
+    public static var current: LastFixCache {
+        LastFixCache(environment: ProcessEnvironment.variables)
+    }
+
     /// Removes the cached fix, if there is one.
     public func purge() {
         unlink(path)
@@ -45,7 +50,7 @@ public struct LastFixCache: Sendable, Hashable {
     /// Stores `location`, which must be what the permission check released, received at `now`.
     /// Failures are ignored: the cache only saves time.
     func store(_ location: Location, receivedAt now: Date = Date()) {
-        try? PrivateFile.write(Entry(location, received: now).json + "\n", to: path)
+        try? PrivateFile.write(Entry(location, received: now).json + "\n", to: path, durable: false)
     }
 
     /// One cached fix: the file's members, each checked.

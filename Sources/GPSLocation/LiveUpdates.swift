@@ -28,6 +28,13 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         public mutating func next() async throws -> LocationUpdate? {
             try await session.queue.next()
         }
+
+        /// The next update if one is already waiting, without suspending; `nil` when none is
+        /// (the end of the stream, and its error, come from `next()`). For a consumer that does
+        /// its work in batches: take what is ready, write it out in one go, then wait again.
+        public mutating func nextIfAvailable() -> LocationUpdate? {
+            session.queue.nextIfAvailable()
+        }
     }
 
     /// Ties the session's life to the iterator's.

@@ -5,18 +5,39 @@ package enum NumberFormatting {
     private static let powersOfTen: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
     /// `value` rounded half away from zero to `decimals` places (0...9), such as `64.1504321`.
-    /// Non-finite values have no text and give `nil`.
+    /// Non-finite values (and those beyond 9e18) have no text and give `nil`.
     package static func fixed(_ value: Double, decimals: Int) -> String? {
-        guard value.isFinite else { return nil }
+        var bytes: [UInt8] = []
+        guard append(value, decimals: decimals, to: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `fixed(value, decimals:)` to `bytes`, with no intermediate string.
+    /// - Returns: `false` (appending nothing) when the value has no text.
+    package static func append(_ value: Double, decimals: Int, to bytes: inout [UInt8]) -> Bool {
+        guard value.isFinite else { return false }
         let scale = powersOfTen[decimals]
         let scaled = (value.magnitude * scale).rounded()
-        guard scaled < 9e18 else { return nil }
+        guard scaled < 9e18 else { return false }
         let units = UInt64(scaled)
         let divisor = UInt64(scale)
-        let sign = value < 0 && units != 0 ? "-" : ""
-        let whole = String(units / divisor)
-        guard decimals > 0 else { return sign + whole }
-        let fraction = String(units % divisor)
-        return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        if value < 0, units != 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(units / divisor, width: 1, to: &bytes)
+        guard decimals > 0 else { return true }
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(units % divisor, width: decimals, to: &bytes)
+        return true
+    }
+
+    private static let unitPowers: [UInt64] = (0..<20).map { power in (0..<power).reduce(UInt64(1)) { value, _ in value * 10 } }
+
+    /// Appends `value` in decimal, with leading zeros up to `width` digits (at most 20).
+    package static func appendDigits(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var count = 1
+        while count < 20, value >= unitPowers[count] { count += 1 }
+        for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / unitPowers[position] % 10))
+        }
     }
 }

@@ -6,18 +6,36 @@ import GPSLocation
 struct CSVFormat: OutputFormat {
     let includesHeader: Bool
 
-    mutating func prologue() -> String? {
-        includesHeader ? RecordFields.all.map(\.name).joined(separator: ",") : nil
+    mutating func prologue(to output: inout [UInt8]) {
+        guard includesHeader else { return }
+        output += RecordFields.all.map(\.name).joined(separator: ",").utf8
+        output.append(UInt8(ascii: "\n"))
     }
 
-    mutating func record(_ location: Location, now: Date) -> String? {
-        RecordFields.all.map { Self.field($0.value(location, now).plainText ?? "") }.joined(separator: ",")
+    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
+        for (index, field) in RecordFields.all.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            switch field.value(location, now) {
+            case .text(let text): Self.appendField(text, to: &output)
+            case let value: _ = value.appendPlain(to: &output)
+            }
+        }
+        output.append(UInt8(ascii: "\n"))
+        return true
     }
 
     /// A field as RFC 4180 wants it: in double quotes (inner quotes doubled) when it has a comma,
     /// a quote or a line break.
-    static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    static func appendField(_ text: String, to output: inout [UInt8]) {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+            output += text.utf8
+            return
+        }
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            output.append(byte)
+            if byte == UInt8(ascii: "\"") { output.append(byte) }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 }

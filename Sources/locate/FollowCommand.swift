@@ -40,7 +40,8 @@ struct FollowCommand {
         var progress = Progress()
         let status: ExitStatus
         do {
-            try writer.start()
+            writer.start()
+            try writer.flush()
             status = try await stream(into: &writer, progress: &progress)
             try writer.finish()
         } catch StandardStreams.OutputError.closed {
@@ -54,28 +55,26 @@ struct FollowCommand {
         return .success(status)
     }
 
-    /// Writes updates until the stream ends; the exit status for how it ended.
+    /// Writes updates until the stream ends; the exit status for how it ended. The updates
+    /// ready at one moment go out in one write (up to a batch), flushed as soon as no more are waiting.
     private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws -> ExitStatus {
         let liveOptions = LiveUpdateOptions(
             distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat)
+        var updates = manager.liveUpdates(liveOptions).makeAsyncIterator()
         do {
-            for try await update in manager.liveUpdates(liveOptions) {
-                switch update {
-                case .location(let location):
-                    if try writer.write(location) { progress.printed += 1 }
-                    progress.lastFallback = nil
-                case .status(let event):
-                    try writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
-                    if case .authorizationChanged(_, let denial?) = event {
-                        progress.lastFallback = denial
-                        if try writer.writeFallback(denial) { progress.printed += 1 }
-                    }
+            while let first = try await updates.next() {
+                var update: LocationUpdate? = first
+                while let current = update {
+                    add(current, to: &writer, progress: &progress)
+                    if isDone(progress) || writer.isBatchFull { break }
+                    update = updates.nextIfAvailable()
                 }
-                if let count = options.count, progress.printed >= count { break }
+                try writer.flush()
+                if isDone(progress) { break }
             }
         } catch let error as GPSLocationError {
-            try writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
-            try writer.writeFallback(.gpsdUnavailable)
+            writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
+            writer.writeFallback(.gpsdUnavailable)
             return ExitStatus(error)
         } catch let error as ConfigurationError {
             StandardStreams.diagnose(error.description)
@@ -86,6 +85,26 @@ struct FollowCommand {
             if !Task.isCancelled { return .failure }
         }
         return progress.lastFallback.map(ExitStatus.init) ?? .success
+    }
+
+    /// Whether `--count` records are out.
+    private func isDone(_ progress: Progress) -> Bool {
+        options.count.map { progress.printed >= $0 } ?? false
+    }
+
+    /// Adds one update to the output being gathered.
+    private func add(_ update: LocationUpdate, to writer: inout RecordWriter, progress: inout Progress) {
+        switch update {
+        case .location(let location):
+            if writer.write(location) { progress.printed += 1 }
+            progress.lastFallback = nil
+        case .status(let event):
+            writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
+            if case .authorizationChanged(_, let denial?) = event {
+                progress.lastFallback = denial
+                if writer.writeFallback(denial) { progress.printed += 1 }
+            }
+        }
     }
 
     private func explain(_ reason: FallbackReason) -> String {

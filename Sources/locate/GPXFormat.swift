@@ -19,35 +19,37 @@ struct GPXFormat: OutputFormat {
         self.shape = shape
     }
 
-    mutating func prologue() -> String? {
+    mutating func prologue(to output: inout [UInt8]) {
         var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         text += #"<gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">"#
         if shape == .track { text += "\n<trk><name>locate</name>" }
-        return text
+        output += (text + "\n").utf8
     }
 
-    mutating func record(_ location: Location, now: Date) -> String? {
+    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
         switch shape {
         case .waypoint:
-            return point("wpt", location)
+            output += (point("wpt", location) + "\n").utf8
         case .track:
-            guard location.source != .fallback else { return nil }
+            guard location.source != .fallback else { return false }
             let opening = segmentOpen ? "" : "<trkseg>\n"
             segmentOpen = true
-            return opening + point("trkpt", location)
+            output += (opening + point("trkpt", location) + "\n").utf8
         }
+        return true
     }
 
-    mutating func status(_ event: StatusEvent, now: Date) -> StatusOutput {
+    mutating func status(_ event: StatusEvent, now: Date, to output: inout [UInt8]) -> StatusOutput {
         guard shape == .track, event.isGap, segmentOpen else { return .none }
         segmentOpen = false
-        return .mark("</trkseg>")
+        output += "</trkseg>\n".utf8
+        return .mark
     }
 
-    mutating func epilogue() -> String? {
+    mutating func epilogue(to output: inout [UInt8]) {
         switch shape {
-        case .waypoint: return "</gpx>"
-        case .track: return (segmentOpen ? "</trkseg>\n" : "") + "</trk>\n</gpx>"
+        case .waypoint: output += "</gpx>\n".utf8
+        case .track: output += ((segmentOpen ? "</trkseg>\n" : "") + "</trk>\n</gpx>\n").utf8
         }
     }
 

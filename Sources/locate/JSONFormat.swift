@@ -6,35 +6,38 @@ import GPSLocation
 struct JSONFormat: OutputFormat {
     let includesEvents: Bool
 
-    mutating func record(_ location: Location, now: Date) -> String? {
-        var object = JSONObjectWriter()
-        for field in RecordFields.all {
-            object.add(field.name, field.value(location, now))
+    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
+        output.append(UInt8(ascii: "{"))
+        for (index, field) in RecordFields.all.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output += field.jsonKey
+            field.value(location, now).appendJSON(to: &output)
         }
-        return object.text
+        output += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        return true
     }
 
-    mutating func status(_ event: StatusEvent, now: Date) -> StatusOutput {
+    mutating func status(_ event: StatusEvent, now: Date, to output: inout [UInt8]) -> StatusOutput {
         guard includesEvents else { return .none }
         var object = JSONObjectWriter()
         object.add("type", .text("status"))
         object.add("event", .text(event.name))
-        object.add("time", string: UTCTimestamp.iso8601(now))
+        object.add("time", .time(now))
         for detail in event.details {
             object.add(detail.key, detail.value)
         }
         object.add("message", .text(event.message))
-        return .event(object.text)
+        output += object.text.utf8
+        output.append(UInt8(ascii: "\n"))
+        return .event
     }
 }
 
 extension JSONObjectWriter {
-    /// Adds a record field: text quoted, numbers and flags as they are, unknown as `null`.
+    /// Adds a record field: text and times quoted, numbers and flags as they are, unknown as `null`.
     mutating func add(_ key: String, _ value: FieldValue) {
-        switch value {
-        case .text(let text): add(key, string: text)
-        case .unknown: add(key, json: "null")
-        case .number, .flag: add(key, json: value.plainText ?? "null")
-        }
+        var bytes: [UInt8] = []
+        value.appendJSON(to: &bytes)
+        add(key, json: String(decoding: bytes, as: UTF8.self))
     }
 }

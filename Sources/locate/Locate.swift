@@ -6,9 +6,10 @@ import Synchronization
 
 /// The `locate` command: parse, run, and map the outcome to an exit status in one place.
 ///
-/// `main` is synchronous: it runs the command as a detached task and waits for it on the main
-/// thread, whose signal mask stays as `SignalTrap` set it (an `async` main would park the main
-/// thread in libdispatch's `sigsuspend` with every signal unblocked).
+/// `main` is synchronous: `--once` (the hot path) runs on the main thread alone, with no Swift
+/// concurrency at all; the commands that need it run as a detached task the main thread waits
+/// for, its signal mask staying as `SignalTrap` set it (an `async` main would park the main thread
+/// in libdispatch's `sigsuspend` with every signal unblocked).
 @main
 enum Locate {
     static func main() {
@@ -16,13 +17,13 @@ enum Locate {
         SignalTrap.blockSignals()
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
         signal(SIGPIPE, SIG_IGN)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         let status: ExitStatus
         do {
             let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
             // Only --follow ends cleanly on a signal; everything else ends with its default action.
             if options.command != .locate || options.mode != .follow { SignalTrap.restoreDefaultActions() }
-            status = waitFor { await run(options, environment: environment) }
+            status = run(options, environment: environment)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
             StandardStreams.writeMessage(Usage.synopsis)
@@ -33,22 +34,28 @@ enum Locate {
     }
 
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its status.
-    private static func waitFor(_ work: @escaping @Sendable () async -> ExitStatus) -> ExitStatus {
-        let status = Mutex(ExitStatus.failure)
+    private static func waitFor(
+        _ work: @escaping @Sendable () async throws(StandardStreams.OutputError) -> ExitStatus
+    ) throws(StandardStreams.OutputError) -> ExitStatus {
+        let outcome = Mutex(Result<ExitStatus, StandardStreams.OutputError>.success(.failure))
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            let result = await work()
-            status.withLock { $0 = result }
+            do throws(StandardStreams.OutputError) {
+                let status = try await work()
+                outcome.withLock { $0 = .success(status) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
             done.signal()
         }
         done.wait()
-        return status.withLock { $0 }
+        return try outcome.withLock { $0 }.get()
     }
 
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
-    private static func run(_ options: CommandLineOptions, environment: [String: String]) async -> ExitStatus {
+    private static func run(_ options: CommandLineOptions, environment: [String: String]) -> ExitStatus {
         do {
-            return try await command(options, environment: environment)
+            return try command(options, environment: environment)
         } catch .closed {
             return .success
         } catch {
@@ -57,7 +64,7 @@ enum Locate {
         }
     }
 
-    private static func command(_ options: CommandLineOptions, environment: [String: String]) async throws(StandardStreams.OutputError) -> ExitStatus {
+    private static func command(_ options: CommandLineOptions, environment: [String: String]) throws(StandardStreams.OutputError) -> ExitStatus {
         if options.showHelp {
             try StandardStreams.writeRecord(HelpText.text)
             return .success
@@ -91,12 +98,14 @@ enum Locate {
         let userFile = settings.files.userFile
         switch (options.command, options.mode) {
         case (.status, _):
-            return try await StatusCommand(options: options, manager: manager, permission: permission).run()
+            let command = StatusCommand(options: options, manager: manager, permission: permission)
+            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
-            return try await OnceCommand(options: options, manager: manager, writer: writer,
-                                         settingsTimeout: permission.timeout, userFile: userFile).run(permission: permission)
+            return try OnceCommand(options: options, manager: manager, writer: writer,
+                                   settingsTimeout: permission.timeout, userFile: userFile).run(permission: permission)
         case (_, .follow):
-            return try await FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile).run()
+            let command = FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile)
+            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         }
     }
 

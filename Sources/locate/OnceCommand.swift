@@ -1,7 +1,9 @@
 import GPSLocation
+import Synchronization
 
 /// `locate --once`: one fix on stdout; or, when there is none to give, the fallback coordinate
-/// (unless disabled), a message on stderr and the matching exit status.
+/// (unless disabled), a message on stderr and the matching exit status. It runs on the main
+/// thread alone (the library's blocking request), the shortest way to a fix.
 struct OnceCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
@@ -11,37 +13,42 @@ struct OnceCommand {
     let userFile: String
 
     /// - Throws: `OutputError` when stdout cannot be written.
-    func run(permission: Permission) async throws(StandardStreams.OutputError) -> ExitStatus {
+    func run(permission: Permission) throws(StandardStreams.OutputError) -> ExitStatus {
         var writer = self.writer
-        let status = try await answer(permission: permission, writer: &writer)
+        let status = try answer(permission: permission, writer: &writer)
         try writer.finish()
         return status
     }
 
-    /// Asks for the fix, reporting what the wait waits for (a device) as it happens.
-    private func request(writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> Result<Location, any Error> {
-        let (events, statuses) = AsyncStream.makeStream(of: LocationStatusEvent.self)
-        let request = Task { [manager, options, settingsTimeout] in
-            defer { statuses.finish() }
-            return try await manager.requestLocation(
-                accuracy: options.accuracy, timeout: options.timeout ?? settingsTimeout ?? .seconds(30), maxAge: options.maxAge,
-                statusHandler: { statuses.yield($0) })
-        }
-        do {
-            for await event in events {
-                try writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint) { _ in "" })
+    /// Asks for the fix, reporting what the wait waits for (a device) as it happens. The writer
+    /// is the status handler's while the request runs (on this thread), then the caller's again.
+    private func request(writer: inout RecordWriter) throws(StandardStreams.OutputError) -> Result<Location, any Error> {
+        let endpoint = manager.configuration.endpoint
+        let shared = Mutex((writer: writer, failure: StandardStreams.OutputError?.none))
+        let result = Result {
+            try manager.requestLocationBlocking(
+                accuracy: options.accuracy, timeout: options.timeout ?? settingsTimeout ?? .seconds(30), maxAge: options.maxAge
+            ) { event in
+                shared.withLock { state in
+                    state.writer.report(StatusEvent(event, endpoint: endpoint) { _ in "" })
+                    do throws(StandardStreams.OutputError) {
+                        try state.writer.flush()
+                    } catch {
+                        state.failure = state.failure ?? error
+                    }
+                }
             }
-        } catch {
-            request.cancel()
-            throw error
         }
-        return await request.result
+        let (finalWriter, failure) = shared.withLock { ($0.writer, $0.failure) }
+        writer = finalWriter
+        if let failure { throw failure }
+        return result
     }
 
-    private func answer(permission: Permission, writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
+    private func answer(permission: Permission, writer: inout RecordWriter) throws(StandardStreams.OutputError) -> ExitStatus {
         let location: Location
         do {
-            location = try await request(writer: &writer).get()
+            location = try request(writer: &writer).get()
         } catch let error as StandardStreams.OutputError {
             throw error
         } catch let error as ConfigurationError {
@@ -51,12 +58,12 @@ struct OnceCommand {
             // The library checks (and may have changed while waiting for the fix).
             let current = (try? manager.authorization()) ?? permission
             StandardStreams.diagnose(AuthorizationMessages.explain(reason, permission: current, app: options.app, userFile: userFile))
-            try writer.writeFallback(reason)
+            writer.writeFallback(reason)
             return ExitStatus(reason)
         } catch let error as GPSLocationError {
             let reason: FallbackReason = error.isTimeout ? .timeout : .gpsdUnavailable
-            try writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
-            try writer.writeFallback(reason)
+            writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
+            writer.writeFallback(reason)
             return ExitStatus(reason)
         } catch {
             StandardStreams.diagnose(String(describing: error))
@@ -65,7 +72,7 @@ struct OnceCommand {
         if location.timedOut, let accuracy = options.accuracy {
             StandardStreams.diagnose("no fix within \(accuracy) m in time; printing the most accurate fix seen")
         }
-        try writer.write(location)
+        writer.write(location)
         return location.timedOut ? .timedOut : .success
     }
 }

@@ -5,6 +5,7 @@ import GPSLocation
 enum FieldValue: Equatable {
     case number(Double, decimals: Int)
     case text(String)
+    case time(Date)
     case flag(Bool)
     case unknown
 }
@@ -12,7 +13,15 @@ enum FieldValue: Equatable {
 /// One field of a record: its name (the JSON key and CSV column) and how it is read off a location.
 struct RecordField: Sendable {
     let name: String
+    /// `"name":`, ready for a JSON object.
+    let jsonKey: [UInt8]
     let value: @Sendable (Location, Date) -> FieldValue
+
+    init(name: String, value: @escaping @Sendable (Location, Date) -> FieldValue) {
+        self.name = name
+        jsonKey = Array(FlatJSON.quoted(name).utf8) + [UInt8(ascii: ":")]
+        self.value = value
+    }
 }
 
 /// The fields of a record, in README's order. JSON, CSV and `--format` all write from this one
@@ -21,7 +30,7 @@ struct RecordField: Sendable {
 enum RecordFields {
     static let all: [RecordField] = [
         RecordField(name: "type") { _, _ in .text("fix") },
-        RecordField(name: "time") { location, _ in location.time.flatMap(UTCTimestamp.iso8601).map(FieldValue.text) ?? .unknown },
+        RecordField(name: "time") { location, _ in location.time.map(FieldValue.time) ?? .unknown },
         RecordField(name: "lat") { location, _ in .number(location.latitude, decimals: 7) },
         RecordField(name: "lon") { location, _ in .number(location.longitude, decimals: 7) },
         RecordField(name: "alt_msl") { location, _ in number(location.altitudeMSL, 1) },
@@ -54,13 +63,30 @@ enum RecordFields {
 }
 
 extension FieldValue {
-    /// The value as bare text (numbers fixed-point, `true`/`false`), or `nil` when unknown.
-    var plainText: String? {
+    /// Appends the value as bare text (numbers fixed-point, times ISO 8601, `true`/`false`).
+    /// - Returns: `false`, appending nothing, when the value is unknown or has no text.
+    func appendPlain(to bytes: inout [UInt8]) -> Bool {
         switch self {
-        case .number(let value, let decimals): NumberFormatting.fixed(value, decimals: decimals)
-        case .text(let text): text
-        case .flag(let flag): flag ? "true" : "false"
-        case .unknown: nil
+        case .number(let value, let decimals): return NumberFormatting.append(value, decimals: decimals, to: &bytes)
+        case .text(let text): bytes += text.utf8
+        case .time(let date): return UTCTimestamp.append(date, to: &bytes)
+        case .flag(let flag): bytes += flag ? Array("true".utf8) : Array("false".utf8)
+        case .unknown: return false
+        }
+        return true
+    }
+
+    /// Appends the value as JSON: text and times quoted, numbers and flags bare, unknown `null`.
+    func appendJSON(to bytes: inout [UInt8]) {
+        switch self {
+        case .text(let text):
+            FlatJSON.appendQuoted(text, to: &bytes)
+        case .time:
+            bytes.append(UInt8(ascii: "\""))
+            _ = appendPlain(to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        case .number, .flag, .unknown:
+            if !appendPlain(to: &bytes) { bytes += Array("null".utf8) }
         }
     }
 }

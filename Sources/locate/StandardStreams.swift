@@ -25,9 +25,14 @@ enum StandardStreams {
 
     /// Writes one record and its line end to stdout.
     static func writeRecord(_ record: String) throws(OutputError) {
+        try write(Array((record + "\n").utf8))
+    }
+
+    /// Writes `bytes` (whole lines) to stdout.
+    static func write(_ bytes: [UInt8]) throws(OutputError) {
         stdoutWriteStarted.store(monotonicNanoseconds(), ordering: .relaxed)
         defer { stdoutWriteStarted.store(0, ordering: .relaxed) }
-        if let code = writeAll(record + "\n", to: STDOUT_FILENO) {
+        if let code = writeAll(bytes, to: STDOUT_FILENO) {
             throw code == EPIPE ? .closed : .failed(errno: code)
         }
     }
@@ -57,22 +62,28 @@ enum StandardStreams {
 
     /// Writes one line to stderr; errors there are ignored, as there is nowhere to report them.
     static func writeMessage(_ line: String) {
-        writeAll(line + "\n", to: STDERR_FILENO)
+        writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
     }
 
-    /// Writes `text` to the descriptor completely, retrying interrupted calls.
+    /// Writes `bytes` to the descriptor completely, retrying interrupted calls.
     /// - Returns: `nil` when all of it was written, otherwise the `errno` of the failure.
     @discardableResult
-    static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
-        var bytes = Array(text.utf8)
-        while !bytes.isEmpty {
-            let written = write(descriptor, bytes, bytes.count)
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var remaining = bytes
+        while !remaining.isEmpty {
+            let written = Glibc.write(descriptor, remaining, remaining.count)
             if written < 0 {
                 if errno == EINTR { continue }
                 return errno
             }
-            bytes.removeFirst(written)
+            remaining.removeFirst(written)
         }
         return nil
+    }
+
+    /// Writes `text` to the descriptor completely; see `writeAll(_:to:)` for bytes.
+    @discardableResult
+    static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+        writeAll(Array(text.utf8), to: descriptor)
     }
 }

@@ -27,17 +27,17 @@ struct TemplateFormat: OutputFormat, Sendable {
     ]
 
     private enum Piece: Sendable {
-        case literal(String)
+        case literal([UInt8])
         case field(RecordField, decimals: Int?)
     }
 
     private let pieces: [Piece]
-    private let nullText: String
+    private let nullText: [UInt8]
 
     /// Parses `template`.
     /// - Throws: `UsageError` for an unknown token (listing the valid ones) or a lone `%` or `\`.
     init(_ template: String, nullText: String) throws(UsageError) {
-        self.nullText = nullText
+        self.nullText = Array(nullText.utf8)
         var pieces: [Piece] = []
         var literal = ""
         var rest = Substring(template)
@@ -55,7 +55,7 @@ struct TemplateFormat: OutputFormat, Sendable {
                     let valid = Self.tokens.map { "%" + $0.name }.joined(separator: " ")
                     throw UsageError(message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(valid) %%)")
                 }
-                if !literal.isEmpty { pieces.append(.literal(literal)) }
+                if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
                 literal = ""
                 pieces.append(.field(RecordFields.named(token.field)!, decimals: token.decimals))
                 rest = rest.dropFirst(token.name.count)
@@ -71,22 +71,22 @@ struct TemplateFormat: OutputFormat, Sendable {
                 literal.append(character)
             }
         }
-        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
         self.pieces = pieces
     }
 
-    mutating func record(_ location: Location, now: Date) -> String? {
-        var line = ""
+    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
         for piece in pieces {
             switch piece {
-            case .literal(let text):
-                line += text
+            case .literal(let bytes):
+                output += bytes
             case .field(let field, let decimals):
                 var value = field.value(location, now)
                 if let decimals, case .number(let number, _) = value { value = .number(number, decimals: decimals) }
-                line += value.plainText ?? nullText
+                if !value.appendPlain(to: &output) { output += nullText }
             }
         }
-        return line
+        output.append(UInt8(ascii: "\n"))
+        return true
     }
 }

@@ -24,11 +24,14 @@ struct LocaleIndependenceTests {
     @Test func recordsWriteDecimalPoints() throws {
         try underGermanNumbers {
             let fix = Location(latitude: 48.1234567, longitude: 11.5, horizontalAccuracy: 3.25, speed: 1.5, mode: .twoDimensional)
+            var bytes: [UInt8] = []
             var json = JSONFormat(includesEvents: false)
-            let record = json.record(fix, now: .now) ?? ""
-            #expect(record.contains("\"lat\":48.1234567") && record.contains("\"h_acc\":3.3") && record.contains("\"speed\":1.50"))
+            _ = json.record(fix, now: .now, to: &bytes)
             var text = TextFormat()
-            #expect(text.record(fix, now: .now) == "48.123457 11.500000")
+            _ = text.record(fix, now: .now, to: &bytes)
+            let written = String(decoding: bytes, as: UTF8.self)
+            #expect(written.contains("\"lat\":48.1234567") && written.contains("\"h_acc\":3.3") && written.contains("\"speed\":1.50"))
+            #expect(written.hasSuffix("}\n48.123457 11.500000\n"))
         }
     }
 

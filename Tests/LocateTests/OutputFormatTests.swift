@@ -17,9 +17,20 @@ struct OutputFormatTests {
 
     private let bareFix = Location(latitude: 1, longitude: 2, mode: .twoDimensional)
 
+    /// One record as text, without its line end; `nil` when the format had no place for it.
     private func record(_ format: some OutputFormat, _ location: Location, now: Date? = nil) -> String? {
         var format = format
-        return format.record(location, now: now ?? fixTime)
+        var bytes: [UInt8] = []
+        guard format.record(location, now: now ?? fixTime, to: &bytes) else { return nil }
+        #expect(bytes.last == UInt8(ascii: "\n"), "a record is a whole line")
+        return String(decoding: bytes.dropLast(), as: UTF8.self)
+    }
+
+    /// Everything the calls write, as text.
+    private func output(_ write: (inout [UInt8]) -> Void) -> String {
+        var bytes: [UInt8] = []
+        write(&bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     @Test func textIsLatitudeAndLongitudeWithSixDecimals() {
@@ -42,9 +53,9 @@ struct OutputFormatTests {
     @Test func jsonEventsGoToStdoutOnlyWithEvents() {
         let event = StatusEvent(.gpsdLost(retryIn: 0.25), endpoint: .default) { _ in "" }
         var withEvents = JSONFormat(includesEvents: true)
-        #expect(withEvents.status(event, now: fixTime) == .event(#"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"#))
+        #expect(output { #expect(withEvents.status(event, now: fixTime, to: &$0) == .event) } == #"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"# + "\n")
         var withoutEvents = JSONFormat(includesEvents: false)
-        #expect(withoutEvents.status(event, now: fixTime) == StatusOutput.none)
+        #expect(output { #expect(withoutEvents.status(event, now: fixTime, to: &$0) == StatusOutput.none) }.isEmpty)
     }
 
     @Test func jsonEscapesStrings() {
@@ -53,39 +64,48 @@ struct OutputFormatTests {
 
     @Test func csvHasAHeaderThenRowsWithTheJSONColumns() {
         var csv = CSVFormat(includesHeader: true)
-        #expect(csv.prologue() == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out")
+        #expect(output { csv.prologue(to: &$0) } == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out\n")
         #expect(record(csv, bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false")
         var headless = CSVFormat(includesHeader: false)
-        #expect(headless.prologue() == nil)
+        #expect(output { headless.prologue(to: &$0) }.isEmpty)
     }
 
     @Test func csvQuotesFieldsThatNeedIt() {
-        #expect(CSVFormat.field("plain") == "plain")
-        #expect(CSVFormat.field("a,b") == "\"a,b\"")
-        #expect(CSVFormat.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(CSVFormat.field("two\nlines") == "\"two\nlines\"")
+        func field(_ text: String) -> String { output { CSVFormat.appendField(text, to: &$0) } }
+        #expect(field("plain") == "plain")
+        #expect(field("a,b") == "\"a,b\"")
+        #expect(field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(field("two\nlines") == "\"two\nlines\"")
     }
 
     @Test func gpxWaypointForOnce() {
         var gpx = GPXFormat(shape: .waypoint)
-        let document = [gpx.prologue(), gpx.record(fullFix, now: fixTime), gpx.epilogue()].compactMap { $0 }.joined(separator: "\n")
+        let document = output {
+            gpx.prologue(to: &$0)
+            _ = gpx.record(fullFix, now: fixTime, to: &$0)
+            gpx.epilogue(to: &$0)
+        }
         #expect(document == """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
             <wpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><fix>3d</fix><sat>8</sat><hdop>0.90</hdop></wpt>
             </gpx>
+
             """)
     }
 
     @Test func gpxTrackStartsANewSegmentAfterAGapAndLeavesTheFallbackOut() {
         var gpx = GPXFormat(shape: .track)
         let gap = StatusEvent(.gpsdLost(retryIn: 1), endpoint: .default) { _ in "" }
-        var parts: [String?] = [gpx.prologue(), gpx.record(bareFix, now: fixTime)]
-        if case .mark(let mark) = gpx.status(gap, now: fixTime) { parts.append(mark) }
-        parts.append(gpx.record(FallbackCoordinate.builtIn.location(reason: .denied), now: fixTime))
-        if case .mark(let mark) = gpx.status(gap, now: fixTime) { parts.append(mark) }
-        parts += [gpx.record(bareFix, now: fixTime), gpx.epilogue()]
-        let body = parts.compactMap { $0 }.dropFirst().joined(separator: "\n")
+        _ = output { gpx.prologue(to: &$0) }
+        let body = output {
+            #expect(gpx.record(bareFix, now: fixTime, to: &$0))
+            #expect(gpx.status(gap, now: fixTime, to: &$0) == .mark)
+            #expect(!gpx.record(FallbackCoordinate.builtIn.location(reason: .denied), now: fixTime, to: &$0), "no fallback in a track")
+            #expect(gpx.status(gap, now: fixTime, to: &$0) == .none, "no second break")
+            #expect(gpx.record(bareFix, now: fixTime, to: &$0))
+            gpx.epilogue(to: &$0)
+        }
         #expect(body == """
             <trkseg>
             <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
@@ -95,6 +115,7 @@ struct OutputFormatTests {
             </trkseg>
             </trk>
             </gpx>
+
             """)
     }
 

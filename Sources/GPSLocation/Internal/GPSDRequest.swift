@@ -45,10 +45,19 @@ enum GPSDRequest {
         }
     }
 
-    /// The request's loop, on its thread.
+    /// The question's answer, asked on the calling thread, which blocks until it is known: for
+    /// callers whose thread is their own (never Swift's cooperative pool).
+    /// - Throws: `GPSLocationError`.
+    static func askHere<Question: GPSDQuestion>(
+        _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant
+    ) throws -> Question.Answer {
+        try run(question, configuration: configuration, deadline: deadline, wakeUp: nil) { false }.get()
+    }
+
+    /// The request's loop, on its thread; `wakeUp` (when there is one) ends a wait at once.
     private static func run<Question: GPSDQuestion>(
         _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant,
-        wakeUp: WakeUp, isCancelled: () -> Bool
+        wakeUp: WakeUp?, isCancelled: () -> Bool
     ) -> Result<Question.Answer, any Error> {
         var question = question
         let start = ContinuousClock.now
@@ -59,13 +68,14 @@ enum GPSDRequest {
         var events: [GPSDLink.Event] = []
         while true {
             if isCancelled() { return .failure(CancellationError()) }
-            var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
-            if let request = link.pollRequest { descriptors.append(request) }
+            // The link's descriptor first, the wake-up (if any) after it.
+            var descriptors = [link.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0)]
+            if let wakeUp { descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)) }
             let wakeAt = [deadline, link.nextDeadline].compactMap { $0 }.min() ?? deadline
             waitForEvents(&descriptors, timeout: ContinuousClock.now.duration(to: wakeAt))
             let now = ContinuousClock.now
             events.removeAll(keepingCapacity: true)
-            link.advance(descriptors.count > 1 ? descriptors[1].revents : 0, now: now, events: &events)
+            link.advance(descriptors[0].revents, now: now, events: &events)
             do throws(GPSLocationError) {
                 for event in events {
                     switch event {

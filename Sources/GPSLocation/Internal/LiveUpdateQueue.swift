@@ -133,6 +133,18 @@ final class LiveUpdateQueue: Sendable {
         }
     }
 
+    /// The next update if one is waiting, without suspending.
+    func nextIfAvailable() -> LocationUpdate? {
+        var wakesProducer = false
+        let update: LocationUpdate? = state.withLock { state in
+            let update = state.take()
+            wakesProducer = update != nil && state.count == Self.capacity / 2
+            return update
+        }
+        if wakesProducer { producerWakeUp?.signal() }
+        return update
+    }
+
     /// Takes the next update or the end, or (with `waiter`) leaves the waiter for `push` or `finish`.
     private func takeNow(orWait waiter: CheckedContinuation<LocationUpdate?, any Error>?) -> Outcome {
         var wakesProducer = false

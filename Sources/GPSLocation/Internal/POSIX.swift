@@ -219,6 +219,24 @@ final class NameLookup: Sendable {
     var addresses: Result<[TCPSocket.Address], LookupError>? { result.withLock { $0 } }
 }
 
+/// The process's environment variables, read from `environ` (Foundation's `ProcessInfo` would
+/// cost every start a millisecond and a few MiB for the same dictionary). Shared with the command.
+package enum ProcessEnvironment {
+    /// Every `NAME=value` of the environment; a later duplicate name wins, as with `getenv`'s last.
+    package static var variables: [String: String] {
+        var variables: [String: String] = [:]
+        var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        while let pointer = entry?.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry = entry?.successor()
+        }
+        return variables
+    }
+}
+
 /// What a path names after one step of symbolic links: the link's target, made absolute against
 /// the link's directory, or `nil` when the path is not a symbolic link.
 func symbolicLinkTarget(of path: String) -> String? {

@@ -25,6 +25,11 @@ public struct SettingsFiles: Sendable, Hashable {
                   policyCandidates: configDirs.map { $0 + "/locate/policy.conf" })
     }
 
+    /// The locations for this process's environment.
+    public static var current: SettingsFiles {
+        SettingsFiles(environment: ProcessEnvironment.variables)
+    }
+
     /// The policy file in force: the first candidate that exists (it may be unreadable, which is an error when read).
     public var policyFile: String? {
         policyCandidates.first { access($0, F_OK) == 0 }

@@ -62,7 +62,7 @@ public struct UserSettingsEditor: Sendable {
         let content = Self.edited(original, document: document, section: section, setting: setting, removing: removing)
         try verify(content, against: document, section: section, setting: setting, removing: removing)
         do {
-            try PrivateFile.write(content, to: file)
+            try PrivateFile.write(content, to: file, durable: true)
         } catch {
             throw ConfigurationError(file: file, message: error.description)
         }
