@@ -53,9 +53,14 @@ struct OutputFormatTests {
     @Test func jsonEventsGoToStdoutOnlyWithEvents() {
         let event = StatusEvent(.gpsdLost(retryIn: 0.25), endpoint: .default) { _ in "" }
         var withEvents = JSONFormat(includesEvents: true)
-        #expect(output { #expect(withEvents.status(event, now: fixTime, to: &$0) == .event) } == #"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"# + "\n")
+        var shown: StatusOutput?
+        let eventLine = output { shown = withEvents.status(event, now: fixTime, to: &$0) }
+        #expect(shown == .event)
+        #expect(eventLine == #"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"# + "\n")
         var withoutEvents = JSONFormat(includesEvents: false)
-        #expect(output { #expect(withoutEvents.status(event, now: fixTime, to: &$0) == StatusOutput.none) }.isEmpty)
+        let nothing = output { shown = withoutEvents.status(event, now: fixTime, to: &$0) }
+        #expect(shown == StatusOutput.none)
+        #expect(nothing.isEmpty)
     }
 
     @Test func jsonEscapesStrings() {

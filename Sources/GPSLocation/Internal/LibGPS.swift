@@ -44,7 +44,7 @@ final class GPSDMessageDecoder {
     func decode(_ buffer: inout [UInt8], _ range: Range<Int>) -> GPSDReport {
         buffer[range.upperBound] = 0
         if PollResponse.isPoll(buffer[range]) {
-            return decodePoll(String(decoding: buffer[range], as: UTF8.self))
+            return decodePoll(buffer[range])
         }
         let status = buffer.withUnsafeMutableBytes { raw in
             data.pointee.set = 0
@@ -56,8 +56,13 @@ final class GPSDMessageDecoder {
 
     /// Decodes one message given as JSON text, exactly as if gpsd had sent it.
     func decode(json: some StringProtocol) -> GPSDReport {
-        var bytes = Array(json.utf8) + [0]
-        return decode(&bytes, 0..<(bytes.count - 1))
+        decode(bytes: Array(json.utf8)[...])
+    }
+
+    /// Decodes one message given as bytes, exactly as if gpsd had sent it.
+    private func decode(bytes: ArraySlice<UInt8>) -> GPSDReport {
+        var line = Array(bytes) + [0]
+        return decode(&line, 0..<(line.count - 1))
     }
 
     /// What libgps parsed into `data`.
@@ -81,13 +86,13 @@ final class GPSDMessageDecoder {
         return .other
     }
 
-    private func decodePoll(_ line: String) -> GPSDReport {
+    private func decodePoll(_ line: ArraySlice<UInt8>) -> GPSDReport {
         if let sky = PollResponse.firstObject(inArray: "sky", of: line) {
-            _ = decode(json: sky)
+            _ = decode(bytes: sky)
         }
         // An empty list or a mode-0 TPV means gpsd has no fix to tell.
         guard let tpv = PollResponse.firstObject(inArray: "tpv", of: line) else { return .noFix }
-        let report = decode(json: tpv)
+        let report = decode(bytes: tpv)
         return report == .other ? .noFix : report
     }
 
