@@ -6,6 +6,7 @@
 #   make bench      locate beside gpspipe, the Python gps client and C libgps clients (the floor)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
+#   make order      rewrite Scripts/locate.order, the link order of the hot functions (needs valgrind)
 #   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
 #   make tracks     regenerate the bundled NMEA tracks in Scripts/tracks
 #   make clean      remove build products
@@ -15,15 +16,21 @@ CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 PEERS := .build/bench-peers
 
-.PHONY: run test build bench corpus install generated tracks clean bootstrap
+.PHONY: run test build bench order corpus install generated tracks clean bootstrap
 
 bootstrap:
 	@Scripts/bootstrap
 
-# A static Swift runtime, a non-PIE executable (no relocations to apply at each start) and no
-# $ORIGIN run path (libgps is found where the system keeps it, not next to the binary first).
+# A static Swift runtime, a non-PIE executable (no relocations to apply at each start), no
+# $ORIGIN run path (libgps is found where the system keeps it, not next to the binary first),
+# and the hot functions linked side by side (Scripts/locate.order, written by make order) so a
+# run faults in few pages of the binary.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie
+ORDER_FLAGS := -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/locate.order \
+	-Xlinker --no-warn-symbol-ordering
+
 build: bootstrap
-	swift build -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie --product locate
+	swift build $(RELEASE_FLAGS) $(ORDER_FLAGS) --product locate
 
 run: build
 	@Scripts/demo $(RELEASE)
@@ -37,6 +44,11 @@ bench: build
 	cc -O2 -o $(PEERS)/poll-once Scripts/bench-peers/poll-once.c -lgps -lm
 	cc -O2 -o $(PEERS)/read-loop Scripts/bench-peers/read-loop.c -lgps -lm
 	@Scripts/bench $(RELEASE) $(PEERS)
+
+# Developer tool: rewrite Scripts/locate.order from the hot paths of an unordered build (needs valgrind).
+order: bootstrap
+	swift build $(RELEASE_FLAGS) --product locate --scratch-path .build/unordered
+	Scripts/order-hot-functions .build/unordered/release/locate Scripts/locate.order
 
 corpus: build
 	@Scripts/corpus-check $(CORPUS) $(RELEASE)

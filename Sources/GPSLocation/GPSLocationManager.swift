@@ -83,14 +83,17 @@ public actor GPSLocationManager {
     /// A live stream of fixes and status events until the consumer stops iterating.
     ///
     /// The stream starts with gpsd's current fix when it has one, then follows the receiver.
-    /// Fixes pass through `options` (distance filter, minimum interval, heartbeat); a fix for the
-    /// same receiver time as the one before it is a refinement of that epoch and is dropped.
+    /// Fixes pass through `options` (distance filter, minimum interval, heartbeat). gpsd may report
+    /// one epoch (receiver time) several times; a report of the same time is delivered when it
+    /// changes what the fix says (a higher mode, or a position that moved) and dropped only when
+    /// it repeats the fix before it.
     /// Status events report a missing fix or device once per change, gpsd going away and coming
     /// back (the stream reconnects with capped exponential back-off), and authorization changes:
     /// when location stops being authorized the stream stops reading gpsd and reports
     /// `authorizationChanged` (or `paused` for a when-in-use process sent to the background);
-    /// when it is authorized again, gpsd is read again. A consumer slower than the receiver gets
-    /// the newest updates; older ones are dropped, so memory stays bounded.
+    /// when it is authorized again, gpsd is read again. Updates wait in a buffer of a few
+    /// thousand; only a consumer that stops taking them loses the oldest, told by a
+    /// `dropped(count:)` event.
     ///
     /// - Throws (from the stream): `ConfigurationError` when a settings file is or becomes
     ///   malformed; `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.

@@ -1,7 +1,7 @@
 import GPSLocation
 
 /// Where an option applies: the command, and for positions the mode.
-enum OptionScope: String, Sendable, Hashable, CaseIterable {
+enum OptionScope: String, Sendable, CaseIterable {
     case once = "--once"
     case follow = "--follow"
     case permissionStatus = "permission status"
@@ -11,7 +11,7 @@ enum OptionScope: String, Sendable, Hashable, CaseIterable {
     case status
 
     /// The scopes of both position modes.
-    static let positions: Set<OptionScope> = [.once, .follow]
+    static let positions: [OptionScope] = [.once, .follow]
 }
 
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
@@ -20,8 +20,9 @@ enum OptionScope: String, Sendable, Hashable, CaseIterable {
 struct OptionSpec: Sendable {
     let flags: [String]
     let value: String?
-    /// Where the option applies; `nil` for everywhere (help, version).
-    let scopes: Set<OptionScope>?
+    /// Where the option applies; `nil` for everywhere (help, version). An array, not a set: a
+    /// handful of cases, and no hashing machinery to set up at each start.
+    let scopes: [OptionScope]?
     let help: String
     /// Records the option (with its value, or `""` for a switch) in the arguments being parsed;
     /// throws only `UsageError`.
@@ -47,7 +48,7 @@ enum OptionTable {
                    help: "Print fixes as they come until interrupted, --count or --duration.") { parsed, _, _ in
             parsed.options.mode = .follow
         },
-        OptionSpec(flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.positions.union([.status]),
+        OptionSpec(flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.positions + [.status],
                    help: "The gpsd endpoint, host[:port[:device]].") { parsed, _, value in
             parsed.gpsdOption = value
         },
@@ -80,7 +81,7 @@ enum OptionTable {
                    help: "(follow) Print the newest fix at least every S seconds, even when --distance holds it back.") { parsed, flag, value in
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
-        OptionSpec(flags: ["--json"], value: nil, scopes: OptionScope.positions.union([.permissionStatus, .status]),
+        OptionSpec(flags: ["--json"], value: nil, scopes: OptionScope.positions + [.permissionStatus, .status],
                    help: "One JSON object per line.") { parsed, flag, _ in
             parsed.options.format = .json
             parsed.formats.append(flag)
@@ -103,7 +104,7 @@ enum OptionTable {
             parsed.formats.append(flag)
         },
         OptionSpec(flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.positions,
-                   help: "A line per record from tokens: \(TemplateFormat.tokens.map { "%" + $0.name }.joined(separator: " ")); %% is a percent sign, \\n and \\t a line break and a tab.") { parsed, flag, value in
+                   help: "A line per record from tokens: \(TemplateFormat.tokenList); %% is a percent sign, \\n and \\t a line break and a tab.") { parsed, flag, value in
             parsed.template = value
             parsed.formats.append(flag)
         },
@@ -115,7 +116,7 @@ enum OptionTable {
                    help: "Print nothing instead of the fallback coordinate.") { parsed, _, _ in
             parsed.options.fallbackEnabled = false
         },
-        OptionSpec(flags: ["--app"], value: "NAME", scopes: Set(OptionScope.allCases),
+        OptionSpec(flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
                    help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.") { parsed, flag, value in
             do {
                 parsed.options.app = try AppName(value)

@@ -26,6 +26,17 @@ struct TemplateFormat: OutputFormat, Sendable {
         Token(name: "reason", field: "reason", decimals: nil),
     ]
 
+    /// The tokens as `--help` and errors list them: `%lat %lon …`. (A loop rather than
+    /// `joined(separator:)`, whose generic path costs every start a protocol-conformance scan.)
+    static var tokenList: String {
+        var list = ""
+        for token in tokens {
+            list += list.isEmpty ? "%" : " %"
+            list += token.name
+        }
+        return list
+    }
+
     private enum Piece: Sendable {
         case literal([UInt8])
         case field(RecordField, decimals: Int?)
@@ -52,8 +63,7 @@ struct TemplateFormat: OutputFormat, Sendable {
                 }
                 let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
                 guard let token = Self.tokens.first(where: { $0.name == word }) else {
-                    let valid = Self.tokens.map { "%" + $0.name }.joined(separator: " ")
-                    throw UsageError(message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(valid) %%)")
+                    throw UsageError(message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(Self.tokenList) %%)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
                 literal = ""

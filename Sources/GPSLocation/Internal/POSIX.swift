@@ -227,9 +227,9 @@ package enum ProcessEnvironment {
         var variables: [String: String] = [:]
         var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
         while let pointer = entry?.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
+                let name = UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals))
+                variables[String(decoding: name, as: UTF8.self)] = String(cString: equals + 1)
             }
             entry = entry?.successor()
         }
