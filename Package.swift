@@ -11,8 +11,13 @@ let package = Package(
         // C: libgps from Debian's libgps-dev, with the few shims Swift cannot do without.
         .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
 
-        // The library: values, GPSLocationManager, gpsd I/O kept internal.
-        .target(name: "GPSLocation", dependencies: ["CLibGPS"]),
+        // C: the types of libgeonames' functions, which GPSLocation opens with dlopen only to build
+        // its place index (apt libgeonames-dev; nothing is linked, so a run that does not
+        // geocode never loads GLib; see shim.h for why there is no pkg-config here).
+        .systemLibrary(name: "CGeonames"),
+
+        // The library: values, GPSLocationManager, places, gpsd I/O kept internal.
+        .target(name: "GPSLocation", dependencies: ["CLibGPS", "CGeonames"]),
 
         // The command: arguments, output formats, signals, exit statuses.
         .executableTarget(name: "locate", dependencies: ["GPSLocation"]),

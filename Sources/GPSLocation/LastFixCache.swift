@@ -25,9 +25,7 @@ public struct LastFixCache: Sendable, Hashable {
 
     /// The cache for an environment (`XDG_CACHE_HOME`, `HOME`).
     public init(environment: [String: String]) {
-        let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? "") + "/.cache")
-        self.init(path: cacheHome + "/locate/last-fix.json")
+        self.init(path: CacheDirectory.path(environment) + "/last-fix.json")
     }
 
     /// The cache for this process's environment.

@@ -45,6 +45,9 @@ public enum NumericText {
         return .milliseconds(Int64(milliseconds))
     }
 
+    /// Whether `text` is a plain decimal number (whatever its range).
+    package static func isNumber(_ text: String) -> Bool { isPlainDecimal(text) }
+
     /// Digits with an optional sign, fraction and exponent, and nothing else.
     private static func isPlainDecimal(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]

@@ -5,17 +5,26 @@ import GPSLocation
 /// JSON fields as columns; unknown values are empty, and fields are quoted when they need it.
 struct CSVFormat: OutputFormat {
     let includesHeader: Bool
+    /// The columns: `RecordFields.all`, and the place fields with `--geocode`.
+    let fields: [RecordField]
+    let needsPlaces: Bool
+
+    init(includesHeader: Bool, includesPlaces: Bool = false) {
+        self.includesHeader = includesHeader
+        fields = RecordFields.record(includingPlaces: includesPlaces)
+        needsPlaces = includesPlaces
+    }
 
     mutating func prologue(to output: inout [UInt8]) {
         guard includesHeader else { return }
-        output += RecordFields.all.map(\.name).joined(separator: ",").utf8
+        output += fields.map(\.name).joined(separator: ",").utf8
         output.append(UInt8(ascii: "\n"))
     }
 
-    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
-        for (index, field) in RecordFields.all.enumerated() {
+    mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
+        for (index, field) in fields.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            switch field.value(location, now) {
+            switch field.value(source) {
             case .text(let text): Self.appendField(text, to: &output)
             case let value: _ = value.appendPlain(to: &output)
             }

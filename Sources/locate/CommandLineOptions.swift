@@ -9,6 +9,14 @@ struct CommandLineOptions: Sendable {
         case permission(PermissionAction)
         /// `locate status`: explain services, permission, gpsd and the receiver.
         case status
+        /// `locate geocode LAT LON | NAME`: the place at a coordinate, or the places of a name.
+        case geocode
+    }
+
+    /// What `locate geocode` looks up.
+    enum GeocodeQuery: Sendable, Equatable {
+        case coordinate(latitude: Double, longitude: Double)
+        case name(String)
     }
 
     enum PermissionAction: String, Sendable, CaseIterable {
@@ -48,13 +56,21 @@ struct CommandLineOptions: Sendable {
     var reduced = false
     var showHelp = false
     var showVersion = false
+    /// `--geocode`: place fields in JSON and CSV records.
+    var placeFields = false
+    /// `--lang`; `nil` follows `LANGUAGE` and the locale.
+    var placeLanguage: PlaceLanguage?
+    /// `--limit`, for `geocode NAME`.
+    var limit = 10
+    /// The arguments of `locate geocode`.
+    var geocodeQuery: GeocodeQuery?
 
     /// A fresh output format for one run.
     var outputFormat: any OutputFormat {
         switch format {
         case .text: TextFormat()
-        case .json: JSONFormat(includesEvents: events)
-        case .csv: CSVFormat(includesHeader: csvHeader)
+        case .json: JSONFormat(includesEvents: events, includesPlaces: placeFields)
+        case .csv: CSVFormat(includesHeader: csvHeader, includesPlaces: placeFields)
         case .gpx: GPXFormat(shape: mode == .once ? .waypoint : .track)
         case .template(let template): template
         }
@@ -84,10 +100,12 @@ extension CommandLineOptions {
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first, first == "permission" || first == "status" {
+        if let first = remaining.first, first == "permission" || first == "status" || first == "geocode" {
             remaining.removeFirst()
             if first == "status" {
                 parsed.options.command = .status
+            } else if first == "geocode" {
+                parsed.options.command = .geocode
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
                     throw UsageError(message: "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)")
@@ -101,7 +119,8 @@ extension CommandLineOptions {
         var positional: [String] = []
         var used: [OptionSpec] = []
         while let argument = remaining.popFirst() {
-            guard argument.hasPrefix("-"), argument != "-" else {
+            // A negative number is an argument (a coordinate), not an option.
+            guard argument.hasPrefix("-"), argument != "-", !NumericText.isNumber(argument) else {
                 positional.append(argument)
                 continue
             }
@@ -138,6 +157,10 @@ extension CommandLineOptions {
             throw UsageError(message: "'\(misplaced.flags.last!)' does not apply to \(scope.rawValue)")
         }
         try checkCombinations(parsed, used: used)
+        if command == .geocode {
+            geocodeQuery = try Self.geocodeQuery(positional)
+            return
+        }
         guard positional.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(UntrustedText.visible(positional[1], limit: 80))'")
         }
@@ -172,7 +195,29 @@ extension CommandLineOptions {
         case .permission(.deny): .permissionDeny
         case .permission(.reset): .permissionReset
         case .status: .status
+        case .geocode: .geocode
         }
+    }
+
+    /// `LAT LON` (two numbers in range) or a name (the words, joined by spaces).
+    private static func geocodeQuery(_ words: [String]) throws(UsageError) -> GeocodeQuery {
+        guard !words.isEmpty else { throw UsageError(message: "'geocode' needs a coordinate (LAT LON) or a place name") }
+        if words.count <= 2, words.contains(where: NumericText.isNumber) {
+            guard words.count == 2, words.allSatisfy(NumericText.isNumber) else {
+                throw UsageError(message: "'geocode' needs a latitude and a longitude, or a place name")
+            }
+            do {
+                return .coordinate(latitude: try NumericText.number(words[0], in: -90...90),
+                                   longitude: try NumericText.number(words[1], in: -180...180))
+            } catch {
+                throw UsageError(message: "not a coordinate: '\(UntrustedText.visible(error.text, limit: 40))' (expected \(error.expected))")
+            }
+        }
+        let name = words.joined(separator: " ")
+        guard name.count <= 200, !name.unicodeScalars.contains(where: UntrustedText.isHidden) else {
+            throw UsageError(message: "not a place name: '\(UntrustedText.visible(name, limit: 80))'")
+        }
+        return .name(name)
     }
 
     /// One output format at most, and the options that only make sense with another one.
@@ -182,6 +227,7 @@ extension CommandLineOptions {
         }
         let flags = Set(used.flatMap(\.flags))
         for (option, needs, given) in [("--events", "--json", isJSON), ("--no-header", "--csv", parsed.formats == ["--csv"]),
+                                       ("--geocode", "--json or --csv", isJSON || parsed.formats == ["--csv"]),
                                        ("--null", "--format", parsed.template != nil)] where flags.contains(option) && !given {
             throw UsageError(message: "'\(option)' goes with \(needs)")
         }

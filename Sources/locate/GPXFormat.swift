@@ -26,7 +26,8 @@ struct GPXFormat: OutputFormat {
         output += (text + "\n").utf8
     }
 
-    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
+    mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
+        let location = source.location
         switch shape {
         case .waypoint:
             output += (point("wpt", location) + "\n").utf8

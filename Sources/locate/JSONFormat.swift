@@ -5,13 +5,22 @@ import GPSLocation
 /// `--events`, status events join the stream as `{"type":"status",...}` objects.
 struct JSONFormat: OutputFormat {
     let includesEvents: Bool
+    /// The fields of a record: `RecordFields.all`, and the place fields with `--geocode`.
+    let fields: [RecordField]
+    let needsPlaces: Bool
 
-    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
+    init(includesEvents: Bool, includesPlaces: Bool = false) {
+        self.includesEvents = includesEvents
+        fields = RecordFields.record(includingPlaces: includesPlaces)
+        needsPlaces = includesPlaces
+    }
+
+    mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
         output.append(UInt8(ascii: "{"))
-        for (index, field) in RecordFields.all.enumerated() {
+        for (index, field) in fields.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             output += field.jsonKey
-            field.value(location, now).appendJSON(to: &output)
+            field.value(source).appendJSON(to: &output)
         }
         output += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
         return true

@@ -73,6 +73,10 @@ enum Locate {
             try StandardStreams.writeRecord("locate \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
             return .success
         }
+        if options.command == .geocode, let query = options.geocodeQuery {
+            return try GeocodeCommand(query: query, json: options.isJSON, limit: options.limit,
+                                      language: options.placeLanguage ?? .environment(environment)).run()
+        }
         var settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
         if case .permission(let action) = options.command {
             return try PermissionCommand(action: action, options: options, settings: settings,
@@ -94,7 +98,17 @@ enum Locate {
         let endpoint = options.endpoint ?? permission.gpsdServer ?? .default
         let manager = GPSLocationManager(configuration: GPSLocationConfiguration(
             permission: settings, cache: LastFixCache(environment: environment), endpoint: endpoint))
-        let writer = RecordWriter(format: options.outputFormat, fallback: options.fallbackEnabled ? permission.fallback : nil)
+        let format = options.outputFormat
+        var places: PlaceFinder?
+        if format.needsPlaces {
+            do {
+                places = try PlaceFinder(language: options.placeLanguage ?? .environment(environment))
+            } catch {
+                StandardStreams.diagnose(error.description)
+                return .unavailable
+            }
+        }
+        let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? permission.fallback : nil, places: places)
         let userFile = settings.files.userFile
         switch (options.command, options.mode) {
         case (.status, _):

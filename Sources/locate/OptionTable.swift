@@ -9,6 +9,7 @@ enum OptionScope: String, Sendable, CaseIterable {
     case permissionDeny = "permission deny"
     case permissionReset = "permission reset"
     case status
+    case geocode
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -81,10 +82,21 @@ enum OptionTable {
                    help: "(follow) Print the newest fix at least every S seconds, even when --distance holds it back.") { parsed, flag, value in
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
-        OptionSpec(flags: ["--json"], value: nil, scopes: OptionScope.positions + [.permissionStatus, .status],
+        OptionSpec(flags: ["--json"], value: nil, scopes: OptionScope.positions + [.permissionStatus, .status, .geocode],
                    help: "One JSON object per line.") { parsed, flag, _ in
             parsed.options.format = .json
             parsed.formats.append(flag)
+        },
+        OptionSpec(flags: ["--geocode"], value: nil, scopes: OptionScope.positions,
+                   help: "(with --json or --csv) Add the place of each record: city, state, country, country_code, timezone.") { parsed, _, _ in
+            parsed.options.placeFields = true
+        },
+        OptionSpec(flags: ["--lang"], value: "LANG", scopes: OptionScope.positions + [.geocode],
+                   help: "Place names in LANG (such as ko or pt_BR; C for the data's English names) instead of LANGUAGE or the locale's.") { parsed, flag, value in
+            parsed.options.placeLanguage = try language(value, for: flag)
+        },
+        OptionSpec(flags: ["--limit"], value: "N", scopes: [.geocode], help: "(geocode NAME) Print at most N places (default 10).") { parsed, flag, value in
+            parsed.options.limit = try count(value, for: flag)
         },
         OptionSpec(flags: ["--events"], value: nil, scopes: OptionScope.positions,
                    help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects.") { parsed, _, _ in
@@ -165,6 +177,16 @@ enum OptionTable {
         } catch {
             throw UsageError(message: "'\(option)' needs \(error.expected), not '\(UntrustedText.visible(text, limit: 40))'")
         }
+    }
+
+    /// A language for place names: `C` (or `POSIX`, `en`) for English, else a language name.
+    private static func language(_ text: String, for option: String) throws(UsageError) -> PlaceLanguage {
+        if ["C", "POSIX", "en"].contains(text) { return .english }
+        let language = PlaceLanguage(languages: [text])
+        guard !language.languages.isEmpty else {
+            throw UsageError(message: "'\(option)' needs a language such as ko, de or pt_BR (or C), not '\(UntrustedText.visible(text, limit: 40))'")
+        }
+        return language
     }
 
     /// A record count: a whole number from 1 to a billion.

@@ -9,7 +9,9 @@ protocol OutputFormat: Sendable {
     /// Appends what comes before the first record (a CSV header, the GPX prologue), if anything.
     mutating func prologue(to output: inout [UInt8])
     /// Appends one record; `false`, appending nothing, when the format has no place for it.
-    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool
+    mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool
+    /// Whether records need their place looked up (a place token, or `--geocode`).
+    var needsPlaces: Bool { get }
     /// Appends what a status event puts on stdout, if anything, and says what that was.
     mutating func status(_ event: StatusEvent, now: Date, to output: inout [UInt8]) -> StatusOutput
     /// Appends what closes the document (GPX), if anything.
@@ -27,6 +29,7 @@ enum StatusOutput: Equatable {
 }
 
 extension OutputFormat {
+    var needsPlaces: Bool { false }
     mutating func prologue(to output: inout [UInt8]) {}
     mutating func status(_ event: StatusEvent, now: Date, to output: inout [UInt8]) -> StatusOutput { .none }
     mutating func epilogue(to output: inout [UInt8]) {}
@@ -34,10 +37,10 @@ extension OutputFormat {
 
 /// The default: `latitude longitude` with six decimals, ready for `read lat lon`.
 struct TextFormat: OutputFormat {
-    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
-        _ = NumberFormatting.append(location.latitude, decimals: 6, to: &output)
+    mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
+        _ = NumberFormatting.append(source.location.latitude, decimals: 6, to: &output)
         output.append(UInt8(ascii: " "))
-        _ = NumberFormatting.append(location.longitude, decimals: 6, to: &output)
+        _ = NumberFormatting.append(source.location.longitude, decimals: 6, to: &output)
         output.append(UInt8(ascii: "\n"))
         return true
     }

@@ -10,14 +10,24 @@ enum FieldValue: Equatable {
     case unknown
 }
 
-/// One field of a record: its name (the JSON key and CSV column) and how it is read off a location.
+/// What a record is written from: the location handed out (a live fix that passed the permission
+/// check, or the fallback), the time of writing, and the place of that location when places were
+/// asked for. The place is looked up from the location handed out, never from anything else, so
+/// it reveals no more than the coordinates beside it.
+struct RecordSource {
+    let location: Location
+    let now: Date
+    let place: Placemark?
+}
+
+/// One field of a record: its name (the JSON key and CSV column) and how it is read off a record.
 struct RecordField: Sendable {
     let name: String
     /// `"name":`, ready for a JSON object.
     let jsonKey: [UInt8]
-    let value: @Sendable (Location, Date) -> FieldValue
+    let value: @Sendable (RecordSource) -> FieldValue
 
-    init(name: String, value: @escaping @Sendable (Location, Date) -> FieldValue) {
+    init(name: String, value: @escaping @Sendable (RecordSource) -> FieldValue) {
         self.name = name
         jsonKey = Array(FlatJSON.quoted(name).utf8) + [UInt8(ascii: ":")]
         self.value = value
@@ -29,32 +39,50 @@ struct RecordField: Sendable {
 /// speeds 0.01, degrees 0.1, seconds 0.1).
 enum RecordFields {
     static let all: [RecordField] = [
-        RecordField(name: "type") { _, _ in .text("fix") },
-        RecordField(name: "time") { location, _ in location.time.map(FieldValue.time) ?? .unknown },
-        RecordField(name: "lat") { location, _ in .number(location.latitude, decimals: 7) },
-        RecordField(name: "lon") { location, _ in .number(location.longitude, decimals: 7) },
-        RecordField(name: "alt_msl") { location, _ in number(location.altitudeMSL, 1) },
-        RecordField(name: "alt_hae") { location, _ in number(location.altitudeHAE, 1) },
-        RecordField(name: "h_acc") { location, _ in number(location.horizontalAccuracy, 1) },
-        RecordField(name: "v_acc") { location, _ in number(location.verticalAccuracy, 1) },
-        RecordField(name: "speed") { location, _ in number(location.speed, 2) },
-        RecordField(name: "speed_acc") { location, _ in number(location.speedAccuracy, 2) },
-        RecordField(name: "course") { location, _ in number(location.course, 1) },
-        RecordField(name: "course_acc") { location, _ in number(location.courseAccuracy, 1) },
-        RecordField(name: "climb") { location, _ in number(location.climb, 2) },
-        RecordField(name: "mode") { location, _ in location.mode.map { .text($0.rawValue) } ?? .unknown },
-        RecordField(name: "sats_used") { location, _ in number(location.satellitesUsed.map(Double.init), 0) },
-        RecordField(name: "device") { location, _ in location.device.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "source") { location, _ in .text(location.source.rawValue) },
-        RecordField(name: "age") { location, now in number(location.age(at: now), 1) },
-        RecordField(name: "accuracy") { location, _ in .text(location.accuracy.rawValue) },
-        RecordField(name: "reason") { location, _ in location.reason.map { .text($0.rawValue) } ?? .unknown },
-        RecordField(name: "timed_out") { location, _ in .flag(location.timedOut) },
+        RecordField(name: "type") { _ in .text("fix") },
+        RecordField(name: "time") { record in record.location.time.map(FieldValue.time) ?? .unknown },
+        RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
+        RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
+        RecordField(name: "alt_msl") { record in number(record.location.altitudeMSL, 1) },
+        RecordField(name: "alt_hae") { record in number(record.location.altitudeHAE, 1) },
+        RecordField(name: "h_acc") { record in number(record.location.horizontalAccuracy, 1) },
+        RecordField(name: "v_acc") { record in number(record.location.verticalAccuracy, 1) },
+        RecordField(name: "speed") { record in number(record.location.speed, 2) },
+        RecordField(name: "speed_acc") { record in number(record.location.speedAccuracy, 2) },
+        RecordField(name: "course") { record in number(record.location.course, 1) },
+        RecordField(name: "course_acc") { record in number(record.location.courseAccuracy, 1) },
+        RecordField(name: "climb") { record in number(record.location.climb, 2) },
+        RecordField(name: "mode") { record in record.location.mode.map { .text($0.rawValue) } ?? .unknown },
+        RecordField(name: "sats_used") { record in number(record.location.satellitesUsed.map(Double.init), 0) },
+        RecordField(name: "device") { record in record.location.device.map(FieldValue.text) ?? .unknown },
+        RecordField(name: "source") { record in .text(record.location.source.rawValue) },
+        RecordField(name: "age") { record in number(record.location.age(at: record.now), 1) },
+        RecordField(name: "accuracy") { record in .text(record.location.accuracy.rawValue) },
+        RecordField(name: "reason") { record in record.location.reason.map { .text($0.rawValue) } ?? .unknown },
+        RecordField(name: "timed_out") { record in .flag(record.location.timedOut) },
     ]
+
+    /// The fields `--geocode` adds: the place of the location written (see `PlaceFinder`), in
+    /// the language of `--lang`, `LANGUAGE` or the locale; unknown when there is none.
+    static let places: [RecordField] = [
+        RecordField(name: "city") { record in record.place.map { .text($0.city) } ?? .unknown },
+        RecordField(name: "state") { record in record.place?.state.map(FieldValue.text) ?? .unknown },
+        RecordField(name: "country") { record in record.place.map { .text($0.country) } ?? .unknown },
+        RecordField(name: "country_code") { record in record.place.map { .text($0.countryCode) } ?? .unknown },
+        RecordField(name: "timezone") { record in record.place.map { .text($0.timeZone) } ?? .unknown },
+    ]
+
+    /// The fields of a JSON record or CSV row: `all`, then `places` with `--geocode`.
+    static func record(includingPlaces: Bool) -> [RecordField] {
+        includingPlaces ? all + places : all
+    }
+
+    /// "City, state, country" without repeats (`%place`).
+    static let place = RecordField(name: "place") { record in record.place.map { .text($0.formatted) } ?? .unknown }
 
     /// The field named `name`.
     static func named(_ name: String) -> RecordField? {
-        all.first { $0.name == name }
+        (all + places + [place]).first { $0.name == name }
     }
 
     private static func number(_ value: Double?, _ decimals: Int) -> FieldValue {

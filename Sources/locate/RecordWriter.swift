@@ -11,12 +11,15 @@ struct RecordWriter {
     private var format: any OutputFormat
     /// `nil` when `--no-fallback` or `[fallback] enabled = no`.
     let fallback: FallbackCoordinate?
+    /// Where records find their place, when the format needs one.
+    private let places: PlaceFinder?
     private var started = false
     private var pending: [UInt8] = []
 
-    init(format: any OutputFormat, fallback: FallbackCoordinate?) {
+    init(format: any OutputFormat, fallback: FallbackCoordinate?, places: PlaceFinder? = nil) {
         self.format = format
         self.fallback = fallback
+        self.places = places
     }
 
     /// Adds the prologue, once, if the format has one.
@@ -30,7 +33,9 @@ struct RecordWriter {
     @discardableResult
     mutating func write(_ location: Location) -> Bool {
         start()
-        return format.record(location, now: Date(), to: &pending)
+        // The place of the location handed out (the fix that passed the check, its grid cell, or
+        // the fallback), so it tells nothing the coordinates beside it do not.
+        return format.record(RecordSource(location: location, now: Date(), place: places?.reverseGeocode(location)), to: &pending)
     }
 
     /// Adds the fallback record marked with `reason`; `false` when there is none to write.

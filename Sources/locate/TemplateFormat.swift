@@ -4,8 +4,9 @@ import GPSLocation
 /// `--format TEMPLATE`: a line built from `%token`s and literal text, parsed once.
 ///
 /// A token is the whole word after `%` (letters, digits, `_`), so `%alt_hae` is never `%alt`
-/// followed by `_hae`, and `%timezone` is an unknown token, not `%time` and `zone`; put tokens
-/// next to each other as `%lat%lon`. `%%` is a literal percent sign; `\n`, `\t` and `\\` are a line break, a tab and a backslash. A value that
+/// followed by `_hae`, and `%timezone` is the time zone, not `%time` and `zone`; put tokens
+/// next to each other as `%lat%lon`. Place tokens (`%city` … `%place`) make each record's place
+/// be looked up (see `PlaceFinder`). `%%` is a literal percent sign; `\n`, `\t` and `\\` are a line break, a tab and a backslash. A value that
 /// is not known is written as the `--null` text (empty by default).
 struct TemplateFormat: OutputFormat, Sendable {
     /// A token and the record field it writes; coordinates get six decimals, as in text output.
@@ -24,7 +25,13 @@ struct TemplateFormat: OutputFormat, Sendable {
         Token(name: "sats", field: "sats_used", decimals: nil), Token(name: "source", field: "source", decimals: nil),
         Token(name: "age", field: "age", decimals: nil), Token(name: "device", field: "device", decimals: nil),
         Token(name: "reason", field: "reason", decimals: nil),
+        Token(name: "city", field: "city", decimals: nil), Token(name: "state", field: "state", decimals: nil),
+        Token(name: "country", field: "country", decimals: nil), Token(name: "country_code", field: "country_code", decimals: nil),
+        Token(name: "timezone", field: "timezone", decimals: nil), Token(name: "place", field: "place", decimals: nil),
     ]
+
+    /// The tokens that need the record's place looked up.
+    static let placeTokens = ["city", "state", "country", "country_code", "timezone", "place"]
 
     /// The tokens as `--help` and errors list them: `%lat %lon …`. (A loop rather than
     /// `joined(separator:)`, whose generic path costs every start a protocol-conformance scan.)
@@ -43,6 +50,7 @@ struct TemplateFormat: OutputFormat, Sendable {
     }
 
     private let pieces: [Piece]
+    let needsPlaces: Bool
     private let nullText: [UInt8]
 
     /// Parses `template`.
@@ -83,15 +91,19 @@ struct TemplateFormat: OutputFormat, Sendable {
         }
         if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
         self.pieces = pieces
+        needsPlaces = pieces.contains { piece in
+            if case .field(let field, _) = piece { return Self.placeTokens.contains(field.name) }
+            return false
+        }
     }
 
-    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
+    mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
         for piece in pieces {
             switch piece {
             case .literal(let bytes):
                 output += bytes
             case .field(let field, let decimals):
-                var value = field.value(location, now)
+                var value = field.value(source)
                 if let decimals, case .number(let number, _) = value { value = .number(number, decimals: decimals) }
                 if !value.appendPlain(to: &output) { output += nullText }
             }

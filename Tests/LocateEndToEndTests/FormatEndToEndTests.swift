@@ -99,9 +99,9 @@ struct FormatEndToEndTests {
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("64.150432-21.940457|%|gpsd|/dev/"))
         #expect(run.stdout.hasSuffix("\tn/a.\n"))
-        let unknown = try runLocate(["--format", "%lat %timezone", receiver.endpoint])
+        let unknown = try runLocate(["--format", "%lat %zone", receiver.endpoint])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("unknown token '%timezone' in --format (valid: %lat %lon"))
+        #expect(unknown.stderr.contains("unknown token '%zone' in --format (valid: %lat %lon"))
         #expect(unknown.stdout.isEmpty)
     }
 

@@ -46,6 +46,36 @@ struct PermissionEndToEndTests {
         }
     }
 
+    @Test func placeTokensNeverNameTheRealPlaceInAnyUnauthorizedState() throws {
+        #expect(leaksParkedPlace("Reykjavik, Iceland") && leaksParkedPlace(#""country_code":"IS""#), "the leak check itself works")
+        let receiver = try GpsdServer(track: "weather")
+        let formats = [["--format", "%lat %lon|%city|%state|%country|%country_code|%timezone|%place"], ["--json", "--geocode"], ["--csv", "--geocode"]]
+        for (name, user, policy, _, _) in Self.unauthorizedStates {
+            for mode in [["--once"], ["--follow", "--count", "1"]] {
+                for format in formats {
+                    let settings = try SettingsHome(user: user, policy: policy)
+                    let run = try runLocate(mode + format + ["--lang", "C", receiver.endpoint], settings: settings)
+                    let label = "\(name), \(mode[0]), \(format[0])"
+                    #expect(run.status == 77, "\(label)")
+                    #expect(run.stdout.contains("Seoul") && run.stdout.contains("Asia/Seoul"), "\(label): the fallback's place")
+                    let known = [settings.root.path, receiver.endpoint]
+                    #expect(!leaksParkedPlace(run.stdout) && !leaksParkedPlace(run.stderr), "\(label) named the real place")
+                    #expect(!leaksParkedCoordinate(run.stdout, known: known) && !leaksParkedCoordinate(run.stderr, known: known), "\(label) leaked")
+                    // The place index holds every place of libgeonames, the same for everyone: not a leak.
+                    for file in settings.allFiles() where !file.path.hasSuffix("/places.index") {
+                        let content = String(decoding: file.content, as: UTF8.self)
+                        #expect(!leaksParkedPlace(content) && !leaksParkedCoordinate(content, known: known), "\(label) leaked into \(file.path)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `text` names the parked track's place (Reykjavik, Capital Region, Iceland, IS).
+    private func leaksParkedPlace(_ text: String) -> Bool {
+        ["Reykjav", "Iceland", "Capital Region", "Atlantic/", "|IS|", "\"IS\"", ",IS,"].contains { text.contains($0) }
+    }
+
     @Test func restrictedDoesNotSendTheUserToSettings() throws {
         let settings = try SettingsHome(user: "[location]\nauthorization = always\n", policy: "[location]\nauthorization = restricted\n")
         let run = try runLocate(["127.0.0.1:1"], settings: settings)

@@ -72,7 +72,7 @@ struct CommandLineOptionsTests {
         (["--events"], "'--events' goes with --json"),
         (["--csv", "--null", "-"], "'--null' goes with --format"),
         (["--json", "--no-header"], "'--no-header' goes with --csv"),
-        (["--format", "%lat %city"], "unknown token '%city' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %%)"),
+        (["--format", "%lat %town"], "unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place %%)"),
         (["host:99999"], "invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
     ])
     func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {

@@ -82,16 +82,18 @@ struct GeneratedFilesTests {
         case "SPEC": ["localhost:2947"]
         case "TEMPLATE": ["%lat"]
         case "NAME", "TEXT": ["x"]
+        case "LANG": ["ko"]
         default: ["1"]
         }
         var arguments = [flag] + value
         switch option.scopes?.sorted(by: { $0.rawValue < $1.rawValue }).first {
         case .follow?: arguments = ["--follow"] + arguments
         case .permissionAllow?: arguments = ["permission", "allow"] + arguments
+        case .geocode?: arguments = ["geocode", "Seoul"] + arguments
         default: break
         }
         switch flag {
-        case "--events": arguments.append("--json")
+        case "--events", "--geocode": arguments.append("--json")
         case "--no-header": arguments.append("--csv")
         case "--null": arguments += ["--format", "%lat"]
         default: break

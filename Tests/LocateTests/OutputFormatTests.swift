@@ -131,17 +131,18 @@ struct OutputFormatTests {
         #expect(record(empty, bareFix) == "||")
     }
 
-    @Test(arguments: ["%timezone", "%city", "%", "%lat %bogus", "\\x"])
+    @Test(arguments: ["%timezones", "%town", "%", "%lat %bogus", "\\x"])
     func templatesRejectWhatTheyDoNotKnow(template: String) {
         #expect(throws: UsageError.self) { try TemplateFormat(template, nullText: "") }
     }
 
     @Test func unknownTokensAreListedWithTheValidOnes() {
         do {
-            _ = try TemplateFormat("%city", nullText: "")
+            _ = try TemplateFormat("%town", nullText: "")
             Issue.record("expected a usage error")
         } catch {
-            #expect(error.message.hasPrefix("unknown token '%city' in --format (valid: %lat %lon %alt %alt_hae"))
+            #expect(error.message.hasPrefix("unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae"))
+            #expect(error.message.hasSuffix("%reason %city %state %country %country_code %timezone %place %%)"))
         }
     }
 
@@ -173,5 +174,12 @@ struct OutputFormatTests {
     @Test(arguments: [1e300, -1e300, .infinity, .nan, 253_402_300_800])
     func timesBeyondFourDigitYearsHaveNoText(seconds: Double) {
         #expect(UTCTimestamp.iso8601(Date(timeIntervalSince1970: seconds)) == nil)
+    }
+}
+
+extension OutputFormat {
+    /// A record of `location` written at `now`, without a place (the tests' shorthand).
+    mutating func record(_ location: Location, now: Date, to output: inout [UInt8]) -> Bool {
+        record(RecordSource(location: location, now: now, place: nil), to: &output)
     }
 }

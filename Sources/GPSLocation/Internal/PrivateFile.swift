@@ -13,6 +13,11 @@ enum PrivateFile {
     /// - Parameter durable: sync the file before the rename, so that it survives a crash (the
     ///   settings); a cache that is checked when read does without the wait.
     static func write(_ text: String, to path: String, durable: Bool) throws(WriteError) {
+        try write(Array(text.utf8), to: path, durable: durable)
+    }
+
+    /// Writes `bytes` to `path`, as `write(_:to:durable:)` writes text.
+    static func write(_ bytes: [UInt8], to path: String, durable: Bool) throws(WriteError) {
         func failure(_ what: String) -> WriteError {
             WriteError(description: "cannot \(what): " + String(cString: strerror(errno)))
         }
@@ -28,7 +33,7 @@ enum PrivateFile {
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         }
         guard descriptor >= 0 else { throw failure("create \(temporary)") }
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         var error: WriteError?
         while !bytes.isEmpty {
             let written = Glibc.write(descriptor, bytes, bytes.count)

@@ -108,6 +108,9 @@ struct FileSignature: Equatable {
         link = Self.fields(path, followingLinks: false)
     }
 
+    /// The file's own fields (through its links), to stamp what is derived from it.
+    var fileStamp: [Int] { target }
+
     private static func fields(_ path: String, followingLinks: Bool) -> [Int] {
         var info = stat()
         let status = followingLinks ? stat(path, &info) : lstat(path, &info)

@@ -79,6 +79,9 @@ public struct LocationSettings: Sendable, Hashable {
     public var fallbackLatitude: Setting<Double>?
     /// `[fallback] longitude`.
     public var fallbackLongitude: Setting<Double>?
+    /// `[fallback] place = NAME`: the place whose coordinate `fallbackLatitude` and
+    /// `fallbackLongitude` were set to (resolved offline with `PlaceFinder`, English names).
+    public var fallbackPlace: Setting<String>?
     /// `[fallback] enabled = yes | no`.
     public var fallbackEnabled: Setting<Bool>?
     /// `[gpsd] server = host[:port[:device]]`.
@@ -151,10 +154,34 @@ public struct LocationSettings: Sendable, Hashable {
         case (_, _, "accuracy") where section.name == "location" || section.name == "app":
             let value = try choice(Dictionary(uniqueKeysWithValues: LocationAccuracy.allCases.map { ($0.rawValue, $0) }))
             update(section) { $0.accuracy = value }
-        case ("fallback", nil, "latitude"):
-            fallbackLatitude = try number(-90...90)
-        case ("fallback", nil, "longitude"):
-            fallbackLongitude = try number(-180...180)
+        case ("fallback", nil, "latitude"), ("fallback", nil, "longitude"):
+            if let place = fallbackPlace {
+                throw fail("'\(entry.key)' and 'place' (line \(place.origin.line)) both set the fallback; keep one", atValue: false)
+            }
+            if entry.key == "latitude" {
+                fallbackLatitude = try number(-90...90)
+            } else {
+                fallbackLongitude = try number(-180...180)
+            }
+        case ("fallback", nil, "place"):
+            if let coordinate = fallbackLatitude ?? fallbackLongitude {
+                throw fail("'place' and the coordinate (line \(coordinate.origin.line)) both set the fallback; keep one", atValue: false)
+            }
+            let finder: PlaceFinder
+            do {
+                finder = try PlaceFinder(language: .english)
+            } catch {
+                throw fail("cannot look up the place '\(entry.value)': \(error.description)")
+            }
+            let place: Placemark
+            do {
+                place = try finder.uniquePlace(named: entry.value)
+            } catch {
+                throw fail(error.description)
+            }
+            fallbackPlace = Setting(value: entry.value, origin: origin)
+            fallbackLatitude = Setting(value: place.latitude, origin: origin)
+            fallbackLongitude = Setting(value: place.longitude, origin: origin)
         case ("fallback", nil, "enabled"):
             fallbackEnabled = try choice(["yes": true, "no": false])
         case ("gpsd", nil, "server"):
@@ -179,7 +206,7 @@ public struct LocationSettings: Sendable, Hashable {
     private static func keys(for section: SettingsDocument.SectionName) -> [String] {
         switch section.name {
         case "location": ["services", "authorization", "accuracy", "timeout"]
-        case "fallback": ["latitude", "longitude", "enabled"]
+        case "fallback": ["latitude", "longitude", "place", "enabled"]
         case "gpsd": ["server"]
         default: ["authorization", "accuracy"]
         }

@@ -51,7 +51,8 @@ public struct SettingsFiles: Sendable, Hashable {
     }
 
     /// The file's bytes, or `nil` when it does not exist.
-    static func readBytes(_ path: String) throws(ConfigurationError) -> [UInt8]? {
+    /// - Parameter limit: the most to read; a larger file is an error (1 MiB: a settings file).
+    static func readBytes(_ path: String, limit: Int = 1 << 20) throws(ConfigurationError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -59,7 +60,7 @@ public struct SettingsFiles: Sendable, Hashable {
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = Glibc.read(descriptor, &chunk, chunk.count)
             if count < 0 {
@@ -67,7 +68,7 @@ public struct SettingsFiles: Sendable, Hashable {
                 throw ConfigurationError(file: path, message: "cannot read: " + String(cString: strerror(errno)))
             }
             if count == 0 { return bytes }
-            guard bytes.count + count <= 1 << 20 else { throw ConfigurationError(file: path, message: "larger than 1 MiB; not a settings file") }
+            guard bytes.count + count <= limit else { throw ConfigurationError(file: path, message: "too large (over \(limit >> 10) KiB)") }
             bytes += chunk[0..<count]
         }
     }
