@@ -14,8 +14,11 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     case gpsdClosedConnection(endpoint: GPSDEndpoint)
     /// No fix arrived within `timeout`.
     case noFix(timeout: Duration)
+    /// Fixes arrived within `timeout`, but none within the accuracy asked for; `bestSeen` is the
+    /// most accurate of them, released as any position is (its grid cell under reduced accuracy).
+    case accuracyNotReached(timeout: Duration, bestSeen: Location)
     /// Location is not authorized for this process now; `reason` says why.
-    case notAuthorized(reason: FallbackReason)
+    case notAuthorized(reason: DenialReason)
 
     /// A one-line explanation for a person; outside text in it has its control characters made visible.
     public var description: String {
@@ -38,6 +41,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
             "gpsd at \(endpoint) closed the connection"
         case let .noFix(timeout):
             "no fix within \(timeout.formattedSeconds) s"
+        case let .accuracyNotReached(timeout, _):
+            "no fix accurate enough within \(timeout.formattedSeconds) s"
         case let .notAuthorized(reason):
             "location is not authorized (\(reason.rawValue))"
         }

@@ -97,7 +97,7 @@ public struct LastFixCache: Sendable, Hashable {
                   satellites.map({ $0 == $0.rounded() }) ?? true,
                   let mode = text("mode"), mode.map({ FixMode(rawValue: $0) != nil }) ?? true,
                   let device = text("device"), device.map({ $0.utf8.count <= 256 }) ?? true,
-                  case .string(let accuracyText)? = members["accuracy"], let accuracy = LocationAccuracy(rawValue: accuracyText)
+                  case .string(let accuracyText)? = members["accuracy"], let accuracy = AccuracyAuthorization(rawValue: accuracyText)
             else { return nil }
             self.received = received
             location = Location(

@@ -39,12 +39,9 @@ public struct Location: Sendable, Hashable {
     public var device: String?
     /// Where the position came from.
     public var source: LocationSource
-    /// How precise the position is: `reduced` when snapped to a grid cell (and for the fallback).
-    public var accuracy: LocationAccuracy
-    /// Why this is not a live position (for the fallback coordinate); `nil` for a live fix.
-    public var reason: FallbackReason?
-    /// Set when the requested accuracy was not reached in time and this is the best fix seen.
-    public var timedOut: Bool
+    /// How precise the position is: `reducedAccuracy` when snapped to a grid cell (and for the
+    /// fallback).
+    public var accuracy: AccuracyAuthorization
 
     /// Creates a location; every measured field defaults to unknown.
     public init(
@@ -54,8 +51,7 @@ public struct Location: Sendable, Hashable {
         speed: Double? = nil, speedAccuracy: Double? = nil,
         course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
         hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, device: String? = nil,
-        source: LocationSource = .gpsd, accuracy: LocationAccuracy = .full, reason: FallbackReason? = nil,
-        timedOut: Bool = false
+        source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -75,23 +71,21 @@ public struct Location: Sendable, Hashable {
         self.device = device
         self.source = source
         self.accuracy = accuracy
-        self.reason = reason
-        self.timedOut = timedOut
     }
 
     /// How far a fix's time may be ahead of this machine's clock and still count as now: a
     /// receiver and a clock that agree to within this are taken to agree.
     public static let clockSkewTolerance = Duration.seconds(5)
 
-    /// Seconds from the fix's time to `now`; a time ahead of `now` by less than
-    /// `clockSkewTolerance` gives 0.
+    /// The time from the fix's time to `now`, to the millisecond; a time ahead of `now` by less
+    /// than `clockSkewTolerance` gives zero.
     /// - Returns: `nil` when the fix carries no time, or when its time is ahead of `now` by more
     ///   than the tolerance: then either clock is wrong, and the age cannot be known.
-    public func age(at now: Date = Date()) -> Double? {
+    public func age(at now: Date = Date()) -> Duration? {
         guard let time else { return nil }
         let age = now.timeIntervalSince(time)
-        guard age.isFinite, age >= -Self.clockSkewTolerance.seconds else { return nil }
-        return max(0, age)
+        guard age.isFinite, age >= -Self.clockSkewTolerance.seconds, age < 1e15 else { return nil }
+        return .milliseconds(Int64((max(0, age) * 1000).rounded()))
     }
 }
 

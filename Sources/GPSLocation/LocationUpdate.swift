@@ -10,14 +10,15 @@ public enum LocationUpdate: Sendable, Hashable {
 public enum LocationStatusEvent: Sendable, Hashable {
     /// gpsd reports that the receiver has no fix (mode 1), or no report arrived yet.
     case noFix
-    /// gpsd closed the connection or could not be reached; the stream will try again after `retryIn` seconds.
-    case gpsdLost(retryIn: Double)
+    /// gpsd closed the connection or could not be reached; the stream will try again after `retryIn`.
+    case gpsdLost(retryIn: Duration)
     /// The stream is connected to gpsd again and watching.
     case reconnected
     /// gpsd knows no GPS device at the moment.
     case noDevice
-    /// The authorization changed; `denial` says why positions stop, or is `nil` when they resume.
-    case authorizationChanged(AuthorizationStatus, denial: FallbackReason?)
+    /// The authorization changed to `status`; `denial` says why positions stop, or is `nil`
+    /// when they resume.
+    case authorizationChanged(status: AuthorizationStatus, denial: DenialReason?)
     /// When-in-use and the process went to the background: no positions until it is back.
     case paused
     /// The process is back in the foreground; positions resume.

@@ -4,16 +4,16 @@ import GPSLocation
 /// person can do about it, except `restricted`, which only the administrator can change.
 enum AuthorizationMessages {
     /// - Parameter userFile: the user settings file, to tell the user's switch from the administrator's.
-    static func explain(_ reason: FallbackReason, permission: Permission, app: AppName?, userFile: String) -> String {
+    static func explain(_ reason: DenialReason, permission: Permission, app: AppName?, userFile: String) -> String {
         // App names are a strict charset, so they are shell words as they are.
         let appOption = app.map { " --app \($0)" } ?? ""
         let origin = permission.statusOrigin.map { " (\($0))" } ?? ""
         switch reason {
         case .servicesOff:
-            if let origin = permission.statusOrigin, origin.file != userFile {
+            if let origin = permission.servicesOrigin, origin.file != userFile {
                 return "location services are turned off for this machine by the administrator (\(origin)); ask your administrator"
             }
-            return "location services are off\(origin); set 'services = on' in [location] there to use location"
+            return "location services are off\(permission.servicesOrigin.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
         case .notDetermined:
             return "location permission has not been given\(app.map { " to app \"\($0)\"" } ?? ""); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
         case .restricted:
@@ -22,9 +22,13 @@ enum AuthorizationMessages {
             return "location permission is denied\(origin); allow it with: locate permission allow\(appOption)"
         case .background:
             return "location is allowed only while in use, and locate is not in the foreground of a terminal; allow background use with: locate permission allow --always\(appOption)"
-        case .gpsdUnavailable, .timeout:
-            return "location is not available (\(reason.rawValue))"
         }
+    }
+
+    /// The authorization as the command shows it: the status, or `services-off` when the
+    /// services switch is off (whatever the status behind it).
+    static func authorizationName(_ status: AuthorizationStatus, servicesOff: Bool) -> String {
+        servicesOff ? "services-off" : status.rawValue
     }
 
 }

@@ -33,7 +33,7 @@ extension ExitStatus {
     /// The exit status for a library error.
     init(_ error: GPSLocationError) {
         switch error {
-        case .noFix: self = .timedOut
+        case .noFix, .accuracyNotReached: self = .timedOut
         case .notAuthorized: self = .notAuthorized
         case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection: self = .unavailable
         case .invalidEndpoint: self = .usage

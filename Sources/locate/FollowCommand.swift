@@ -101,13 +101,13 @@ struct FollowCommand {
         case .status(let event):
             writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
             if case .authorizationChanged(_, let denial?) = event {
-                progress.lastFallback = denial
-                if writer.writeFallback(denial) { progress.printed += 1 }
+                progress.lastFallback = FallbackReason(denial)
+                if writer.writeFallback(FallbackReason(denial)) { progress.printed += 1 }
             }
         }
     }
 
-    private func explain(_ reason: FallbackReason) -> String {
+    private func explain(_ reason: DenialReason) -> String {
         guard let permission = try? manager.authorization() else { return "location is not authorized (\(reason.rawValue))" }
         return AuthorizationMessages.explain(reason, permission: permission, app: options.app, userFile: userFile)
     }

@@ -30,7 +30,7 @@ struct GPXFormat: OutputFormat {
         let location = source.location
         switch shape {
         case .waypoint:
-            output += (point("wpt", location) + "\n").utf8
+            output += (point("wpt", location, reason: source.reason) + "\n").utf8
         case .track:
             guard location.source != .fallback else { return false }
             let opening = segmentOpen ? "" : "<trkseg>\n"
@@ -55,13 +55,13 @@ struct GPXFormat: OutputFormat {
     }
 
     /// A point with its children in the order GPX 1.1's wptType requires.
-    private func point(_ element: String, _ location: Location) -> String {
+    private func point(_ element: String, _ location: Location, reason: FallbackReason? = nil) -> String {
         func decimal(_ value: Double?, _ decimals: Int) -> String? { value.flatMap { NumberFormatting.fixed($0, decimals: decimals) } }
         var text = "<\(element) lat=\"\(decimal(location.latitude, 7) ?? "0")\" lon=\"\(decimal(location.longitude, 7) ?? "0")\">"
         if let elevation = decimal(location.altitudeMSL, 1) { text += "<ele>\(elevation)</ele>" }
         if let time = location.time.flatMap(UTCTimestamp.iso8601) { text += "<time>\(time)</time>" }
         if location.source == .fallback {
-            if let reason = location.reason { text += "<desc>\(reason.rawValue)</desc>" }
+            if let reason { text += "<desc>\(reason.rawValue)</desc>" }
             text += "<src>fallback</src>"
         }
         if let mode = location.mode { text += "<fix>\(mode.rawValue)</fix>" }

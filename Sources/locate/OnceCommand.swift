@@ -58,8 +58,12 @@ struct OnceCommand {
             // The library checks (and may have changed while waiting for the fix).
             let current = (try? manager.authorization()) ?? permission
             StandardStreams.diagnose(AuthorizationMessages.explain(reason, permission: current, app: options.app, userFile: userFile))
-            writer.writeFallback(reason)
-            return ExitStatus(reason)
+            writer.writeFallback(FallbackReason(reason))
+            return ExitStatus(FallbackReason(reason))
+        } catch GPSLocationError.accuracyNotReached(_, let best) {
+            StandardStreams.diagnose("no fix within \(options.accuracy ?? 0) m in time; printing the most accurate fix seen")
+            writer.write(best, timedOut: true)
+            return .timedOut
         } catch let error as GPSLocationError {
             let reason: FallbackReason = error.isTimeout ? .timeout : .gpsdUnavailable
             writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
@@ -69,11 +73,8 @@ struct OnceCommand {
             StandardStreams.diagnose(String(describing: error))
             return .failure
         }
-        if location.timedOut, let accuracy = options.accuracy {
-            StandardStreams.diagnose("no fix within \(accuracy) m in time; printing the most accurate fix seen")
-        }
         writer.write(location)
-        return location.timedOut ? .timedOut : .success
+        return .success
     }
 }
 

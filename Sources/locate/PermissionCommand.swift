@@ -33,7 +33,7 @@ struct PermissionCommand {
         case .status:
             return
         case .allow:
-            try edit(setting: [.authorization(options.always ? .always : .whenInUse), .accuracy(options.reduced ? .reduced : .full)])
+            try edit(setting: [.authorization(options.always ? .always : .whenInUse), .accuracy(options.reduced ? .reducedAccuracy : .fullAccuracy)])
         case .deny:
             try edit(setting: [.authorization(.denied)])
             cache.purge()
@@ -43,7 +43,7 @@ struct PermissionCommand {
         }
         let permission = try settings.resolve()
         StandardStreams.diagnose("\(subject): \(describe(permission))")
-        if permission.status == .restricted || permission.status == .servicesOff {
+        if permission.status == .restricted || !permission.locationServicesEnabled {
             StandardStreams.diagnose("note: the administrator's policy or the services switch still applies")
         }
     }
@@ -64,7 +64,7 @@ struct PermissionCommand {
             guard options.isJSON else { return (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(permission) }
             var object = JSONObjectWriter()
             object.add("app", string: app?.rawValue)
-            object.add("authorization", string: permission.status.rawValue)
+            object.add("authorization", string: AuthorizationMessages.authorizationName(permission.status, servicesOff: !permission.locationServicesEnabled))
             object.add("decided_by", string: permission.statusOrigin?.description)
             object.add("accuracy", string: permission.accuracy.rawValue)
             object.add("accuracy_decided_by", string: permission.accuracyOrigin?.description)
@@ -78,6 +78,6 @@ struct PermissionCommand {
         let origin = permission.statusOrigin.map { "set in \($0)" } ?? "not set"
         let accuracyOrigin = permission.accuracyOrigin.map { "set in \($0)" } ?? "default"
         let now = permission.denial.map { "not authorized now (\($0.rawValue))" } ?? "authorized now"
-        return "\(permission.status.rawValue) (\(origin)), accuracy \(permission.accuracy.rawValue) (\(accuracyOrigin)), \(now)"
+        return "\(AuthorizationMessages.authorizationName(permission.status, servicesOff: !permission.locationServicesEnabled)) (\(origin)), accuracy \(permission.accuracy.rawValue) (\(accuracyOrigin)), \(now)"
     }
 }

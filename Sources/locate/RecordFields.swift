@@ -11,11 +11,14 @@ enum FieldValue: Equatable {
 }
 
 /// What a record is written from: the location handed out (a live fix that passed the permission
-/// check, or the fallback), the time of writing, and the place of that location when places were
-/// asked for. The place is looked up from the location handed out, never from anything else, so
-/// it reveals no more than the coordinates beside it.
+/// check, or the fallback), why it is the fallback, whether it is only the best fix seen when
+/// time ran out, the time of writing, and the place of that location when places were asked for.
+/// The place is looked up from the location handed out, never from anything else, so it reveals
+/// no more than the coordinates beside it.
 struct RecordSource {
     let location: Location
+    var reason: FallbackReason?
+    var timedOut = false
     let now: Date
     let place: Placemark?
 }
@@ -56,10 +59,10 @@ enum RecordFields {
         RecordField(name: "sats_used") { record in number(record.location.satellitesUsed.map(Double.init), 0) },
         RecordField(name: "device") { record in record.location.device.map(FieldValue.text) ?? .unknown },
         RecordField(name: "source") { record in .text(record.location.source.rawValue) },
-        RecordField(name: "age") { record in number(record.location.age(at: record.now), 1) },
+        RecordField(name: "age") { record in number(record.location.age(at: record.now)?.seconds, 1) },
         RecordField(name: "accuracy") { record in .text(record.location.accuracy.rawValue) },
-        RecordField(name: "reason") { record in record.location.reason.map { .text($0.rawValue) } ?? .unknown },
-        RecordField(name: "timed_out") { record in .flag(record.location.timedOut) },
+        RecordField(name: "reason") { record in record.reason.map { .text($0.rawValue) } ?? .unknown },
+        RecordField(name: "timed_out") { record in .flag(record.timedOut) },
     ]
 
     /// The fields `--geocode` adds: the place of the location written (see `PlaceFinder`), in

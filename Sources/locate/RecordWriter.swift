@@ -30,19 +30,23 @@ struct RecordWriter {
     }
 
     /// Adds a record; `false` when the format has no place for it.
+    /// - Parameters:
+    ///   - reason: why this is the fallback, for the fallback.
+    ///   - timedOut: the fix is only the best seen when `--accuracy` was not reached in time.
     @discardableResult
-    mutating func write(_ location: Location) -> Bool {
+    mutating func write(_ location: Location, reason: FallbackReason? = nil, timedOut: Bool = false) -> Bool {
         start()
         // The place of the location handed out (the fix that passed the check, its grid cell, or
         // the fallback), so it tells nothing the coordinates beside it do not.
-        return format.record(RecordSource(location: location, now: Date(), place: places?.reverseGeocode(location)), to: &pending)
+        return format.record(RecordSource(location: location, reason: reason, timedOut: timedOut, now: Date(),
+                                          place: places?.reverseGeocode(location)), to: &pending)
     }
 
     /// Adds the fallback record marked with `reason`; `false` when there is none to write.
     @discardableResult
     mutating func writeFallback(_ reason: FallbackReason) -> Bool {
         guard let fallback else { return false }
-        return write(fallback.location(reason: reason))
+        return write(fallback.location, reason: reason)
     }
 
     /// Reports a status event: into stdout when the format takes events there (`--json --events`,

@@ -11,8 +11,8 @@ struct StatusCommand {
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
         var facts: [(key: String, value: String?)] = [
-            ("services", permission.status == .servicesOff ? "off" : "on"),
-            ("authorization", permission.status.rawValue),
+            ("services", permission.locationServicesEnabled ? "on" : "off"),
+            ("authorization", AuthorizationMessages.authorizationName(permission.status, servicesOff: !permission.locationServicesEnabled)),
             ("decided_by", permission.statusOrigin?.description),
             ("accuracy", permission.accuracy.rawValue),
             ("authorized_now", permission.isAuthorized ? "yes" : "no"),
@@ -22,7 +22,7 @@ struct StatusCommand {
         var status = ExitStatus.success
         if let reason = permission.denial {
             facts.append(("gpsd_state", "not asked (location not authorized)"))
-            status = ExitStatus(reason)
+            status = ExitStatus(FallbackReason(reason))
         } else {
             do {
                 let receiver = try await manager.receiverStatus()

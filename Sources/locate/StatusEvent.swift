@@ -17,21 +17,22 @@ struct StatusEvent {
     }
 
     /// A library event, described for the gpsd at `endpoint`.
-    init(_ event: LocationStatusEvent, endpoint: GPSDEndpoint, explanation: (FallbackReason) -> String) {
+    init(_ event: LocationStatusEvent, endpoint: GPSDEndpoint, explanation: (DenialReason) -> String) {
         switch event {
         case .noFix:
             self.init(name: event.name, message: "no fix yet; waiting for the receiver")
         case .noDevice:
             self.init(name: event.name, message: "gpsd at \(endpoint) has no GPS device; waiting for one")
         case .gpsdLost(let retryIn):
-            self.init(name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn) s",
-                      details: [("retry_in", .number(retryIn, decimals: 2))])
+            self.init(name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn.seconds) s",
+                      details: [("retry_in", .number(retryIn.seconds, decimals: 2))])
         case .reconnected:
             self.init(name: event.name, message: "reconnected to gpsd at \(endpoint)")
         case .authorizationChanged(let status, let denial):
             self.init(name: event.name,
                       message: denial.map(explanation) ?? "location is authorized again (\(status.rawValue)); resuming",
-                      details: [("authorization", .text(status.rawValue)), ("reason", denial.map { .text($0.rawValue) } ?? .unknown)])
+                      details: [("authorization", .text(AuthorizationMessages.authorizationName(status, servicesOff: denial == .servicesOff))),
+                                ("reason", denial.map { .text($0.rawValue) } ?? .unknown)])
         case .paused:
             self.init(name: event.name, message: "paused: location is allowed only while in use, and locate is in the background")
         case .resumed:

@@ -14,7 +14,7 @@ struct AccuracyReducerTests {
         #expect(reduced.latitude == cell.centreLatitude && reduced.longitude == cell.centreLongitude)
         #expect(reduced.horizontalAccuracy == AccuracyReducer.cellSize)
         #expect(reduced.altitudeMSL == nil && reduced.speed == nil && reduced.course == nil && reduced.climb == nil)
-        #expect(reduced.accuracy == .reduced)
+        #expect(reduced.accuracy == .reducedAccuracy)
         #expect(AccuracyReducer.cellSize > 5000)
     }
 

@@ -29,7 +29,6 @@ struct GPSDMessageDecoderTests {
         #expect(location.mode == .threeDimensional)
         #expect(location.device == "/dev/pts/1")
         #expect(location.source == .gpsd)
-        #expect(!location.timedOut)
     }
 
     @Test func modeOneIsNoFixNotAnError() {

@@ -90,7 +90,7 @@ struct HostileInputTests {
                 continue
             }
             let written = try LocationSettings(bytes: Array(FileManager.default.contents(atPath: file) ?? Data()), file: file, role: .user)
-            #expect(written.apps[try AppName("weather")]?.authorization?.value == "denied")
+            #expect(written.apps[try AppName("weather")]?.authorization?.value == .denied)
         }
     }
 

@@ -25,20 +25,20 @@ struct LocationSettingsTests {
             accuracy = reduced
             """)
         #expect(settings.location.services?.value == true)
-        #expect(settings.location.authorization == Setting(value: "when-in-use", origin: SettingOrigin(file: "/home/u/locate.conf", line: 4)))
-        #expect(settings.location.accuracy?.value == .full)
+        #expect(settings.location.authorization == Setting(value: .whenInUse, origin: SettingOrigin(file: "/home/u/locate.conf", line: 4)))
+        #expect(settings.location.accuracy?.value == .fullAccuracy)
         #expect(settings.location.timeout?.value == .seconds(30))
         #expect(settings.fallbackLatitude?.value == 37.517829)
         #expect(settings.fallbackLongitude?.value == 126.886270)
         #expect(settings.fallbackEnabled?.value == true)
         #expect(settings.gpsdServer?.value == .default)
-        #expect(settings.apps[try AppName("weather")]?.accuracy?.value == .reduced)
+        #expect(settings.apps[try AppName("weather")]?.accuracy?.value == .reducedAccuracy)
         #expect(settings.apps[try AppName("weather")]?.authorization?.origin.line == 14)
     }
 
     @Test func acceptsQuotedValuesWithCommentCharacters() throws {
         let settings = try parse("[app \"my-app\"]\nauthorization = \"always\"  ; quoted\n")
-        #expect(settings.apps[try AppName("my-app")]?.authorization?.value == "always")
+        #expect(settings.apps[try AppName("my-app")]?.authorization?.value == .always)
     }
 
     @Test(arguments: [
@@ -72,7 +72,7 @@ struct LocationSettingsTests {
     }
 
     @Test func thePolicyMayOnlyRestrict() throws {
-        #expect(try parse("[location]\nauthorization = restricted\n", role: .policy).location.authorization?.value == "restricted")
+        #expect(try parse("[location]\nauthorization = restricted\n", role: .policy).location.restricted?.value == true)
         #expect(throws: ConfigurationError.self) { try parse("[location]\nauthorization = always\n", role: .policy) }
         #expect(throws: ConfigurationError.self) { try parse("[location]\nauthorization = restricted\n", role: .user) }
     }

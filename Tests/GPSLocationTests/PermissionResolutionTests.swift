@@ -19,7 +19,7 @@ struct PermissionResolutionTests {
         #expect(permission.status == .notDetermined)
         #expect(permission.denial == .notDetermined)
         #expect(permission.fallback == .builtIn)
-        #expect(permission.accuracy == .full)
+        #expect(permission.accuracy == .fullAccuracy)
     }
 
     @Test func allowOnceAuthorizesOnlyWhatIsNotDetermined() throws {
@@ -45,7 +45,7 @@ struct PermissionResolutionTests {
         let weather = try resolve(user: user, app: "weather", context: noTerminal)
         #expect(weather.status == .authorizedAlways)
         #expect(weather.statusOrigin == SettingOrigin(file: "user.conf", line: 4))
-        #expect(weather.accuracy == .reduced)
+        #expect(weather.accuracy == .reducedAccuracy)
         #expect(try resolve(user: user, app: "other", context: noTerminal).status == .denied)
     }
 
@@ -56,7 +56,7 @@ struct PermissionResolutionTests {
         let servicesOff = try resolve(user: user, policy: "[location]\nservices = off\n", context: noTerminal)
         #expect(servicesOff.denial == .servicesOff)
         let capped = try resolve(user: user, policy: "[location]\naccuracy = reduced\n", context: noTerminal)
-        #expect(capped.isAuthorized && capped.accuracy == .reduced && capped.accuracyOrigin?.file == "policy.conf")
+        #expect(capped.isAuthorized && capped.accuracy == .reducedAccuracy && capped.accuracyOrigin?.file == "policy.conf")
         let fallback = try resolve(user: user, policy: "[fallback]\nlatitude = 10\nenabled = no\n", context: noTerminal)
         #expect(fallback.fallback == nil)
         #expect(try resolve(user: user, policy: "[fallback]\nlatitude = 10\n", context: noTerminal).fallback == FallbackCoordinate(latitude: 10, longitude: 2))
@@ -64,6 +64,8 @@ struct PermissionResolutionTests {
 
     @Test func theUserCanSwitchServicesOff() throws {
         let permission = try resolve(user: "[location]\nservices = off\nauthorization = always\n", context: foreground)
-        #expect(permission.status == .servicesOff && permission.statusOrigin == SettingOrigin(file: "user.conf", line: 2))
+        #expect(!permission.locationServicesEnabled && permission.servicesOrigin == SettingOrigin(file: "user.conf", line: 2))
+        #expect(permission.denial == .servicesOff)
+        #expect(permission.status == .authorizedAlways, "the choice behind the switch is kept, as CoreLocation keeps it")
     }
 }

@@ -18,10 +18,10 @@ struct OutputFormatTests {
     private let bareFix = Location(latitude: 1, longitude: 2, mode: .twoDimensional)
 
     /// One record as text, without its line end; `nil` when the format had no place for it.
-    private func record(_ format: some OutputFormat, _ location: Location, now: Date? = nil) -> String? {
+    private func record(_ format: some OutputFormat, _ location: Location, now: Date? = nil, reason: FallbackReason? = nil) -> String? {
         var format = format
         var bytes: [UInt8] = []
-        guard format.record(location, now: now ?? fixTime, to: &bytes) else { return nil }
+        guard format.record(RecordSource(location: location, reason: reason, now: now ?? fixTime, place: nil), to: &bytes) else { return nil }
         #expect(bytes.last == UInt8(ascii: "\n"), "a record is a whole line")
         return String(decoding: bytes.dropLast(), as: UTF8.self)
     }
@@ -46,12 +46,12 @@ struct OutputFormatTests {
     }
 
     @Test func jsonFallbackRecordsSayWhy() {
-        let fallback = FallbackCoordinate.builtIn.location(reason: .denied)
-        #expect(record(JSONFormat(includesEvents: false), fallback) == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#)
+        let fallback = FallbackCoordinate.builtIn.location
+        #expect(record(JSONFormat(includesEvents: false), fallback, reason: .denied) == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#)
     }
 
     @Test func jsonEventsGoToStdoutOnlyWithEvents() {
-        let event = StatusEvent(.gpsdLost(retryIn: 0.25), endpoint: .default) { _ in "" }
+        let event = StatusEvent(.gpsdLost(retryIn: .milliseconds(250)), endpoint: .default) { _ in "" }
         var withEvents = JSONFormat(includesEvents: true)
         var shown: StatusOutput?
         let eventLine = output { shown = withEvents.status(event, now: fixTime, to: &$0) }
@@ -101,12 +101,12 @@ struct OutputFormatTests {
 
     @Test func gpxTrackStartsANewSegmentAfterAGapAndLeavesTheFallbackOut() {
         var gpx = GPXFormat(shape: .track)
-        let gap = StatusEvent(.gpsdLost(retryIn: 1), endpoint: .default) { _ in "" }
+        let gap = StatusEvent(.gpsdLost(retryIn: .seconds(1)), endpoint: .default) { _ in "" }
         _ = output { gpx.prologue(to: &$0) }
         let body = output {
             #expect(gpx.record(bareFix, now: fixTime, to: &$0))
             #expect(gpx.status(gap, now: fixTime, to: &$0) == .mark)
-            #expect(!gpx.record(FallbackCoordinate.builtIn.location(reason: .denied), now: fixTime, to: &$0), "no fallback in a track")
+            #expect(!gpx.record(FallbackCoordinate.builtIn.location, now: fixTime, to: &$0), "no fallback in a track")
             #expect(gpx.status(gap, now: fixTime, to: &$0) == .none, "no second break")
             #expect(gpx.record(bareFix, now: fixTime, to: &$0))
             gpx.epilogue(to: &$0)

@@ -7,8 +7,8 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
+    /// The duration in seconds, as a `Double` (shared with the command, which writes seconds).
+    package var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 

@@ -29,6 +29,13 @@ struct DeviceWait: Sendable {
     }
 }
 
+/// What a single request found: a fix good enough, or at the deadline only the most accurate
+/// fix seen.
+enum SingleFixAnswer: Sendable {
+    case acceptable(Location)
+    case bestSeen(Location)
+}
+
 /// `GPSLocationManager.requestLocation`'s question: the first fix good enough, or at the
 /// deadline the most accurate one seen.
 struct SingleFixQuestion: GPSDQuestion {
@@ -49,11 +56,11 @@ struct SingleFixQuestion: GPSDQuestion {
         self.statusHandler = statusHandler
     }
 
-    mutating func answer(after report: GPSDReport) throws(GPSLocationError) -> Location? {
+    mutating func answer(after report: GPSDReport) throws(GPSLocationError) -> SingleFixAnswer? {
         if device.note(report) { statusHandler?(.noDevice) }
         switch report {
         case .fix(let location):
-            if Self.isAcceptable(location, accuracy: accuracy, maxAge: maxAge) { return location }
+            if Self.isAcceptable(location, accuracy: accuracy, maxAge: maxAge) { return .acceptable(location) }
             if best.map({ Self.isMoreAccurate(location, than: $0) }) ?? true { best = location }
         case .error(let message):
             throw .gpsdRefused(endpoint: device.endpoint, message: message)
@@ -63,18 +70,19 @@ struct SingleFixQuestion: GPSDQuestion {
         return nil
     }
 
-    func answerAtDeadline() throws(GPSLocationError) -> Location {
+    /// At the deadline: the most accurate fix seen, as `.bestSeen` (the request throws
+    /// `accuracyNotReached` with it once it is released).
+    func answerAtDeadline() throws(GPSLocationError) -> SingleFixAnswer {
         if device.isWaiting { throw .noDevice(endpoint: device.endpoint) }
-        guard var best else { throw .noFix(timeout: timeout) }
-        best.timedOut = true
-        return best
+        guard let best else { throw .noFix(timeout: timeout) }
+        return .bestSeen(best)
     }
 
     /// Good enough: within `accuracy` (its horizontal error known and at most that), and no
     /// older than `maxAge` (its age known).
     static func isAcceptable(_ location: Location, accuracy: Double?, maxAge: Duration?) -> Bool {
         if let accuracy, !(location.horizontalAccuracy.map { $0 <= accuracy } ?? false) { return false }
-        if let maxAge, !(location.age().map { $0 <= maxAge.seconds } ?? false) { return false }
+        if let maxAge, !(location.age().map { $0 <= maxAge } ?? false) { return false }
         return true
     }
 

@@ -82,7 +82,7 @@ final class LiveUpdateSession {
         if permission.isAuthorized {
             link = startLink()
         } else {
-            report(permission.isPausedInBackground ? .paused : .authorizationChanged(permission.status, denial: permission.denial))
+            report(permission.isPausedInBackground ? .paused : .authorizationChanged(status: permission.status, denial: permission.denial))
         }
         flush()
         var events: [GPSDLink.Event] = []
@@ -135,15 +135,15 @@ final class LiveUpdateSession {
         if permission.accuracy != old.accuracy { gate.reset() }
         switch (old.isAuthorized, permission.isAuthorized) {
         case (false, true):
-            report(old.isPausedInBackground ? .resumed : .authorizationChanged(permission.status, denial: nil))
+            report(old.isPausedInBackground ? .resumed : .authorizationChanged(status: permission.status, denial: nil))
             link = startLink()
         case (true, false):
             link?.close()
             link = nil
             if permission.isRefusal { configuration.cache?.purge() }
-            report(permission.isPausedInBackground ? .paused : .authorizationChanged(permission.status, denial: permission.denial))
+            report(permission.isPausedInBackground ? .paused : .authorizationChanged(status: permission.status, denial: permission.denial))
         case (false, false) where old.denial != permission.denial && !permission.isPausedInBackground:
-            report(.authorizationChanged(permission.status, denial: permission.denial))
+            report(.authorizationChanged(status: permission.status, denial: permission.denial))
         default:
             break
         }
@@ -176,7 +176,7 @@ final class LiveUpdateSession {
         case .report(.other):
             break
         case .lost(let retryIn):
-            report(.gpsdLost(retryIn: retryIn.seconds))
+            report(.gpsdLost(retryIn: retryIn))
         case .reconnected:
             report(.reconnected)
         case .failed(let error):

@@ -34,10 +34,19 @@ struct SingleFixRequest: Sendable {
     }
 
     /// Releases what gpsd answered and makes it the cached fix.
-    func release(_ location: Location) throws -> Location {
-        let released = try Self.release(location, configuration: configuration)
-        configuration.cache?.store(released)
-        return released
+    /// - Throws: `GPSLocationError.accuracyNotReached` with the released fix when only the best
+    ///   fix seen is there; `ConfigurationError`; `GPSLocationError.notAuthorized`.
+    func release(_ answer: SingleFixAnswer) throws -> Location {
+        switch answer {
+        case .acceptable(let location):
+            let released = try Self.release(location, configuration: configuration)
+            configuration.cache?.store(released)
+            return released
+        case .bestSeen(let location):
+            let released = try Self.release(location, configuration: configuration)
+            configuration.cache?.store(released)
+            throw GPSLocationError.accuracyNotReached(timeout: question.timeout, bestSeen: released)
+        }
     }
 
     /// `location` as the permission now lets it out: itself, its grid cell, or an error.

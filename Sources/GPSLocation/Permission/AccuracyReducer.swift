@@ -81,6 +81,6 @@ struct AccuracyReducer {
         return Location(
             latitude: cell.centreLatitude, longitude: cell.centreLongitude, time: location.time,
             horizontalAccuracy: Self.cellSize, mode: location.mode, satellitesUsed: location.satellitesUsed,
-            device: location.device, source: location.source, accuracy: .reduced, timedOut: location.timedOut)
+            device: location.device, source: location.source, accuracy: .reducedAccuracy)
     }
 }

@@ -1,20 +1,35 @@
-/// The authorization state, CoreLocation's `CLAuthorizationStatus` plus the services switch.
-public enum AuthorizationStatus: String, Sendable, Hashable {
-    /// `services = off` in the user settings or the policy: no gpsd access at all.
-    case servicesOff = "services-off"
+/// Whether this process may use location, as CoreLocation's `CLAuthorizationStatus` names it.
+/// Location services being switched off is a separate switch
+/// (`Permission.locationServicesEnabled`), as `CLLocationManager.locationServicesEnabled()` is.
+public enum AuthorizationStatus: String, Sendable, Hashable, CaseIterable {
     /// The user has not chosen yet.
     case notDetermined = "not-determined"
     /// The administrator's policy forbids location; the user cannot change it.
     case restricted
     /// The user said no.
     case denied
-    /// Allowed while `locate` runs in the foreground of its terminal.
+    /// Allowed while the process runs in the foreground of its terminal.
     case authorizedWhenInUse = "when-in-use"
     /// Allowed with or without a terminal.
     case authorizedAlways = "always"
 }
 
-/// Why a position is not live; the `reason` of a fallback record.
+/// Why location is not authorized for this process now.
+public enum DenialReason: String, Sendable, Hashable, CaseIterable {
+    /// Location services are switched off (by the user or the policy).
+    case servicesOff = "services_off"
+    /// The user has not chosen yet, and could not be asked.
+    case notDetermined = "not_determined"
+    /// The administrator's policy forbids location.
+    case restricted
+    /// The user said no.
+    case denied
+    /// When-in-use, but the process has no terminal or is not in its foreground.
+    case background
+}
+
+/// Why a position is not live: the `reason` of a fallback record. A denial, or gpsd not able to
+/// give a fix.
 public enum FallbackReason: String, Sendable, Hashable {
     /// Location services are switched off.
     case servicesOff = "services_off"
@@ -30,6 +45,17 @@ public enum FallbackReason: String, Sendable, Hashable {
     case gpsdUnavailable = "gpsd_unavailable"
     /// No acceptable fix came in time.
     case timeout
+
+    /// The fallback reason of a denial.
+    public init(_ denial: DenialReason) {
+        switch denial {
+        case .servicesOff: self = .servicesOff
+        case .notDetermined: self = .notDetermined
+        case .restricted: self = .restricted
+        case .denied: self = .denied
+        case .background: self = .background
+        }
+    }
 }
 
 /// The coordinate printed when location is not allowed or not available.
@@ -48,15 +74,19 @@ public struct FallbackCoordinate: Sendable, Hashable {
         self.longitude = longitude
     }
 
-    /// The fallback as a `Location` record, marked with `source` fallback and the reason.
-    public func location(reason: FallbackReason) -> Location {
-        Location(latitude: latitude, longitude: longitude, mode: nil, source: .fallback, accuracy: .reduced, reason: reason)
+    /// The fallback as a `Location`: `source` fallback, reduced accuracy, nothing measured.
+    public var location: Location {
+        Location(latitude: latitude, longitude: longitude, mode: nil, source: .fallback, accuracy: .reducedAccuracy)
     }
 }
 
 /// The permission in force for one app: what the user settings and the system policy say
 /// together, and what it means for this process now. Computed by `PermissionSettings.resolve`.
 public struct Permission: Sendable, Hashable {
+    /// Whether location services are on (`services = on`, the default, in both files).
+    public var locationServicesEnabled: Bool
+    /// The file and line that switched services off; `nil` while they are on.
+    public var servicesOrigin: SettingOrigin?
     /// The authorization state.
     public var status: AuthorizationStatus
     /// The file and line that decided `status`; `nil` for the default (not determined) or "allow once".
@@ -64,7 +94,7 @@ public struct Permission: Sendable, Hashable {
     /// Set for this process only by "Allow once" at the prompt.
     public var isAllowedOnce: Bool
     /// How precise positions may be.
-    public var accuracy: LocationAccuracy
+    public var accuracy: AccuracyAuthorization
     /// The file and line that decided `accuracy`; `nil` for the default (full).
     public var accuracyOrigin: SettingOrigin?
     /// The fallback coordinate, or `nil` when the fallback is disabled.
@@ -77,9 +107,9 @@ public struct Permission: Sendable, Hashable {
     public var context: ProcessContext
 
     /// Why positions may not be delivered now, or `nil` when they may.
-    public var denial: FallbackReason? {
-        switch status {
-        case .servicesOff: .servicesOff
+    public var denial: DenialReason? {
+        guard locationServicesEnabled else { return .servicesOff }
+        return switch status {
         case .notDetermined: isAllowedOnce ? nil : .notDetermined
         case .restricted: .restricted
         case .denied: .denied
@@ -94,7 +124,7 @@ public struct Permission: Sendable, Hashable {
     /// Location is refused outright (services off, restricted, denied), not just unavailable to
     /// this process now: a fix kept from before must not outlive it, so the cache is purged.
     var isRefusal: Bool {
-        [.servicesOff, .restricted, .denied].contains(status)
+        !locationServicesEnabled || status == .restricted || status == .denied
     }
 
     /// When-in-use in a background job of a terminal: a live stream pauses until the job is in the foreground.
@@ -135,25 +165,25 @@ public struct PermissionSettings: Sendable, Hashable {
         let userApp = app.flatMap { user.apps[$0] }
         let policyApp = app.flatMap { policy.apps[$0] }
 
+        let servicesOff = [policy.location.services, user.location.services].compactMap({ $0 }).first(where: { !$0.value })
+
         var status = AuthorizationStatus.notDetermined
         var statusOrigin: SettingOrigin?
-        if let off = [policy.location.services, user.location.services].compactMap({ $0 }).first(where: { !$0.value }) {
-            (status, statusOrigin) = (.servicesOff, off.origin)
-        } else if let restricted = policyApp?.authorization ?? policy.location.authorization {
+        if let restricted = policyApp?.restricted ?? policy.location.restricted {
             (status, statusOrigin) = (.restricted, restricted.origin)
         } else if let choice = userApp?.authorization ?? user.location.authorization {
             statusOrigin = choice.origin
-            switch AuthorizationChoice(rawValue: choice.value) {
+            switch choice.value {
             case .whenInUse: status = .authorizedWhenInUse
             case .always: status = .authorizedAlways
-            case .denied, nil: status = .denied
+            case .denied: status = .denied
             }
         }
 
-        var accuracy = LocationAccuracy.full
+        var accuracy = AccuracyAuthorization.fullAccuracy
         var accuracyOrigin: SettingOrigin?
-        if let cap = [policyApp?.accuracy, policy.location.accuracy].compactMap({ $0 }).first(where: { $0.value == .reduced }) {
-            (accuracy, accuracyOrigin) = (.reduced, cap.origin)
+        if let cap = [policyApp?.accuracy, policy.location.accuracy].compactMap({ $0 }).first(where: { $0.value == .reducedAccuracy }) {
+            (accuracy, accuracyOrigin) = (.reducedAccuracy, cap.origin)
         } else if let chosen = userApp?.accuracy ?? user.location.accuracy {
             (accuracy, accuracyOrigin) = (chosen.value, chosen.origin)
         }
@@ -165,6 +195,7 @@ public struct PermissionSettings: Sendable, Hashable {
             longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude)
 
         return Permission(
+            locationServicesEnabled: servicesOff == nil, servicesOrigin: servicesOff?.origin,
             status: status, statusOrigin: statusOrigin, isAllowedOnce: isAllowedOnce && status == .notDetermined,
             accuracy: accuracy, accuracyOrigin: accuracyOrigin,
             fallback: enabled ? fallback : nil,

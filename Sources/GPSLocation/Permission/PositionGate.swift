@@ -9,8 +9,8 @@ struct PositionGate {
     mutating func release(_ location: Location, under permission: Permission, at now: ContinuousClock.Instant?) -> Location? {
         guard permission.isAuthorized else { return nil }
         switch permission.accuracy {
-        case .full: return location
-        case .reduced: return reducer.reduce(location, at: now)
+        case .fullAccuracy: return location
+        case .reducedAccuracy: return reducer.reduce(location, at: now)
         }
     }
 

@@ -33,22 +33,25 @@ public enum AuthorizationChoice: String, Sendable, Hashable, CaseIterable {
     case denied
 }
 
-/// How precise positions may be: iOS's "Precise Location" switch.
-public enum LocationAccuracy: String, Sendable, Hashable, CaseIterable {
+/// How precise positions may be: iOS's "Precise Location" switch, as CoreLocation's
+/// `CLAccuracyAuthorization` names it. The raw values are the settings' words.
+public enum AccuracyAuthorization: String, Sendable, Hashable, CaseIterable {
     /// Positions as the receiver reports them.
-    case full
+    case fullAccuracy = "full"
     /// Positions snapped to the centre of a grid cell of several kilometres.
-    case reduced
+    case reducedAccuracy = "reduced"
 }
 
 /// The settings of one `[location]` or `[app "NAME"]` section.
 public struct LocationSectionSettings: Sendable, Hashable {
     /// `services = on | off` (`[location]` only).
     public var services: Setting<Bool>?
-    /// `authorization`: the user's choice, or `restricted` in the policy.
-    public var authorization: Setting<String>?
+    /// `authorization = when-in-use | always | denied`: the user's choice (user settings only).
+    public var authorization: Setting<AuthorizationChoice>?
+    /// `authorization = restricted` (the policy only): location is forbidden.
+    public var restricted: Setting<Bool>?
     /// `accuracy = full | reduced`; in the policy, a cap.
-    public var accuracy: Setting<LocationAccuracy>?
+    public var accuracy: Setting<AccuracyAuthorization>?
     /// `timeout`: how long `locate --once` waits by default (`[location]` only), to the millisecond.
     public var timeout: Setting<Duration>?
 
@@ -94,7 +97,7 @@ public struct LocationSettings: Sendable, Hashable {
 
     /// Parses and checks the content of a settings file.
     /// - Throws: `ConfigurationError` naming the file, line and column, and what was expected.
-    public init(bytes: [UInt8], file: String, role: Role) throws(ConfigurationError) {
+    package init(bytes: [UInt8], file: String, role: Role) throws(ConfigurationError) {
         self.init(file: file)
         let document = try SettingsDocument(bytes: bytes, file: file)
         for header in document.headers {
@@ -148,11 +151,16 @@ public struct LocationSettings: Sendable, Hashable {
         case ("location", nil, "timeout"):
             location.timeout = try seconds()
         case (_, _, "authorization") where section.name == "location" || section.name == "app":
-            let allowed = role == .user ? AuthorizationChoice.allCases.map(\.rawValue) : ["restricted"]
-            let value = try choice(Dictionary(uniqueKeysWithValues: allowed.map { ($0, $0) }))
-            update(section) { $0.authorization = value }
+            switch role {
+            case .user:
+                let value = try choice(Dictionary(uniqueKeysWithValues: AuthorizationChoice.allCases.map { ($0.rawValue, $0) }))
+                update(section) { $0.authorization = value }
+            case .policy:
+                let value = try choice(["restricted": true])
+                update(section) { $0.restricted = value }
+            }
         case (_, _, "accuracy") where section.name == "location" || section.name == "app":
-            let value = try choice(Dictionary(uniqueKeysWithValues: LocationAccuracy.allCases.map { ($0.rawValue, $0) }))
+            let value = try choice(Dictionary(uniqueKeysWithValues: AccuracyAuthorization.allCases.map { ($0.rawValue, $0) }))
             update(section) { $0.accuracy = value }
         case ("fallback", nil, "latitude"), ("fallback", nil, "longitude"):
             if let place = fallbackPlace {

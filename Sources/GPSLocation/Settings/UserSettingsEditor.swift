@@ -5,7 +5,7 @@ public enum UserSetting: Sendable, Hashable {
     /// `authorization = when-in-use | always | denied`.
     case authorization(AuthorizationChoice)
     /// `accuracy = full | reduced`.
-    case accuracy(LocationAccuracy)
+    case accuracy(AccuracyAuthorization)
 
     /// The keys the editor changes.
     public enum Key: String, Sendable, Hashable, CaseIterable {
