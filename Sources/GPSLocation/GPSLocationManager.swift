@@ -1,3 +1,4 @@
+
 /// Gets positions from gpsd, with the user's permission: one fix on request (the weather-app
 /// case) or a live stream of fixes and status events (the running-app case). CoreLocation's
 /// `CLLocationManager` for gpsd.
@@ -7,32 +8,113 @@
 /// settings files each time it matters, so a change applies to the next request and, within a
 /// fraction of a second, to running streams.
 ///
+/// Like `CLLocationManager`, a manager keeps state: the last location it delivered
+/// (``location``), an "allow once" answer given through
+/// ``requestAuthorization(_:purpose:prompter:)``, and the live streams it started
+/// (``activeLiveUpdates``). That state sits behind a lock, so a manager is shared freely between
+/// tasks and threads, and no call waits for an actor hop.
+///
 /// - Important: the manager never prints, exits or installs signal handlers. libgps runs on a
 ///   dedicated thread per request or stream, never on Swift's cooperative pool.
-public actor GPSLocationManager {
-    /// How this manager reaches gpsd and whose permission applies.
-    public nonisolated let configuration: GPSLocationConfiguration
+public final class GPSLocationManager: Sendable {
+    /// How this manager reaches gpsd and whose permission applies, as it was created.
+    public let configuration: GPSLocationConfiguration
+    private let state: ManagerState
 
     /// The libgps release and API version, such as `3.22, API 11.0`. libgps has no stable ABI,
     /// so the binary must run with the libgps it was built with.
     public static let libgpsVersion = LibGPS.version
 
     /// Creates a manager; nothing connects until a location is requested.
-    public init(configuration: GPSLocationConfiguration = GPSLocationConfiguration()) {
+    /// - Parameter processContext: the process's situation (foreground of a terminal or not),
+    ///   for a daemon or a test that knows it; `nil` reads it from the terminal at each check.
+    public init(configuration: GPSLocationConfiguration = GPSLocationConfiguration(), processContext: ProcessContext? = nil) {
+        var configuration = configuration
+        if let processContext { configuration.permission.processContext = processContext }
         self.configuration = configuration
+        state = ManagerState()
+    }
+
+    /// The configuration in force: as created, with an "allow once" answer given since.
+    private var current: GPSLocationConfiguration {
+        var current = configuration
+        if state.isAllowedOnce { current.permission.isAllowedOnce = true }
+        return current
     }
 
     /// The permission for this process now, read from the settings files.
     /// - Throws: `ConfigurationError` when a settings file is unreadable or malformed.
-    public nonisolated func authorization() throws(ConfigurationError) -> Permission {
-        try configuration.permission.resolve(context: .current())
+    public func authorization() throws(ConfigurationError) -> Permission {
+        try current.permission.resolve()
+    }
+
+    /// The authorization status now (`CLLocationManager.authorizationStatus`); `.denied` when a
+    /// settings file is malformed (``authorization()`` says why). Services switched off show in
+    /// ``locationServicesEnabled``, not here.
+    public var authorizationStatus: AuthorizationStatus {
+        (try? authorization().status) ?? .denied
+    }
+
+    /// How precise positions may be now (`CLLocationManager.accuracyAuthorization`);
+    /// `.reducedAccuracy` when a settings file is malformed.
+    public var accuracyAuthorization: AccuracyAuthorization {
+        (try? authorization().accuracy) ?? .reducedAccuracy
+    }
+
+    /// Whether location services are on (`CLLocationManager.locationServicesEnabled()`);
+    /// `false` when a settings file is malformed.
+    public var locationServicesEnabled: Bool {
+        (try? authorization().locationServicesEnabled) ?? false
+    }
+
+    /// The last location this manager delivered, by a request or a live stream, as the
+    /// permission lets it out now (`CLLocationManager.location`): `nil` when there is none or
+    /// location is not authorized now, and its grid cell when only reduced accuracy is.
+    public var location: Location? {
+        guard let last = state.lastLocation, let permission = try? authorization() else { return nil }
+        var gate = PositionGate()
+        return gate.release(last, under: permission, at: nil)
+    }
+
+    /// How many live streams started by ``liveUpdates(_:)`` are being iterated now.
+    public var activeLiveUpdates: Int { state.activeLiveUpdates }
+
+    /// Asks the user for permission when they have not chosen yet
+    /// (`requestWhenInUseAuthorization()` / `requestAlwaysAuthorization()`), through `prompter`,
+    /// and saves the answer in the user's settings file ("allow once" is kept by this manager
+    /// only). When the user has already chosen (or the policy decides), nothing is asked.
+    /// - Parameters:
+    ///   - level: the authorization asked for.
+    ///   - purpose: why the program needs location, shown to the user.
+    ///   - prompter: how the user is asked; called on this thread, and may block.
+    /// - Returns: the permission afterwards.
+    /// - Throws: `ConfigurationError` when a settings file is malformed or cannot be written.
+    @discardableResult
+    public func requestAuthorization(
+        _ level: AuthorizationLevel = .whenInUse, purpose: String? = nil, prompter: some AuthorizationPrompter
+    ) throws(ConfigurationError) -> Permission {
+        let permission = try authorization()
+        guard permission.locationServicesEnabled, permission.status == .notDetermined, !permission.isAllowedOnce,
+              let answer = prompter.ask(app: configuration.permission.app, purpose: purpose, level: level) else { return permission }
+        let choice: AuthorizationChoice
+        switch answer {
+        case .allowOnce:
+            state.allowOnce()
+            return try authorization()
+        case .allowWhileUsing: choice = .whenInUse
+        case .allowAlways: choice = .always
+        case .deny: choice = .denied
+        }
+        try UserSettingsEditor(file: configuration.permission.files.userFile)
+            .update(app: configuration.permission.app, setting: [.authorization(choice)])
+        return try authorization()
     }
 
     /// The permission now, and again whenever it changes (a settings file is edited, or the
     /// process moves between foreground and background), until the consumer stops iterating.
     /// - Throws (from the stream): `ConfigurationError` when a settings file becomes malformed.
-    public nonisolated func authorizationUpdates() -> AsyncThrowingStream<Permission, any Error> {
-        AuthorizationWatch.updates(configuration.permission)
+    public func authorizationUpdates() -> AsyncThrowingStream<Permission, any Error> {
+        AuthorizationWatch.updates(current.permission)
     }
 
     /// Returns one fix.
@@ -61,23 +143,29 @@ public actor GPSLocationManager {
         accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil,
         statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
     ) async throws -> Location {
+        let configuration = current
         let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
                                        statusHandler: statusHandler)
-        if let cached = try request.answerBeforeAsking() { return cached }
-        return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline))
+        return try await state.recording {
+            if let cached = try request.answerBeforeAsking() { return cached }
+            return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline))
+        }
     }
 
     /// `requestLocation`, blocking the calling thread instead of starting one (and with it Swift's
     /// concurrency runtime): for the command's `--once`, whose main thread has nothing else to do.
     /// The `statusHandler` is called on the calling thread.
     @available(*, noasync, message: "blocks the calling thread; use requestLocation in async code")
-    package nonisolated func requestLocationBlocking(
+    package func requestLocationBlocking(
         accuracy: Double?, timeout: Duration, maxAge: Duration?, statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
     ) throws -> Location {
+        let configuration = current
         let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
                                        statusHandler: statusHandler)
-        if let cached = try request.answerBeforeAsking() { return cached }
-        return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline))
+        return try state.recordingNow {
+            if let cached = try request.answerBeforeAsking() { return cached }
+            return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline))
+        }
     }
 
     /// A live stream of fixes and status events until the consumer stops iterating.
@@ -97,8 +185,8 @@ public actor GPSLocationManager {
     ///
     /// - Throws (from the stream): `ConfigurationError` when a settings file is or becomes
     ///   malformed; `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
-    public nonisolated func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
-        LiveUpdates(configuration: configuration, options: options)
+    public func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
+        LiveUpdates(configuration: current, options: options, state: state)
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
@@ -107,6 +195,7 @@ public actor GPSLocationManager {
     /// - Throws: `ConfigurationError`; `GPSLocationError` `notAuthorized`, `gpsdUnreachable`,
     ///   `connectTimedOut`, `noDevice`, `gpsdRefused` or `gpsdClosedConnection`.
     public func receiverStatus(timeout: Duration = .seconds(3)) async throws -> ReceiverStatus {
+        let configuration = current
         if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason: reason) }
         let answer = try await GPSDRequest.ask(ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
                                                deadline: .now.advanced(by: timeout.boundedForWaiting))

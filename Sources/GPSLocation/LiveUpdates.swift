@@ -12,10 +12,12 @@ public struct LiveUpdates: AsyncSequence, Sendable {
 
     let configuration: GPSLocationConfiguration
     let options: LiveUpdateOptions
+    /// The manager's memory: the stream notes the locations it delivers and that it runs.
+    let state: ManagerState
 
     /// Starts a session and returns its iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: Session(LiveUpdateSession.start(configuration: configuration, options: options)))
+        Iterator(session: Session(LiveUpdateSession.start(configuration: configuration, options: options), state: state))
     }
 
     /// Iterates one session's updates; dropping it stops the session.
@@ -26,27 +28,37 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         /// - Throws: `ConfigurationError` when a settings file is or becomes malformed;
         ///   `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
         public mutating func next() async throws -> LocationUpdate? {
-            try await session.queue.next()
+            session.noted(try await session.queue.next())
         }
 
         /// The next update if one is already waiting, without suspending; `nil` when none is
         /// (the end of the stream, and its error, come from `next()`). For a consumer that does
         /// its work in batches: take what is ready, write it out in one go, then wait again.
         public mutating func nextIfAvailable() -> LocationUpdate? {
-            session.queue.nextIfAvailable()
+            session.noted(session.queue.nextIfAvailable())
         }
     }
 
     /// Ties the session's life to the iterator's.
     final class Session: Sendable {
         let queue: LiveUpdateQueue
+        private let state: ManagerState
 
-        init(_ queue: LiveUpdateQueue) {
+        init(_ queue: LiveUpdateQueue, state: ManagerState) {
             self.queue = queue
+            self.state = state
+            state.liveUpdatesStarted()
+        }
+
+        /// `update`, after noting a location in the manager's memory.
+        func noted(_ update: LocationUpdate?) -> LocationUpdate? {
+            if case .location(let location)? = update { state.record(location) }
+            return update
         }
 
         deinit {
             queue.cancel()
+            state.liveUpdatesEnded()
         }
     }
 }

@@ -77,27 +77,27 @@ enum Locate {
             return try GeocodeCommand(query: query, json: options.isJSON, limit: options.limit,
                                       language: options.placeLanguage ?? .environment(environment)).run()
         }
-        var settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
+        let settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
         if case .permission(let action) = options.command {
             return try PermissionCommand(action: action, options: options, settings: settings,
                                          cache: LastFixCache(environment: environment)).run()
         }
         // Fail closed: with a malformed settings or policy file nothing is printed and gpsd is not asked.
         var permission: Permission
+        let manager: GPSLocationManager
         do {
             permission = try settings.resolve()
-            if options.command == .locate, permission.status == .notDetermined, permission.context.isForeground,
-               let answer = PermissionPrompt(app: options.app, purpose: options.purpose).ask() {
-                try save(answer, to: &settings)
-                permission = try settings.resolve()
+            let endpoint = options.endpoint ?? permission.gpsdServer ?? .default
+            manager = GPSLocationManager(configuration: GPSLocationConfiguration(
+                permission: settings, cache: LastFixCache(environment: environment), endpoint: endpoint))
+            // Asked only in the foreground of a terminal, and only for positions.
+            if options.command == .locate, permission.status == .notDetermined, permission.context.isForeground {
+                permission = try manager.requestAuthorization(.whenInUse, purpose: options.purpose, prompter: PermissionPrompt())
             }
         } catch {
             StandardStreams.diagnose(error.description)
             return .configuration
         }
-        let endpoint = options.endpoint ?? permission.gpsdServer ?? .default
-        let manager = GPSLocationManager(configuration: GPSLocationConfiguration(
-            permission: settings, cache: LastFixCache(environment: environment), endpoint: endpoint))
         let format = options.outputFormat
         var places: PlaceFinder?
         if format.needsPlaces {
@@ -121,19 +121,5 @@ enum Locate {
             let command = FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile)
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         }
-    }
-
-    /// Saves the prompt's answer, except "Allow once", which holds for this process only.
-    private static func save(_ answer: PermissionPrompt.Answer, to settings: inout PermissionSettings) throws(ConfigurationError) {
-        let choice: AuthorizationChoice
-        switch answer {
-        case .allowOnce:
-            settings.isAllowedOnce = true
-            return
-        case .allowWhileUsing: choice = .whenInUse
-        case .allowAlways: choice = .always
-        case .deny: choice = .denied
-        }
-        try UserSettingsEditor(file: settings.files.userFile).update(app: settings.app, setting: [.authorization(choice)])
     }
 }

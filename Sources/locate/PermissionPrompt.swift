@@ -2,17 +2,11 @@ import GPSLocation
 import Glibc
 
 /// Asks on the terminal (`/dev/tty`, so it works with stdout in a pipe) whether an app may use
-/// the location: CoreLocation's `requestWhenInUseAuthorization` dialog, in text.
-struct PermissionPrompt {
-    enum Answer: Equatable {
-        case allowOnce, allowWhileUsing, allowAlways, deny
-    }
-
-    let app: AppName?
-    let purpose: String?
-
+/// the location: CoreLocation's authorization dialog, in text. The command's
+/// `AuthorizationPrompter`, given to `GPSLocationManager.requestAuthorization`.
+struct PermissionPrompt: AuthorizationPrompter {
     /// The answer, or `nil` when there is no terminal or it ends (EOF) before a choice is made.
-    func ask() -> Answer? {
+    func ask(app: AppName?, purpose: String?, level: AuthorizationLevel) -> AuthorizationAnswer? {
         let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return nil }
         defer { close(terminal) }

@@ -141,19 +141,27 @@ public struct PermissionSettings: Sendable, Hashable {
     public var app: AppName?
     /// "Allow once" was answered at the prompt: authorized for this process, nothing saved.
     public var isAllowedOnce: Bool
+    /// The process's situation, when the host says what it is (a daemon, a test); `nil` to read
+    /// it from the terminal at each check (`ProcessContext.current()`).
+    public var processContext: ProcessContext?
 
     /// Creates permission settings.
-    public init(files: SettingsFiles, app: AppName? = nil, isAllowedOnce: Bool = false) {
+    public init(files: SettingsFiles, app: AppName? = nil, isAllowedOnce: Bool = false, processContext: ProcessContext? = nil) {
         self.files = files
         self.app = app
         self.isAllowedOnce = isAllowedOnce
+        self.processContext = processContext
     }
 
-    /// Reads both files and resolves the permission for `context`.
+    /// The process's situation now: the one given, or the terminal's.
+    var currentContext: ProcessContext { processContext ?? .current() }
+
+    /// Reads both files and resolves the permission for `context` (by default, the process's
+    /// situation now).
     /// - Throws: `ConfigurationError` when a file is unreadable or malformed.
-    public func resolve(context: ProcessContext = .current()) throws(ConfigurationError) -> Permission {
+    public func resolve(context: ProcessContext? = nil) throws(ConfigurationError) -> Permission {
         let (user, policy) = try files.load()
-        return Self.resolve(user: user, policy: policy, app: app, isAllowedOnce: isAllowedOnce, context: context)
+        return Self.resolve(user: user, policy: policy, app: app, isAllowedOnce: isAllowedOnce, context: context ?? currentContext)
     }
 
     /// The rules, on parsed settings. The policy can only restrict: its `services = off`,

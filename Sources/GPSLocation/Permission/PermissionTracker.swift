@@ -13,7 +13,7 @@ struct PermissionTracker: Sendable {
         self.settings = settings
         files = try settings.files.load()
         permission = PermissionSettings.resolve(user: files.user, policy: files.policy, app: settings.app,
-                                                isAllowedOnce: settings.isAllowedOnce, context: .current())
+                                                isAllowedOnce: settings.isAllowedOnce, context: settings.currentContext)
     }
 
     /// Resolves the permission again, reading the files first when `filesChanged`.
@@ -24,7 +24,7 @@ struct PermissionTracker: Sendable {
         if filesChanged { files = try settings.files.load() }
         let old = permission
         permission = PermissionSettings.resolve(user: files.user, policy: files.policy, app: settings.app,
-                                                isAllowedOnce: settings.isAllowedOnce, context: .current())
+                                                isAllowedOnce: settings.isAllowedOnce, context: settings.currentContext)
         return old
     }
 }
