@@ -22,6 +22,9 @@ let package = Package(
         // The command: arguments, output formats, signals, exit statuses.
         .executableTarget(name: "locate", dependencies: ["GPSLocation"]),
 
+        // An example program of the library, as an app would use CoreLocation (built, not installed).
+        .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation"]),
+
         // Tests
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "HostileInput"]),

@@ -1,0 +1,94 @@
+// An example of GPSLocation used the way an iOS app uses CoreLocation: ask for permission, get
+// one fix (the weather app), then follow the position with a distance filter (the running app),
+// naming places as it goes. Built by `make test`, never installed.
+//
+//   swift run WeatherAndRun [host[:port]] [fixes]
+//
+// With CoreLocation the same program reads: CLLocationManager, CLAuthorizationStatus,
+// CLAccuracyAuthorization, manager.location, requestLocation(), CLLocationUpdate.liveUpdates(),
+// CLGeocoder; here: GPSLocationManager, AuthorizationStatus, AccuracyAuthorization,
+// manager.location, requestLocation(...), liveUpdates(...), PlaceFinder.
+import GPSLocation
+
+/// How this program asks its user: a question on standard input. (`locate` asks on its terminal;
+/// a desktop program would show a dialog.)
+struct AskOnStandardInput: AuthorizationPrompter {
+    func ask(app: AppName?, purpose: String?, level: AuthorizationLevel) -> AuthorizationAnswer? {
+        print("\(app.map { "\"\($0)\"" } ?? "This program") would like to use your location", terminator: "")
+        print(purpose.map { ": " + UntrustedText.visible($0, limit: 200) } ?? ".")
+        print("Allow? [o]nce, [w]hile using, [a]lways, [n]o: ", terminator: "")
+        switch readLine()?.lowercased() {
+        case "o": return .allowOnce
+        case "w": return .allowWhileUsing
+        case "a": return .allowAlways
+        case "n": return .deny
+        default: return nil
+        }
+    }
+}
+
+/// "64.150432, -21.940457 ±4 m, Reykjavik, Capital Region, Iceland".
+func describe(_ location: Location, places: PlaceFinder?) -> String {
+    let accuracy = location.horizontalAccuracy.map { " ±\(Int($0.rounded())) m" } ?? ""
+    let place = places?.reverseGeocode(location).map { ", " + $0.formatted } ?? ""
+    func rounded(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
+    return "\(rounded(location.latitude)), \(rounded(location.longitude))\(accuracy)\(place)"
+}
+
+@main
+enum WeatherAndRun {
+    static func main() async {
+        let arguments = CommandLine.arguments.dropFirst()
+        let endpoint = (try? GPSDEndpoint(parsing: arguments.first ?? "localhost:2947")) ?? .default
+        let fixes = arguments.dropFirst().first.flatMap { Int($0) } ?? 3
+        let manager = GPSLocationManager(configuration: GPSLocationConfiguration(
+            permission: PermissionSettings(files: .current, app: try? AppName("weather-and-run")), endpoint: endpoint))
+
+        // 1. Permission, asked only when the user has not chosen yet.
+        do {
+            try manager.requestAuthorization(.whenInUse, purpose: "to show the weather where you are", prompter: AskOnStandardInput())
+        } catch {
+            print("settings:", error)
+            return
+        }
+        guard manager.locationServicesEnabled else { return print("location services are off") }
+        switch manager.authorizationStatus {
+        case .notDetermined, .denied, .restricted:
+            return print("location is not authorized (\(manager.authorizationStatus))")
+        case .authorizedWhenInUse, .authorizedAlways:
+            break
+        }
+        if manager.accuracyAuthorization == .reducedAccuracy { print("approximate location only") }
+        let places = try? PlaceFinder()
+
+        // 2. The weather app: one fix, good to 100 m, within 10 s.
+        do {
+            let here = try await manager.requestLocation(accuracy: 100, timeout: .seconds(10))
+            print("here:", describe(here, places: places))
+        } catch GPSLocationError.accuracyNotReached(_, let best) {
+            print("roughly here:", describe(best, places: places))
+        } catch {
+            return print("no fix:", error)
+        }
+        if let last = manager.location, let age = last.age() { print("last location is \(age) old") }
+
+        // 3. The running app: a fix every 10 m moved, with a heartbeat every 30 s.
+        var printed = 0
+        do {
+            for try await update in manager.liveUpdates(LiveUpdateOptions(distanceFilter: 10, heartbeat: .seconds(30))) {
+                switch update {
+                case .location(let location):
+                    print("run:", describe(location, places: places))
+                    printed += 1
+                case .status(.gpsdLost(let retryIn)):
+                    print("gpsd went away; trying again in \(retryIn)")
+                case .status(let event):
+                    print("status:", event.name)
+                }
+                if printed == fixes { break }
+            }
+        } catch {
+            print("stream ended:", error)
+        }
+    }
+}
