@@ -3,6 +3,7 @@
 #   make run        install what is missing, build, and show locate against simulated receivers
 #   make test       install what is missing, then run every test (unit and end to end)
 #   make build      release build with a static Swift runtime: .build/release/locate
+#   make docs       build the GPSLocation documentation (DocC) into .build/docs; fail on an undocumented symbol
 #   make bench      locate beside gpspipe, the Python gps client and C libgps clients (the floor)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
@@ -16,7 +17,7 @@ CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 PEERS := .build/bench-peers
 
-.PHONY: run test build bench order corpus install generated tracks clean bootstrap
+.PHONY: run test build docs bench order corpus install generated tracks clean bootstrap
 
 bootstrap:
 	@Scripts/bootstrap
@@ -38,6 +39,19 @@ run: build
 test: bootstrap
 	swift build --build-tests
 	swift test --skip-build --disable-xctest
+
+# The library's documentation, offline: the symbol graph (in a build directory of its own, so the
+# flags do not rebuild the main one), every public symbol documented, and DocC without a warning.
+SYMBOL_GRAPHS := .build/symbol-graphs
+docs: bootstrap
+	@mkdir -p $(SYMBOL_GRAPHS)
+	swift build --target GPSLocation --scratch-path .build/docs-build \
+		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS)
+	Scripts/doc-coverage $(SYMBOL_GRAPHS)/GPSLocation.symbols.json
+	docc convert Sources/GPSLocation/GPSLocation.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) \
+		--output-path .build/docs --fallback-display-name GPSLocation \
+		--fallback-bundle-identifier org.locate.GPSLocation --warnings-as-errors
+	@echo "docs: .build/docs (serve it with any static web server, or open it in Xcode)"
 
 bench: build
 	@mkdir -p $(PEERS)

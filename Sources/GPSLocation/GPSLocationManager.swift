@@ -26,8 +26,10 @@ public final class GPSLocationManager: Sendable {
     public static let libgpsVersion = LibGPS.version
 
     /// Creates a manager; nothing connects until a location is requested.
-    /// - Parameter processContext: the process's situation (foreground of a terminal or not),
-    ///   for a daemon or a test that knows it; `nil` reads it from the terminal at each check.
+    /// - Parameters:
+    ///   - configuration: how to reach gpsd and whose permission applies.
+    ///   - processContext: the process's situation (foreground of a terminal or not), for a
+    ///     daemon or a test that knows it; `nil` reads it from the terminal at each check.
     public init(configuration: GPSLocationConfiguration = GPSLocationConfiguration(), processContext: ProcessContext? = nil) {
         var configuration = configuration
         if let processContext { configuration.permission.processContext = processContext }

@@ -7,7 +7,9 @@
 /// taking them holds up gpsd's reading first (back-pressure), and only when it takes nothing
 /// for a while does it lose the oldest updates, told by a `dropped` status event.
 public struct LiveUpdates: AsyncSequence, Sendable {
+    /// Each element is a fix or a status event.
     public typealias Element = LocationUpdate
+    /// The stream ends with `ConfigurationError` or `GPSLocationError`.
     public typealias Failure = any Error
 
     let configuration: GPSLocationConfiguration

@@ -66,8 +66,10 @@ public struct AppName: Sendable, Hashable, Comparable, CustomStringConvertible {
         rawValue = text
     }
 
+    /// The name itself.
     public var description: String { rawValue }
 
+    /// Names in code-point order, as `locate permission status` lists them.
     public static func < (lhs: AppName, rhs: AppName) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -149,6 +149,7 @@ public enum PlaceNameError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Several places have that name; `candidates` are some of them, largest first.
     case ambiguous(name: String, candidates: [String])
 
+    /// A one-line explanation, with the name's control characters made visible.
     public var description: String {
         switch self {
         case .unknown(let name):

@@ -80,6 +80,7 @@ public enum PlaceDataError: Error, Sendable, Equatable, CustomStringConvertible 
     /// libgeonames cannot be loaded or read, and no index of its places is cached.
     case unavailable(reason: String)
 
+    /// A one-line explanation.
     public var description: String {
         switch self {
         case .unavailable(let reason): "place data unavailable: \(reason)"
