@@ -6,13 +6,15 @@
 /// digit groups and decimal commas are not, whatever the locale says. Seconds become a
 /// `Duration` in whole milliseconds, rounded once, half away from zero.
 public enum NumericText {
-    /// The largest number of seconds (about 31.7 years) and the largest value of any other number.
-    public static let maximumSeconds: Double = 1e9
+    /// The longest duration (10⁹ seconds, about 31.7 years), and in seconds the largest value
+    /// of any number: anything larger is an error.
+    public static let maximumDuration = Duration.seconds(1_000_000_000)
 
-    /// The number `text` says, if it is in `range` (and not 0 when `excludingZero`).
+    /// The number `text` says, if it is in `range` (by default 0 to 10⁹, the seconds of
+    /// `maximumDuration`), and not 0 when `excludingZero`.
     /// - Throws: `NumberError` saying what is wrong and what was expected.
     public static func number(
-        _ text: String, in range: ClosedRange<Double> = 0...maximumSeconds, excludingZero: Bool = false
+        _ text: String, in range: ClosedRange<Double> = 0...1e9, excludingZero: Bool = false
     ) throws(NumberError) -> Double {
         let expected: String
         if range.lowerBound == 0 {

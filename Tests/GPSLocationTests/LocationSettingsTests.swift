@@ -120,6 +120,6 @@ struct NumericTextTests {
     @Test func durationsFromTheLibrarysCallersAreBoundedNotTrapped() {
         #expect(Duration.seconds(Int64.max).milliseconds == Int64.max / 1000)
         #expect(Duration.seconds(-5).milliseconds == 0)
-        #expect(Duration.seconds(Int64.max).boundedForWaiting == .seconds(NumericText.maximumSeconds))
+        #expect(Duration.seconds(Int64.max).boundedForWaiting == NumericText.maximumDuration)
     }
 }

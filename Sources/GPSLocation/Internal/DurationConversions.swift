@@ -12,10 +12,10 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
-    /// The duration clamped to what a wait can take: from zero up to `NumericText.maximumSeconds`.
+    /// The duration clamped to what a wait can take: from zero up to `NumericText.maximumDuration`.
     /// Durations from the library's callers pass through this before any deadline is computed.
     var boundedForWaiting: Duration {
-        min(max(self, .zero), .seconds(NumericText.maximumSeconds))
+        min(max(self, .zero), NumericText.maximumDuration)
     }
 }
 
