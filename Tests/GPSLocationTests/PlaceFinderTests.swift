@@ -50,6 +50,9 @@ struct PlaceFinderTests {
         ("Hallgrímskirkja", 64.1417, -21.9266, "Reykjavik", "IS"),
         ("Strasbourg Cathedral (border town, France)", 48.5819, 7.7510, "Strasbourg", "FR"),
         ("Kehl (border town, Germany, across the Rhine)", 48.5734, 7.8158, "Kehl", "DE"),
+        ("Brazzaville, across the Congo river from Kinshasa (7.8 million)", -4.2634, 15.2429, "Brazzaville", "CG"),
+        ("Saint-Louis, at Basel's border", 47.5833, 7.5600, "Saint-Louis", "FR"),
+        ("Basel, at the French border", 47.5596, 7.5886, "Basel", "CH"),
         ("Suva (near the antimeridian)", -18.1416, 178.4419, "Suva", "FJ"),
         ("Waikīkī", 21.2793, -157.8292, "Honolulu", "US"),
     ]

@@ -13,10 +13,12 @@ import Glibc
 /// square root of its population (12 m per √person: about 38 km for Seoul's 10 million, 7 km
 /// for a city of 350,000, 1.5 km for a town of 15,000). Among the places whose radius reaches the
 /// coordinate, the one it is deepest inside (the smallest distance ÷ radius) is named; when no
-/// radius reaches it, the nearest place within 100 km; beyond that, none. So 37.517829,
+/// radius reaches it, the nearest place within 100 km; beyond that, none. Only places in the
+/// country of the nearest place compete, so a big city does not reach across a border. So 37.517829,
 /// 126.886270 (Yeongdeungpo-gu) is Seoul, not Gwangmyeong 4.8 km away, while a suburb that is a
 /// city of its own (Santa Monica, Cambridge MA) keeps its name. Limits: districts are not in the
-/// data (no "Shinjuku"), nor are places under ~15,000 people, nor some city-states (Singapore).
+/// data (no "Shinjuku"), nor are places under ~15,000 people, nor some city-states (Singapore,
+/// Macau); where the nearest centre point is across a border, the other side wins.
 public struct PlaceFinder: Sendable {
     /// The language of the names this finder gives.
     public let language: PlaceLanguage
@@ -44,7 +46,7 @@ public struct PlaceFinder: Sendable {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         let kilometresPerDegree = 111.195
         let shrink = cos(latitude * .pi / 180)
-        var best: (row: Int, depth: Double)?
+        var reaching: [(row: Int, depth: Double)] = []
         var nearest: (row: Int, distance: Double)?
         for row in 0..<index.count {
             let northing = (index.latitude(row) - latitude) * kilometresPerDegree
@@ -52,14 +54,15 @@ public struct PlaceFinder: Sendable {
             let squared = northing * northing + easting * easting
             // Radius² in km²: (0.012 km × √population)².
             let reach = 0.000144 * Double(max(index.population(row), 1))
-            if squared <= reach, squared / reach < best?.depth ?? .infinity {
-                best = (row, squared / reach)
-            }
-            if squared < nearest?.distance ?? .infinity {
-                nearest = (row, squared)
-            }
+            if squared <= reach { reaching.append((row, squared / reach)) }
+            if squared < nearest?.distance ?? .infinity { nearest = (row, squared) }
         }
-        guard let row = best?.row ?? nearest.flatMap({ $0.distance <= 100 * 100 ? $0.row : nil }) else { return nil }
+        guard let nearest, nearest.distance <= 100 * 100 else { return nil }
+        // A border is a line no radius knows: a big city across it (Kinshasa from Brazzaville)
+        // must not take the name of a place on this side, so only places of the nearest place's
+        // country compete.
+        let country = index.record(nearest.row)?.countryCode
+        let row = reaching.filter { index.record($0.row)?.countryCode == country }.min { $0.depth < $1.depth }?.row ?? nearest.row
         return placemark(row, from: (latitude, longitude))
     }
 
