@@ -100,6 +100,7 @@ struct PlaceFinderTests {
         #expect(PlaceLanguage.environment(["LC_MESSAGES": "C.UTF-8"]) == .english)
         #expect(PlaceLanguage.environment([:]) == .english)
         #expect(PlaceLanguage(languages: ["../../etc", "ko\u{1B}", "ja"]).languages == ["ja"], "not a language name")
+        #expect(PlaceLanguage.environment(["LANGUAGE": Array(repeating: "xx", count: 10_000).joined(separator: ":")]).languages.count == 8)
     }
 
     @Test func namesFindPlacesLargestFirstAndQualifiersNarrowThem() throws {
@@ -113,6 +114,20 @@ struct PlaceFinderTests {
         #expect(finder.geocode("Nowhere Such Place").isEmpty)
         let korean = try PlaceFinder(language: PlaceLanguage(languages: ["ko"]), cacheDirectory: Self.cacheDirectory)
         #expect(korean.geocode("서울특별시").first?.countryCode == "KR", "a name in the finder's language")
+    }
+
+    @Test func namesMatchWithoutCaseOrLatinDiacritics() throws {
+        let finder = try finder
+        #expect(finder.geocode("sao paulo").first?.city == "São Paulo")
+        #expect(finder.geocode("SÃO PAULO").first?.city == "São Paulo")
+        #expect(finder.geocode("Bogota").first?.countryCode == "CO")
+        #expect(finder.geocode("Ciudad Juarez").first?.city == "Ciudad Juárez")
+        #expect(finder.geocode("lodz, PL").first?.countryCode == "PL")
+        #expect(finder.geocode("Paris, ile-de-france region").first?.countryCode == "FR", "qualifiers fold too")
+        let german = try PlaceFinder(language: PlaceLanguage(languages: ["de"]), cacheDirectory: Self.cacheDirectory)
+        #expect(german.geocode("koln").first?.city == "Köln")
+        #expect(PlaceNameFolding.fold("Łódź Æble Straße Ǻ") == Array("lodz aeble strasse a".utf8))
+        #expect(PlaceNameFolding.fold("서울") == Array("서울".utf8), "other scripts as they are")
     }
 
     @Test func settingsNeedOneExactPlace() throws {

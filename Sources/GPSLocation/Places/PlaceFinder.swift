@@ -67,7 +67,8 @@ public struct PlaceFinder: Sendable {
     }
 
     /// Places whose name is `name`, largest first, then places whose name starts with it, up to
-    /// `limit`. Names are matched without regard to case, in English and in the finder's language.
+    /// `limit`. Names are matched in English and in the finder's language, without regard to case
+    /// or to the diacritics of Latin letters ("sao paulo" finds São Paulo).
     /// A qualifier after a comma narrows the choice to a country (code or name) or a first-level
     /// division: "Paris, FR", "Paris, Texas", "Springfield, Illinois".
     public func geocode(_ name: String, limit: Int = 10) -> [Placemark] {
@@ -98,31 +99,27 @@ public struct PlaceFinder: Sendable {
 
     private func matches(_ query: String, localized: Bool = true) -> [Match] {
         let parts = query.split(separator: ",", maxSplits: 1).map { $0.trimmingSpaces }
-        guard let wanted = parts.first.map(Self.folded), !wanted.isEmpty else { return [] }
-        let qualifier = parts.count > 1 ? Self.folded(parts[1]) : nil
+        guard let wanted = parts.first.map(PlaceNameFolding.fold), !wanted.isEmpty else { return [] }
+        let qualifier = parts.count > 1 ? PlaceNameFolding.fold(parts[1]) : nil
         let useCatalogs = localized && !catalogs.isEmpty
         var found: [Match] = []
         for row in 0..<index.count {
-            var names = [index.foldedName(row)]
+            var names = [PlaceNameFolding.fold(index.name(row))]
             var record: PlaceRecord?
             if useCatalogs {
                 record = index.record(row)
-                if let record, let translated = translated(record.id) { names.append(Self.folded(Substring(translated))) }
+                if let record, let translated = translated(record.id) { names.append(PlaceNameFolding.fold(translated)) }
             }
             guard let isExact = names.contains(wanted) ? true : names.contains(where: { $0.starts(with: wanted) }) ? false : nil else { continue }
             if let qualifier {
                 guard let place = record ?? index.record(row) else { continue }
-                var labels = [place.countryCode, place.country, place.division].map { Self.folded(Substring($0)) }
-                labels += [translated(place.countryCode), translated(place.countryCode + "." + place.divisionCode)].compactMap { $0.map { Self.folded(Substring($0)) } }
+                var labels = [place.countryCode, place.country, place.division].map(PlaceNameFolding.fold)
+                labels += [translated(place.countryCode), translated(place.countryCode + "." + place.divisionCode)].compactMap { $0.map(PlaceNameFolding.fold) }
                 guard labels.contains(qualifier) else { continue }
             }
             found.append(Match(row: row, isExact: isExact, population: index.population(row)))
         }
         return found.sorted { ($0.isExact ? 1 : 0, $0.population) > ($1.isExact ? 1 : 0, $1.population) }
-    }
-
-    private static func folded(_ text: Substring) -> [UInt8] {
-        Array(text.lowercased().utf8)
     }
 
     private func translated(_ key: String) -> String? {

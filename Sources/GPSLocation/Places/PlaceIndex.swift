@@ -105,21 +105,14 @@ struct PlaceIndex: Sendable {
                            population: UInt32(population(row)), latitude: latitude(row), longitude: longitude(row))
     }
 
-    /// The lower-cased English name of place `row`, without checking it (for matching names).
-    func foldedName(_ row: Int) -> [UInt8] {
+    /// The English name of place `row`, as text, without checking the rest of its record (for
+    /// matching names; an invalid name only fails to match).
+    func name(_ row: Int) -> String {
         let base = rows + row * Self.rowSize
         let start = texts + word(base + 12)
         let end = start + word(base + 16)
-        var name: [UInt8] = []
-        var position = start
-        while position < end, bytes[position] != Self.separator { position += 1 }
-        position += 1
-        while position < end, bytes[position] != Self.separator {
-            let byte = bytes[position]
-            name.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-            position += 1
-        }
-        return name
+        let fields = bytes[start..<end].split(separator: Self.separator, maxSplits: 2, omittingEmptySubsequences: false)
+        return fields.count > 1 ? String(decoding: fields[1], as: UTF8.self) : ""
     }
 
     /// The bytes of an index of `places`, stamped with the library they came from.

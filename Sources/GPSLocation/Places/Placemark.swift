@@ -46,10 +46,10 @@ public struct PlaceLanguage: Sendable, Hashable {
     /// Language names as gettext's `LANGUAGE` has them (`ko`, `pt_BR`); empty for English.
     public let languages: [String]
 
-    /// Names in `languages`, most preferred first; names that are not a plain language name
-    /// (letters, digits, `_`, `-`) are ignored.
+    /// Names in `languages`, most preferred first (the first eight); names that are not a plain
+    /// language name (letters, digits, `_`, `-`) are ignored.
     public init(languages: [String]) {
-        self.languages = languages.filter { language in
+        self.languages = languages.prefix(Self.maximumLanguages).filter { language in
             !language.isEmpty && language.count <= 32
                 && language.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
         }
@@ -57,6 +57,9 @@ public struct PlaceLanguage: Sendable, Hashable {
 
     /// English, the data's own names (`--lang C`).
     public static let english = PlaceLanguage(languages: [])
+
+    /// The most languages taken from a list: gettext's own lists are a few names long.
+    static let maximumLanguages = 8
 
     /// The user's language as gettext would choose it: `LANGUAGE` (a colon-separated list), or
     /// else the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set (`ko_KR.UTF-8` gives
