@@ -22,7 +22,8 @@ struct LiveUpdateFilter {
         }
         let elapsed = last.at.duration(to: now)
         if let interval = options.minimumInterval, elapsed < interval { return false }
-        let moved = greatCircleDistance(from: last.location, to: location) >= options.distanceFilter
+        // Without a distance filter every fix has moved far enough; no trigonometry per fix.
+        let moved = options.distanceFilter <= 0 || greatCircleDistance(from: last.location, to: location) >= options.distanceFilter
         let heartbeatDue = options.heartbeat.map { elapsed >= $0 } ?? false
         guard moved || heartbeatDue else { return false }
         lastEmitted = (location, now)

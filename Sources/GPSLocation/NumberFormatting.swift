@@ -32,13 +32,14 @@ package enum NumberFormatting {
     private static let unitPowers: [UInt64] = (0..<20).map { power in (0..<power).reduce(UInt64(1)) { value, _ in value * 10 } }
 
     /// Appends `value` in decimal, with leading zeros up to `width` digits (at most 20).
-    /// (Zeros are appended in one go and the digits written over them from the right: division by
-    /// the constant 10 only, and one growth check instead of one per digit; the hot path of
-    /// every record.)
+    /// (Zeros are appended, then the digits written over them from the right: division by the
+    /// constant 10 only; the hot path of every record.)
     package static func appendDigits(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
         var count = 1
         while count < 20, value >= unitPowers[count] { count += 1 }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(count, width)))
+        // A plain loop: append(contentsOf: repeatElement(...)) takes the generic sequence path,
+        // several times slower for the few bytes of a number.
+        for _ in 0..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
         var rest = value
         var index = bytes.endIndex
         while rest > 0 {

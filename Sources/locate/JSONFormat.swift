@@ -17,8 +17,10 @@ struct JSONFormat: OutputFormat {
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
         output.append(UInt8(ascii: "{"))
-        for (index, field) in fields.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
+        var first = true
+        for field in fields {
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
             output += field.jsonKey
             field.value(source).appendJSON(to: &output)
         }
