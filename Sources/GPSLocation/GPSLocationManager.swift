@@ -148,10 +148,12 @@ public final class GPSLocationManager: Sendable {
         let configuration = current
         let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
                                        statusHandler: statusHandler)
-        return try await state.recording {
-            if let cached = try request.answerBeforeAsking() { return cached }
-            return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline))
+        if let cached = try request.answerBeforeAsking() {
+            state.record(cached)
+            return cached
         }
+        return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline),
+                                   delivered: state.record)
     }
 
     /// `requestLocation`, blocking the calling thread instead of starting one (and with it Swift's
@@ -164,10 +166,12 @@ public final class GPSLocationManager: Sendable {
         let configuration = current
         let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
                                        statusHandler: statusHandler)
-        return try state.recordingNow {
-            if let cached = try request.answerBeforeAsking() { return cached }
-            return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline))
+        if let cached = try request.answerBeforeAsking() {
+            state.record(cached)
+            return cached
         }
+        return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline),
+                                   delivered: state.record)
     }
 
     /// A live stream of fixes and status events until the consumer stops iterating.

@@ -32,29 +32,4 @@ final class ManagerState: Sendable {
     func liveUpdatesEnded() {
         values.withLock { $0.activeLiveUpdates -= 1 }
     }
-
-    /// The location `request` delivers, noted; the best fix seen is noted too when it comes
-    /// with `accuracyNotReached`.
-    func recording(_ request: () async throws -> Location) async throws -> Location {
-        do {
-            let location = try await request()
-            record(location)
-            return location
-        } catch GPSLocationError.accuracyNotReached(let timeout, let best) {
-            record(best)
-            throw GPSLocationError.accuracyNotReached(timeout: timeout, bestSeen: best)
-        }
-    }
-
-    /// `recording`, for a request that blocks the calling thread.
-    func recordingNow(_ request: () throws -> Location) throws -> Location {
-        do {
-            let location = try request()
-            record(location)
-            return location
-        } catch GPSLocationError.accuracyNotReached(let timeout, let best) {
-            record(best)
-            throw GPSLocationError.accuracyNotReached(timeout: timeout, bestSeen: best)
-        }
-    }
 }

@@ -33,18 +33,21 @@ struct SingleFixRequest: Sendable {
         return try Self.release(cached, configuration: configuration)
     }
 
-    /// Releases what gpsd answered and makes it the cached fix.
+    /// Releases what gpsd answered, makes it the cached fix and tells `delivered` (the
+    /// manager's memory).
     /// - Throws: `GPSLocationError.accuracyNotReached` with the released fix when only the best
     ///   fix seen is there; `ConfigurationError`; `GPSLocationError.notAuthorized`.
-    func release(_ answer: SingleFixAnswer) throws -> Location {
+    func release(_ answer: SingleFixAnswer, delivered: (Location) -> Void) throws -> Location {
         switch answer {
         case .acceptable(let location):
             let released = try Self.release(location, configuration: configuration)
             configuration.cache?.store(released)
+            delivered(released)
             return released
         case .bestSeen(let location):
             let released = try Self.release(location, configuration: configuration)
             configuration.cache?.store(released)
+            delivered(released)
             throw GPSLocationError.accuracyNotReached(timeout: question.timeout, bestSeen: released)
         }
     }
