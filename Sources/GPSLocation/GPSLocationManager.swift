@@ -135,12 +135,12 @@ public final class GPSLocationManager: Sendable {
     ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
     ///   - statusHandler: told what the wait is waiting for (`noDevice`, once), on the
     ///     request's thread; `nil` to hear nothing.
-    /// - Returns: the first good enough fix (snapped to its grid cell under reduced accuracy);
-    ///   or, when the time runs out after some fix arrived, the most accurate fix seen with
-    ///   `timedOut` set.
+    /// - Returns: the first good enough fix (snapped to its grid cell under reduced accuracy).
     /// - Throws: `ConfigurationError` for a malformed settings file; `GPSLocationError`:
     ///   `notAuthorized`, `gpsdUnreachable`, `connectTimedOut`, `noDevice` (none by the deadline),
-    ///   `gpsdRefused`, `gpsdClosedConnection` or `noFix`; `CancellationError` when the task is cancelled.
+    ///   `gpsdRefused`, `gpsdClosedConnection`, `noFix`, or `accuracyNotReached` with the most
+    ///   accurate fix seen when fixes came but none was good enough in time; `CancellationError`
+    ///   when the task is cancelled.
     public func requestLocation(
         accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil,
         statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
@@ -148,10 +148,7 @@ public final class GPSLocationManager: Sendable {
         let configuration = current
         let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
                                        statusHandler: statusHandler)
-        if let cached = try request.answerBeforeAsking() {
-            state.record(cached)
-            return cached
-        }
+        if let cached = try request.answerBeforeAsking(delivered: state.record) { return cached }
         return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline),
                                    delivered: state.record)
     }
@@ -166,10 +163,7 @@ public final class GPSLocationManager: Sendable {
         let configuration = current
         let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
                                        statusHandler: statusHandler)
-        if let cached = try request.answerBeforeAsking() {
-            state.record(cached)
-            return cached
-        }
+        if let cached = try request.answerBeforeAsking(delivered: state.record) { return cached }
         return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline),
                                    delivered: state.record)
     }

@@ -101,8 +101,9 @@ struct FollowCommand {
         case .status(let event):
             writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
             if case .authorizationChanged(_, let denial?) = event {
-                progress.lastFallback = FallbackReason(denial)
-                if writer.writeFallback(FallbackReason(denial)) { progress.printed += 1 }
+                let reason = FallbackReason(denial)
+                progress.lastFallback = reason
+                if writer.writeFallback(reason) { progress.printed += 1 }
             }
         }
     }

@@ -92,6 +92,18 @@ struct ManagerStateTests {
         #expect(daemon.authorizationStatus == .authorizedWhenInUse)
     }
 
+    @Test func theManagerCountsTheLiveStreamsBeingIterated() throws {
+        let manager = manager()
+        #expect(manager.activeLiveUpdates == 0)
+        var first: LiveUpdates.Iterator? = manager.liveUpdates().makeAsyncIterator()
+        var second: LiveUpdates.Iterator? = manager.liveUpdates().makeAsyncIterator()
+        #expect(manager.activeLiveUpdates == 2)
+        first = nil
+        #expect(manager.activeLiveUpdates == 1)
+        second = nil
+        #expect(manager.activeLiveUpdates == 0 && first == nil && second == nil)
+    }
+
     @Test func servicesOffIsItsOwnSwitch() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try writeUser("[location]\nservices = off\nauthorization = always\n")

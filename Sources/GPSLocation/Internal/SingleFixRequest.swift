@@ -18,11 +18,12 @@ struct SingleFixRequest: Sendable {
         deadline = .now.advanced(by: timeout)
     }
 
-    /// Checks the permission, and answers from the last-fix cache when `maxAge` allows.
+    /// Checks the permission, and answers from the last-fix cache when `maxAge` allows, telling
+    /// `delivered` (the manager's memory).
     /// - Returns: the cached fix, released; `nil` when gpsd must be asked.
     /// - Throws: `ConfigurationError`; `GPSLocationError.notAuthorized` (purging the cache when
     ///   location is refused outright).
-    func answerBeforeAsking() throws -> Location? {
+    func answerBeforeAsking(delivered: (Location) -> Void) throws -> Location? {
         let permission = try configuration.permission.resolve()
         if let reason = permission.denial {
             if permission.isRefusal { configuration.cache?.purge() }
@@ -30,7 +31,9 @@ struct SingleFixRequest: Sendable {
         }
         guard let maxAge, let cached = configuration.cache?.load(),
               SingleFixQuestion.isAcceptable(cached, accuracy: accuracy, maxAge: maxAge) else { return nil }
-        return try Self.release(cached, configuration: configuration)
+        let released = try Self.release(cached, configuration: configuration)
+        delivered(released)
+        return released
     }
 
     /// Releases what gpsd answered, makes it the cached fix and tells `delivered` (the

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// One place as libgeonames has it, in English (its translations are looked up by the ids).
 struct PlaceRecord: Sendable, Equatable {
@@ -29,21 +30,35 @@ struct PlaceIndex: Sendable {
     private let bytes: [UInt8]
     private let rows: Int
     private let texts: Int
+    /// The libgeonames file the index was built from, and its `stat` stamp then.
+    private let libraryPath: String
+    private let libraryStamp: [Int]
     /// Number of places.
     let count: Int
+
+    /// The indexes this process has loaded, by path, with the file's `stat` stamp then: settings
+    /// are read several times a run (and again on every change while following), and an index
+    /// file that did not change is not read again.
+    private static let loaded = Mutex<[String: (stamp: [Int], index: PlaceIndex)]>([:])
 
     /// The index for this environment's cache directory: loaded, or built and stored.
     /// - Throws: `PlaceDataError.unavailable` when there is no valid cached index and
     ///   libgeonames cannot be read.
     static func load(cacheDirectory: String) throws(PlaceDataError) -> PlaceIndex {
         let path = cacheDirectory + "/places.index"
-        if let bytes = try? SettingsFiles.readBytes(path, limit: 64 << 20), let index = PlaceIndex(bytes: bytes), index.isCurrent {
-            return index
+        if let known = loaded.withLock({ $0[path] }), known.stamp == FileSignature(path: path).fileStamp { return known.index }
+        let index: PlaceIndex
+        if let bytes = try? SettingsFiles.readBytes(path, limit: 64 << 20), let cached = PlaceIndex(bytes: bytes), cached.isCurrent {
+            index = cached
+        } else {
+            let (places, libraryPath) = try GeonamesLibrary.readPlaces()
+            let bytes = encode(places, libraryPath: libraryPath, stamp: FileSignature(path: libraryPath).fileStamp)
+            try? PrivateFile.write(bytes, to: path, durable: false)
+            guard let built = PlaceIndex(bytes: bytes) else { throw .unavailable(reason: "libgeonames' places do not make a valid index") }
+            index = built
         }
-        let (places, libraryPath) = try GeonamesLibrary.readPlaces()
-        let bytes = encode(places, libraryPath: libraryPath, stamp: FileSignature(path: libraryPath).fileStamp)
-        try? PrivateFile.write(bytes, to: path, durable: false)
-        guard let index = PlaceIndex(bytes: bytes) else { throw .unavailable(reason: "libgeonames' places do not make a valid index") }
+        let stamp = FileSignature(path: path).fileStamp
+        loaded.withLock { $0[path] = (stamp, index) }
         return index
     }
 
@@ -53,11 +68,17 @@ struct PlaceIndex: Sendable {
         guard reader.take(Self.magic.count) == Self.magic[...],
               let count = reader.u32(), count <= 1_000_000,
               let stampCount = reader.u32(), stampCount <= 16 else { return nil }
-        for _ in 0..<stampCount { guard reader.i64() != nil else { return nil } }
-        guard let pathLength = reader.u32(), reader.take(pathLength) != nil else { return nil }
+        var stamp: [Int] = []
+        for _ in 0..<stampCount {
+            guard let value = reader.i64() else { return nil }
+            stamp.append(Int(value))
+        }
+        guard let pathLength = reader.u32(), let path = reader.take(pathLength) else { return nil }
         let rows = reader.position
         guard bytes.count - rows >= count * Self.rowSize else { return nil }
         self.bytes = bytes
+        libraryPath = String(decoding: path, as: UTF8.self)
+        libraryStamp = stamp
         self.rows = rows
         self.texts = rows + count * Self.rowSize
         self.count = count
@@ -71,14 +92,7 @@ struct PlaceIndex: Sendable {
 
     /// Whether the libgeonames this index was built from is the one installed now.
     private var isCurrent: Bool {
-        var reader = ByteReader(bytes: bytes)
-        _ = reader.take(Self.magic.count)
-        _ = reader.u32()
-        let stampCount = reader.u32() ?? 0
-        var stamp: [Int] = []
-        for _ in 0..<stampCount { stamp.append(Int(reader.i64() ?? 0)) }
-        guard let length = reader.u32(), let path = reader.take(length) else { return false }
-        return FileSignature(path: String(decoding: path, as: UTF8.self)).fileStamp == stamp
+        FileSignature(path: libraryPath).fileStamp == libraryStamp
     }
 
     /// The latitude of place `row`, in degrees.
