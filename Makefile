@@ -3,8 +3,8 @@
 #   make run        install what is missing, build, and show locate against simulated receivers
 #   make test       install what is missing, then run every test (unit and end to end)
 #   make build      release build with a static Swift runtime: .build/release/locate
-#   make docs       build the GPSLocation documentation (DocC) into .build/docs; fail on an undocumented symbol
-#   make bench      locate beside gpspipe, the Python gps client and C libgps clients (the floor)
+#   make docs       build the three libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
+#   make bench      locate beside gpspipe, the Python gps client, C libgps clients and a Swift start (the floor)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
 #   make order      rewrite Scripts/locate.order, the link order of the hot functions (needs valgrind)
@@ -40,23 +40,35 @@ test: bootstrap
 	swift build --build-tests
 	swift test --skip-build --disable-xctest
 
-# The library's documentation, offline: the symbol graph (in a build directory of its own, so the
-# flags do not rebuild the main one), every public symbol documented, and DocC without a warning.
+# The libraries' documentation, offline, one catalog per library: the symbol graphs (in a build
+# directory of their own, so the flags do not rebuild the main one), every public symbol
+# documented, and DocC without a warning.
+LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces
 SYMBOL_GRAPHS := .build/symbol-graphs
 docs: bootstrap
-	@mkdir -p $(SYMBOL_GRAPHS)
-	swift build --target GPSLocation --scratch-path .build/docs-build \
-		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS)
-	Scripts/doc-coverage $(SYMBOL_GRAPHS)/GPSLocation.symbols.json
-	docc convert Sources/GPSLocation/GPSLocation.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) \
-		--output-path .build/docs --fallback-display-name GPSLocation \
-		--fallback-bundle-identifier org.locate.GPSLocation --warnings-as-errors
-	@echo "docs: .build/docs (serve it with any static web server, or open it in Xcode)"
+	@rm -rf .build/docs && mkdir -p $(SYMBOL_GRAPHS) .build/docs
+	@# A module compiled earlier emits no graph again: without every graph, compile them all afresh.
+	@for library in $(LIBRARIES); do [ -f $(SYMBOL_GRAPHS)/$$library.symbols.json ] || rm -rf .build/docs-build; done
+	@for library in $(LIBRARIES); do \
+		swift build --target $$library --scratch-path .build/docs-build \
+			-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) || exit 1; \
+	done
+	@for library in $(LIBRARIES); do \
+		Scripts/doc-coverage $(SYMBOL_GRAPHS)/$$library.symbols.json || exit 1; \
+		mkdir -p $(SYMBOL_GRAPHS)/$$library && cp $(SYMBOL_GRAPHS)/$$library.symbols.json $(SYMBOL_GRAPHS)/$$library/; \
+		docc convert Sources/$$library/$$library.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/$$library \
+			--output-path .build/docs/$$library --fallback-display-name $$library \
+			--fallback-bundle-identifier org.locate.$$library --warnings-as-errors || exit 1; \
+		echo "docs: $$library in .build/docs/$$library"; \
+	done
+	@echo "docs: serve .build/docs/<library> with any static web server, or open it in Xcode"
 
 bench: build
 	@mkdir -p $(PEERS)
 	cc -O2 -o $(PEERS)/poll-once Scripts/bench-peers/poll-once.c -lgps -lm
 	cc -O2 -o $(PEERS)/read-loop Scripts/bench-peers/read-loop.c -lgps -lm
+	swift build $(RELEASE_FLAGS) --package-path Scripts/bench-peers/swift-start --scratch-path $(PEERS)/swift-start-build
+	cp $(PEERS)/swift-start-build/release/swift-start $(PEERS)/swift-start
 	@Scripts/bench $(RELEASE) $(PEERS)
 
 # Developer tool: rewrite Scripts/locate.order from the hot paths of an unordered build (needs valgrind).

@@ -4,30 +4,42 @@ import PackageDescription
 let package = Package(
     name: "locate",
     products: [
+        // Positions from gpsd with the user's permission: the manager, locations, live updates,
+        // the authorization model and the protocol of where authorization comes from.
         .library(name: "GPSLocation", targets: ["GPSLocation"]),
+        // The file-backed consent store: settings, policy, editor, watcher, fallback, last-fix cache.
+        .library(name: "GPSLocationConsent", targets: ["GPSLocationConsent"]),
+        // Places, offline: reverse and forward geocoding with localized names.
+        .library(name: "GPSLocationPlaces", targets: ["GPSLocationPlaces"]),
         .executable(name: "locate", targets: ["locate"]),
     ],
     targets: [
         // C: libgps from Debian's libgps-dev, with the few shims Swift cannot do without.
         .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
 
-        // C: the types of libgeonames' functions, which GPSLocation opens with dlopen only to build
-        // its place index (apt libgeonames-dev; nothing is linked, so a run that does not
+        // C: the types of libgeonames' functions, which GPSLocationPlaces opens with dlopen only to
+        // build its place index (apt libgeonames-dev; nothing is linked, so a run that does not
         // geocode never loads GLib; see shim.h for why there is no pkg-config here).
         .systemLibrary(name: "CGeonames"),
 
-        // The library: values, GPSLocationManager, places, gpsd I/O kept internal.
-        .target(name: "GPSLocation", dependencies: ["CLibGPS", "CGeonames"]),
+        // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
+        .target(name: "GPSLocation", dependencies: ["CLibGPS"]),
+        // The consent store every host uses by default.
+        .target(name: "GPSLocationConsent", dependencies: ["GPSLocation"]),
+        // Places; a position-only client links none of it.
+        .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames"]),
 
         // The command: arguments, output formats, signals, exit statuses.
-        .executableTarget(name: "locate", dependencies: ["GPSLocation"]),
+        .executableTarget(name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
 
-        // An example program of the library, as an app would use CoreLocation (built, not installed).
-        .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation"]),
+        // An example program of the libraries, as an app would use CoreLocation (built, not installed).
+        .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
 
         // Tests
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "HostileInput"]),
-        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "HostileInput"]),
+        .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "HostileInput"]),
+        .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces"]),
+        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "HostileInput"]),
         .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "LibraryProbe", "HostileInput"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),

@@ -1,11 +1,5 @@
-
-
-/// How a `GPSLocationManager` reaches gpsd, and whose permission applies. One home for the defaults.
+/// How a ``GPSLocationManager`` reaches gpsd. One home for the defaults.
 public struct GPSLocationConfiguration: Sendable, Hashable {
-    /// The settings files and app whose permission decides whether positions are delivered.
-    public var permission: PermissionSettings
-    /// The last-fix cache, or `nil` to keep none.
-    public var cache: LastFixCache?
     /// Where gpsd listens; `localhost:2947` by default.
     public var endpoint: GPSDEndpoint
     /// The longest a connection attempt may take before gpsd counts as unreachable.
@@ -18,15 +12,11 @@ public struct GPSLocationConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; the defaults suit a local gpsd.
     public init(
-        permission: PermissionSettings = PermissionSettings(files: .current),
-        cache: LastFixCache? = .current,
         endpoint: GPSDEndpoint = .default,
         connectTimeout: Duration = .seconds(5),
         reconnectDelay: Duration = .milliseconds(250),
         maximumReconnectDelay: Duration = .seconds(4)
     ) {
-        self.permission = permission
-        self.cache = cache
         self.endpoint = endpoint
         self.connectTimeout = connectTimeout
         self.reconnectDelay = reconnectDelay

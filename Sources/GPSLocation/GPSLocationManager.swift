@@ -1,25 +1,34 @@
-
 /// Gets positions from gpsd, with the user's permission: one fix on request (the weather-app
 /// case) or a live stream of fixes and status events (the running-app case). CoreLocation's
-/// `CLLocationManager` for gpsd.
+/// `CLLocationManager` for gpsd, as an actor.
 ///
-/// Every position leaves through one check (`PositionGate`): with no authorization there is no
-/// position, and with reduced accuracy only the reduced one. Authorization is read from the
-/// settings files each time it matters, so a change applies to the next request and, within a
-/// fraction of a second, to running streams.
+/// Whether positions are authorized comes from an ``AuthorizationSource`` (the consent store of
+/// `GPSLocationConsent` by default, in `locate`): each request or stream resolves it once into
+/// an ``Authorization`` and follows its changes, and every position leaves through one gate,
+/// consulted when the position is handed out: with no authorization there is no position, and
+/// with reduced accuracy only the reduced one.
 ///
-/// Like `CLLocationManager`, a manager keeps state: the last location it delivered
-/// (``location``), an "allow once" answer given through
-/// ``requestAuthorization(_:purpose:prompter:)``, and the live streams it started
-/// (``activeLiveUpdates``). That state sits behind a lock, so a manager is shared freely between
-/// tasks and threads, and no call waits for an actor hop.
+/// Like `CLLocationManager`, a manager keeps state, as actor state: the last location it
+/// delivered (``location``), an "Allow once" answer, the prompt in flight
+/// (``requestAuthorization(_:purpose:prompter:)`` asks one question at a time), and how many of
+/// its live streams are being iterated (``activeLiveUpdates``).
 ///
-/// - Important: the manager never prints, exits or installs signal handlers. libgps runs on a
-///   dedicated thread per request or stream, never on Swift's cooperative pool.
-public final class GPSLocationManager: Sendable {
-    /// How this manager reaches gpsd and whose permission applies, as it was created.
-    public let configuration: GPSLocationConfiguration
-    private let state: ManagerState
+/// - Important: the manager never prints, exits or installs signal handlers. libgps and gpsd's
+///   socket are read on a dedicated thread per request or stream, never on Swift's cooperative
+///   pool.
+public actor GPSLocationManager {
+    /// How this manager reaches gpsd.
+    public nonisolated let configuration: GPSLocationConfiguration
+    /// Where the authorization comes from.
+    public nonisolated let authorizationSource: any AuthorizationSource
+    /// The process's situation as the host gave it, or `nil` to read it from the terminal.
+    private nonisolated let processContext: ProcessContext?
+
+    private var isAllowedOnce = false
+    private var askedForAlwaysUpgrade = false
+    private var promptInFlight: Task<Result<Authorization, GPSLocationError>, Never>?
+    private var lastLocation: Location?
+    private var iterations = 0
 
     /// The libgps release and API version, such as `3.22, API 11.0`. libgps has no stable ABI,
     /// so the binary must run with the libgps it was built with.
@@ -27,185 +36,221 @@ public final class GPSLocationManager: Sendable {
 
     /// Creates a manager; nothing connects until a location is requested.
     /// - Parameters:
-    ///   - configuration: how to reach gpsd and whose permission applies.
+    ///   - authorizationSource: where the authorization comes from (`ConsentStore` for the
+    ///     user's settings files; ``StaticAuthorization`` for a fixed decision).
+    ///   - configuration: how to reach gpsd.
     ///   - processContext: the process's situation (foreground of a terminal or not), for a
     ///     daemon or a test that knows it; `nil` reads it from the terminal at each check.
-    public init(configuration: GPSLocationConfiguration = GPSLocationConfiguration(), processContext: ProcessContext? = nil) {
-        var configuration = configuration
-        if let processContext { configuration.permission.processContext = processContext }
+    public init(
+        authorizationSource: any AuthorizationSource, configuration: GPSLocationConfiguration = GPSLocationConfiguration(),
+        processContext: ProcessContext? = nil
+    ) {
+        self.authorizationSource = authorizationSource
         self.configuration = configuration
-        state = ManagerState()
+        self.processContext = processContext
     }
 
-    /// The configuration in force: as created, with an "allow once" answer given since.
-    private var current: GPSLocationConfiguration {
-        var current = configuration
-        if state.isAllowedOnce { current.permission.isAllowedOnce = true }
-        return current
+    // MARK: - Authorization
+
+    /// The authorization for this process now: the source's decision, the process's situation
+    /// and an "Allow once" answer. Check ``Authorization/isAuthorized`` before asking for a
+    /// position; ``Authorization/denial`` says why not.
+    /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the decision cannot be known.
+    public func authorization() throws(GPSLocationError) -> Authorization {
+        Authorization(decision: try authorizationSource.currentDecision(), context: processContext ?? .current(), isAllowedOnce: isAllowedOnce)
     }
 
-    /// The permission for this process now, read from the settings files.
-    /// - Throws: `ConfigurationError` when a settings file is unreadable or malformed.
-    public func authorization() throws(ConfigurationError) -> Permission {
-        try current.permission.resolve()
-    }
-
-    /// The authorization status now (`CLLocationManager.authorizationStatus`); `.denied` when a
-    /// settings file is malformed (``authorization()`` says why). Services switched off show in
-    /// ``locationServicesEnabled``, not here.
+    /// The authorization status now (`CLLocationManager.authorizationStatus`):
+    /// ``AuthorizationStatus/authorizedWhenInUse`` after "Allow once", and
+    /// ``AuthorizationStatus/denied`` when the decision cannot be known (``authorization()`` says
+    /// why). Services switched off show in ``locationServicesEnabled``, and a when-in-use status
+    /// without the foreground in ``Authorization/denial``.
     public var authorizationStatus: AuthorizationStatus {
         (try? authorization().status) ?? .denied
     }
 
     /// How precise positions may be now (`CLLocationManager.accuracyAuthorization`);
-    /// `.reducedAccuracy` when a settings file is malformed.
+    /// `.reducedAccuracy` when the decision cannot be known.
     public var accuracyAuthorization: AccuracyAuthorization {
         (try? authorization().accuracy) ?? .reducedAccuracy
     }
 
     /// Whether location services are on (`CLLocationManager.locationServicesEnabled()`);
-    /// `false` when a settings file is malformed.
+    /// `false` when the decision cannot be known.
     public var locationServicesEnabled: Bool {
         (try? authorization().locationServicesEnabled) ?? false
     }
 
-    /// The last location this manager delivered, by a request or a live stream, as the
-    /// permission lets it out now (`CLLocationManager.location`): `nil` when there is none or
-    /// location is not authorized now, and its grid cell when only reduced accuracy is.
-    public var location: Location? {
-        guard let last = state.lastLocation, let permission = try? authorization() else { return nil }
-        var gate = PositionGate()
-        return gate.release(last, under: permission, at: nil)
-    }
-
-    /// How many live streams started by ``liveUpdates(_:)`` are being iterated now.
-    public var activeLiveUpdates: Int { state.activeLiveUpdates }
-
-    /// Asks the user for permission when they have not chosen yet
-    /// (`requestWhenInUseAuthorization()` / `requestAlwaysAuthorization()`), through `prompter`,
-    /// and saves the answer in the user's settings file ("allow once" is kept by this manager
-    /// only). When the user has already chosen (or the policy decides), nothing is asked.
+    /// Asks the user for permission (`requestWhenInUseAuthorization()` /
+    /// `requestAlwaysAuthorization()`), through `prompter`, when they have to be asked: while
+    /// nothing is decided, or once per manager for `.always` after when-in-use (the upgrade).
+    /// The answer is kept by the source ("Allow once" by this manager, for its life).
+    ///
+    /// One prompt at a time: a request made while another is asking waits for that answer
+    /// instead of asking again. Nothing is asked while services are off or the policy decides.
     /// - Parameters:
     ///   - level: the authorization asked for.
     ///   - purpose: why the program needs location, shown to the user.
-    ///   - prompter: how the user is asked; called on this thread, and may block.
-    /// - Returns: the permission afterwards.
-    /// - Throws: `ConfigurationError` when a settings file is malformed or cannot be written.
+    ///   - prompter: how the user is asked; it may be main-actor isolated, and may take its time.
+    /// - Returns: the authorization afterwards: check ``Authorization/isAuthorized``.
+    /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the decision cannot be known or
+    ///   the answer cannot be kept.
     @discardableResult
     public func requestAuthorization(
         _ level: AuthorizationLevel = .whenInUse, purpose: String? = nil, prompter: some AuthorizationPrompter
-    ) throws(ConfigurationError) -> Permission {
-        let permission = try authorization()
-        guard permission.locationServicesEnabled, permission.status == .notDetermined, !permission.isAllowedOnce,
-              let answer = prompter.ask(app: configuration.permission.app, purpose: purpose, level: level) else { return permission }
-        let choice: AuthorizationChoice
-        switch answer {
-        case .allowOnce:
-            state.allowOnce()
-            return try authorization()
-        case .allowWhileUsing: choice = .whenInUse
-        case .allowAlways: choice = .always
-        case .deny: choice = .denied
+    ) async throws(GPSLocationError) -> Authorization {
+        if let promptInFlight { return try await promptInFlight.value.get() }
+        let current = try authorization()
+        guard current.locationServicesEnabled else { return current }
+        let isUpgrade: Bool
+        switch (current.status, level) {
+        case (.notDetermined, _):
+            isUpgrade = false
+        case (.authorizedWhenInUse, .always) where !current.isAllowedOnce && !askedForAlwaysUpgrade:
+            isUpgrade = true
+            askedForAlwaysUpgrade = true
+        default:
+            return current
         }
-        try UserSettingsEditor(file: configuration.permission.files.userFile)
-            .update(app: configuration.permission.app, setting: [.authorization(choice)])
-        return try authorization()
+        let question = AuthorizationQuestion(app: authorizationSource.appName, purpose: purpose, level: level, isUpgrade: isUpgrade)
+        let task = Task { () -> Result<Authorization, GPSLocationError> in
+            let answer = await prompter.ask(question)
+            return self.keep(answer, to: question)
+        }
+        promptInFlight = task
+        let result = await task.value
+        promptInFlight = nil
+        return try result.get()
     }
 
-    /// The permission now, and again whenever it changes (a settings file is edited, or the
-    /// process moves between foreground and background), until the consumer stops iterating.
-    /// - Throws (from the stream): `ConfigurationError` when a settings file becomes malformed.
-    public func authorizationUpdates() -> AsyncThrowingStream<Permission, any Error> {
-        AuthorizationWatch.updates(current.permission)
+    /// Keeps `answer`, and says what holds now.
+    private func keep(_ answer: AuthorizationAnswer?, to question: AuthorizationQuestion) -> Result<Authorization, GPSLocationError> {
+        do throws(GPSLocationError) {
+            if try authorizationSource.keep(answer, to: question) { isAllowedOnce = true }
+            return .success(try authorization())
+        } catch {
+            return .failure(error)
+        }
     }
+
+    /// "Allow once" answered by a host's own prompt (the `locate` command asks on its terminal
+    /// before it starts the manager).
+    package func allowOnce() {
+        isAllowedOnce = true
+    }
+
+    /// The authorization now, and again whenever it changes (the source's decision changes, or
+    /// the process moves between foreground and background), until the consumer stops
+    /// iterating. CoreLocation's `locationManagerDidChangeAuthorization(_:)`.
+    /// - Note: the sequence ends with ``GPSLocationError/invalidSettings(_:)`` when the decision
+    ///   can no longer be known.
+    public func authorizationUpdates() -> AsyncUpdates<Authorization> {
+        AuthorizationUpdatesTask.start(source: authorizationSource, context: processContext, isAllowedOnce: isAllowedOnce)
+    }
+
+    // MARK: - Positions
+
+    /// The last location this manager delivered, by a request or a live stream's `next()`, as
+    /// the authorization lets it out now (`CLLocationManager.location`): `nil` when there is
+    /// none or location is not authorized now, and its grid cell when only reduced accuracy is.
+    public var location: Location? {
+        guard let lastLocation, let authorization = try? authorization() else { return nil }
+        return PositionGate.releaseOnce(lastLocation, under: authorization)
+    }
+
+    /// How many iterations of live streams started by ``liveUpdates(_:)`` are running now: from
+    /// their first `next()` until they end or their iterator is dropped (counted down shortly
+    /// after).
+    public var activeLiveUpdates: Int { iterations }
 
     /// Returns one fix.
     ///
-    /// Checks the permission; with `maxAge`, answers from the last-fix cache when it holds a fix
-    /// that young. Otherwise connects, sends WATCH and `?POLL;` in one write, and answers at once
-    /// when gpsd's current fix is good enough; otherwise waits for streamed fixes. A fix is good
-    /// enough when it is 2D or 3D, within `accuracy` if given (its horizontal error known and at
-    /// most that), and no older than `maxAge` if given. gpsd without a receiver yet (just
-    /// started, or hot-plugging one) is waited for like a fix. The permission is checked again
-    /// when the fix is handed out, and what is handed out becomes the cached fix.
+    /// Resolves the authorization; with `maxAge`, answers from the location the source keeps
+    /// when it is that young. Otherwise connects, sends WATCH and `?POLL;` in one write, and
+    /// answers at once when gpsd's current fix is good enough; otherwise waits for streamed
+    /// fixes. A fix is good enough when it is 2D or 3D, within `accuracy` if given (its
+    /// horizontal error, as released, known and at most that: under reduced accuracy the grid
+    /// cell's), and no older than `maxAge` if given. gpsd without a receiver yet is waited for
+    /// like a fix. The authorization is resolved again when the fix is handed out, and what is
+    /// handed out is given to the source to keep.
     ///
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
     ///   - timeout: how long to wait for a good enough fix.
     ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
-    ///   - statusHandler: told what the wait is waiting for (`noDevice`, once), on the
-    ///     request's thread; `nil` to hear nothing.
-    /// - Returns: the first good enough fix (snapped to its grid cell under reduced accuracy).
-    /// - Throws: `ConfigurationError` for a malformed settings file; `GPSLocationError`:
-    ///   `notAuthorized`, `gpsdUnreachable`, `connectTimedOut`, `noDevice` (none by the deadline),
-    ///   `gpsdRefused`, `gpsdClosedConnection`, `noFix`, or `accuracyNotReached` with the most
-    ///   accurate fix seen when fixes came but none was good enough in time; `CancellationError`
-    ///   when the task is cancelled.
+    /// - Returns: the first good enough fix, released (its grid cell under reduced accuracy).
+    /// - Throws: ``GPSLocationError``: `notAuthorized`, `invalidSettings`, `gpsdUnreachable`,
+    ///   `connectTimedOut`, `noDevice` (none by the deadline), `gpsdRefused`,
+    ///   `gpsdClosedConnection`, `noFix`, `accuracyNotReached` with the most accurate fix seen
+    ///   when fixes came but none was good enough in time, or `cancelled`.
     public func requestLocation(
-        accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil,
-        statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
-    ) async throws -> Location {
-        let configuration = current
-        let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
-                                       statusHandler: statusHandler)
-        if let cached = try request.answerBeforeAsking(delivered: state.record) { return cached }
-        return try request.release(await GPSDRequest.ask(request.question, configuration: configuration, deadline: request.deadline),
-                                   delivered: state.record)
-    }
-
-    /// `requestLocation`, blocking the calling thread instead of starting one (and with it Swift's
-    /// concurrency runtime): for the command's `--once`, whose main thread has nothing else to do.
-    /// The `statusHandler` is called on the calling thread.
-    @available(*, noasync, message: "blocks the calling thread; use requestLocation in async code")
-    package func requestLocationBlocking(
-        accuracy: Double?, timeout: Duration, maxAge: Duration?, statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
-    ) throws -> Location {
-        let configuration = current
-        let request = SingleFixRequest(configuration: configuration, accuracy: accuracy, timeout: timeout, maxAge: maxAge,
-                                       statusHandler: statusHandler)
-        if let cached = try request.answerBeforeAsking(delivered: state.record) { return cached }
-        return try request.release(GPSDRequest.askHere(request.question, configuration: configuration, deadline: request.deadline),
-                                   delivered: state.record)
+        accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil
+    ) async throws(GPSLocationError) -> Location {
+        let request = SingleFixRequest(source: authorizationSource, configuration: configuration, context: processContext,
+                                       isAllowedOnce: isAllowedOnce, accuracy: accuracy, timeout: timeout, maxAge: maxAge)
+        let answer: SingleFixRequest.Answer
+        do {
+            answer = try await request.run()
+        } catch {
+            if case .accuracyNotReached(_, let best) = error { lastLocation = best }
+            throw error
+        }
+        lastLocation = answer.location
+        request.keep(answer)
+        return answer.location
     }
 
     /// A live stream of fixes and status events until the consumer stops iterating.
     ///
     /// The stream starts with gpsd's current fix when it has one, then follows the receiver.
-    /// Fixes pass through `options` (distance filter, minimum interval, heartbeat). gpsd may report
-    /// one epoch (receiver time) several times; a report of the same time is delivered when it
-    /// changes what the fix says (a higher mode, or a position that moved) and dropped only when
-    /// it repeats the fix before it.
-    /// Status events report a missing fix or device once per change, gpsd going away and coming
-    /// back (the stream reconnects with capped exponential back-off), and authorization changes:
-    /// when location stops being authorized the stream stops reading gpsd and reports
-    /// `authorizationChanged` (or `paused` for a when-in-use process sent to the background);
-    /// when it is authorized again, gpsd is read again. Updates wait in a buffer of a few
-    /// thousand; only a consumer that stops taking them loses the oldest, told by a
-    /// `dropped(count:)` event.
-    ///
-    /// - Throws (from the stream): `ConfigurationError` when a settings file is or becomes
-    ///   malformed; `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
+    /// Fixes pass the gate when they are handed out, then `options` (distance filter, minimum
+    /// interval, heartbeat), judged on the released fix. gpsd may report one epoch (receiver
+    /// time) several times; a report of the same time is delivered when it changes what the fix
+    /// says (a higher mode, or a position that moved) and dropped only when it repeats the fix
+    /// before it. Status events report a missing fix or device once per change, gpsd going
+    /// away and coming back (the stream reconnects with capped exponential back-off), and
+    /// authorization changes: when location stops being authorized the stream stops reading
+    /// gpsd, holds back every fix still queued, and reports `authorizationChanged` (or `paused`
+    /// for a when-in-use process sent to the background); when it is authorized again, gpsd is
+    /// read again. Updates wait in a buffer of a few thousand; only a consumer that stops taking
+    /// them loses the oldest, told by a `dropped(count:)` event.
     public func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
-        LiveUpdates(configuration: current, options: options, state: state)
+        LiveUpdates(configuration: configuration, options: options, source: authorizationSource, context: processContext,
+                    isAllowedOnce: isAllowedOnce, manager: self)
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
     /// (`?POLL;`), for diagnostics; a gpsd with no device yet is waited for until the timeout.
-    /// Needs the same authorization as a position.
-    /// - Throws: `ConfigurationError`; `GPSLocationError` `notAuthorized`, `gpsdUnreachable`,
-    ///   `connectTimedOut`, `noDevice`, `gpsdRefused` or `gpsdClosedConnection`.
-    public func receiverStatus(timeout: Duration = .seconds(3)) async throws -> ReceiverStatus {
-        let configuration = current
-        if let reason = try authorization().denial { throw GPSLocationError.notAuthorized(reason: reason) }
+    /// Needs the same authorization as a position (and tells no more than its gate lets out).
+    /// - Throws: ``GPSLocationError``: `invalidSettings`, `notAuthorized`, `gpsdUnreachable`,
+    ///   `connectTimedOut`, `noDevice`, `gpsdRefused`, `gpsdClosedConnection` or `cancelled`.
+    public func receiverStatus(timeout: Duration = .seconds(3)) async throws(GPSLocationError) -> ReceiverStatus {
+        let before = try authorization()
+        if let reason = before.denial { throw .notAuthorized(reason: reason) }
         let answer = try await GPSDRequest.ask(ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
                                                deadline: .now.advanced(by: timeout.boundedForWaiting))
         var status = ReceiverStatus(devices: answer.devices)
         if let fix = answer.fix {
-            let released = try SingleFixRequest.release(fix, configuration: configuration)
+            let now = try authorization()
+            guard let released = PositionGate.releaseOnce(fix, under: now) else { throw .notAuthorized(reason: now.denial ?? .denied) }
             status.mode = released.mode
             status.satellitesUsed = released.satellitesUsed
             status.horizontalAccuracy = released.horizontalAccuracy
         }
         return status
+    }
+
+    // MARK: - What streams tell
+
+    func delivered(_ location: Location) {
+        lastLocation = location
+    }
+
+    func liveUpdatesStarted() {
+        iterations += 1
+    }
+
+    func liveUpdatesEnded() {
+        iterations -= 1
     }
 }

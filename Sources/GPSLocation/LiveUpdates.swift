@@ -1,4 +1,6 @@
-/// The live stream of `GPSLocationManager.liveUpdates(_:)`: fixes and status events, as an
+import Synchronization
+
+/// The live stream of ``GPSLocationManager/liveUpdates(_:)``: fixes and status events, as an
 /// `AsyncSequence` (CoreLocation's `CLLocationUpdate.liveUpdates()`).
 ///
 /// Each iteration runs a session of its own on a dedicated thread: starting to iterate starts
@@ -6,61 +8,157 @@
 /// its gpsd connection at once. A consumer that keeps up gets every update; one that stops
 /// taking them holds up gpsd's reading first (back-pressure), and only when it takes nothing
 /// for a while does it lose the oldest updates, told by a `dropped` status event.
+///
+/// Every fix passes the gate when it is handed out, not when it arrived: a fix that waited in
+/// the queue while location was revoked, paused or reduced is never delivered, and the options'
+/// filters judge the fix as released (under reduced accuracy, the grid cell).
 public struct LiveUpdates: AsyncSequence, Sendable {
     /// Each element is a fix or a status event.
     public typealias Element = LocationUpdate
-    /// The stream ends with `ConfigurationError` or `GPSLocationError`.
-    public typealias Failure = any Error
+    /// The stream ends with a ``GPSLocationError``.
+    public typealias Failure = GPSLocationError
 
     let configuration: GPSLocationConfiguration
     let options: LiveUpdateOptions
-    /// The manager's memory: the stream notes the locations it delivers and that it runs.
-    let state: ManagerState
+    let source: any AuthorizationSource
+    let context: ProcessContext?
+    let isAllowedOnce: Bool
+    /// The manager that started the stream, told what it delivers.
+    let manager: GPSLocationManager
 
     /// Starts a session and returns its iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: Session(LiveUpdateSession.start(configuration: configuration, options: options), state: state))
+        Iterator(session: Session(self), filter: LiveUpdateFilter(options: options))
     }
 
     /// Iterates one session's updates; dropping it stops the session.
     public struct Iterator: AsyncIteratorProtocol {
-        let session: Session
+        /// The stream ends with a ``GPSLocationError``.
+        public typealias Failure = GPSLocationError
 
-        /// The next update, or `nil` when the stream has ended or the task was cancelled.
-        /// - Throws: `ConfigurationError` when a settings file is or becomes malformed;
-        ///   `GPSLocationError` when the first connection fails or gpsd refuses the WATCH.
-        public mutating func next() async throws -> LocationUpdate? {
-            session.noted(try await session.queue.next())
+        let session: Session
+        private var gate = PositionGate()
+        private var filter: LiveUpdateFilter
+        private var lastKept: ContinuousClock.Instant?
+
+        init(session: Session, filter: LiveUpdateFilter) {
+            self.session = session
+            self.filter = filter
         }
 
-        /// The next update if one is already waiting, without suspending; `nil` when none is
-        /// (the end of the stream, and its error, come from `next()`). For a consumer that does
-        /// its work in batches: take what is ready, write it out in one go, then wait again.
-        public mutating func nextIfAvailable() -> LocationUpdate? {
-            session.noted(session.queue.nextIfAvailable())
+        /// A stream keeps its newest delivered fix in the authorization source at most this often.
+        static let keepInterval = Duration.seconds(5)
+
+        /// The next update, or `nil` when the stream has ended or the task was cancelled.
+        /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the authorization can no
+        ///   longer be known; a gpsd error when the first connection fails or gpsd refuses the WATCH.
+        public mutating func next() async throws(GPSLocationError) -> LocationUpdate? {
+            try await next(isolation: nil)
+        }
+
+        /// ``next()``, on the caller's isolation.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(GPSLocationError) -> LocationUpdate? {
+            await session.noteStarted()
+            do {
+                while let queued = try await session.queue.next() {
+                    if let update = deliver(queued) {
+                        if case .location(let location) = update { await session.manager.delivered(location) }
+                        return update
+                    }
+                }
+            } catch {
+                await session.noteEnded()
+                throw error
+            }
+            await session.noteEnded()
+            return nil
+        }
+
+        /// The next update if one is already waiting, without suspending; `nil` when none is (the
+        /// end of the stream, and its error, come from `next()`). For a consumer that works in
+        /// batches (`locate --follow` writes what is ready in one go); what it delivers becomes the
+        /// manager's `location` only through `next()`.
+        package mutating func nextIfAvailable() -> LocationUpdate? {
+            while let queued = session.queue.nextIfAvailable() {
+                if let update = deliver(queued) { return update }
+            }
+            return nil
+        }
+
+        /// The update to hand out for `queued`, if any: status events as they are, fixes through
+        /// the gate (under the authorization now, and only when read under it) and the filters.
+        private mutating func deliver(_ queued: QueuedUpdate) -> LocationUpdate? {
+            switch queued {
+            case .status(let event):
+                return .status(event)
+            case .fix(let location, let generation):
+                let current = session.authorization.current
+                let now = ContinuousClock.now
+                guard generation == current.generation,
+                      let released = gate.release(location, under: current.authorization, at: now),
+                      filter.admit(released, at: now) else { return nil }
+                if lastKept.map({ $0.duration(to: now) >= Self.keepInterval }) ?? true {
+                    session.source.keep(released, releasedUnder: current.authorization)
+                    lastKept = now
+                }
+                return .location(released)
+            }
         }
     }
 
     /// Ties the session's life to the iterator's.
     final class Session: Sendable {
         let queue: LiveUpdateQueue
-        private let state: ManagerState
+        let authorization: SharedAuthorization
+        let source: any AuthorizationSource
+        let manager: GPSLocationManager
+        /// Whether the manager counts this iteration now: from the first `next()` to the end.
+        private let isCounted = Mutex(false)
 
-        init(_ queue: LiveUpdateQueue, state: ManagerState) {
-            self.queue = queue
-            self.state = state
-            state.liveUpdatesStarted()
+        init(_ stream: LiveUpdates) {
+            source = stream.source
+            manager = stream.manager
+            let wakeUp = WakeUp()
+            queue = LiveUpdateQueue(producerWakeUp: wakeUp)
+            let context = stream.context ?? .current()
+            let decision: AuthorizationDecision
+            do throws(GPSLocationError) {
+                guard let wakeUp else { throw .gpsdUnreachable(endpoint: stream.configuration.endpoint, reason: "out of file descriptors") }
+                decision = try stream.source.currentDecision()
+                authorization = SharedAuthorization(Authorization(decision: decision, context: context, isAllowedOnce: stream.isAllowedOnce))
+                LiveUpdateSession.start(configuration: stream.configuration, source: stream.source, decision: decision, context: stream.context,
+                                        isAllowedOnce: stream.isAllowedOnce, shared: authorization, queue: queue, wakeUp: wakeUp)
+            } catch {
+                // A stream over before it starts: it hands out nothing, under an authorization of nothing.
+                authorization = SharedAuthorization(Authorization(decision: AuthorizationDecision(locationServicesEnabled: false), context: context))
+                queue.finish(throwing: error)
+            }
         }
 
-        /// `update`, after noting a location in the manager's memory.
-        func noted(_ update: LocationUpdate?) -> LocationUpdate? {
-            if case .location(let location)? = update { state.record(location) }
-            return update
+        /// Counts the iteration in the manager, once.
+        func noteStarted() async {
+            guard isCounted.withLock({ counted in
+                defer { counted = true }
+                return !counted
+            }) else { return }
+            await manager.liveUpdatesStarted()
+        }
+
+        /// Stops counting the iteration, once.
+        func noteEnded() async {
+            guard isCounted.withLock({ counted in
+                defer { counted = false }
+                return counted
+            }) else { return }
+            await manager.liveUpdatesEnded()
         }
 
         deinit {
             queue.cancel()
-            state.liveUpdatesEnded()
+            if isCounted.withLock({ $0 }) {
+                let manager = manager
+                Task { await manager.liveUpdatesEnded() }
+            }
         }
     }
 }

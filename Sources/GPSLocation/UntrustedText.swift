@@ -9,7 +9,7 @@ public enum UntrustedText {
     /// and tabs included), DEL, C1 controls, bidirectional formatting characters and the line and
     /// paragraph separators. Everything else is kept, so plain text is unchanged.
     public static func visible(_ text: some StringProtocol) -> String {
-        guard text.unicodeScalars.contains(where: isHidden) else { return String(text) }
+        guard hasHidden(text) else { return String(text) }
         var result = ""
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
@@ -27,6 +27,12 @@ public enum UntrustedText {
         return shown.count <= limit ? shown : String(shown.prefix(max(0, limit - 1))) + "…"
     }
 
+    /// Whether `text` has a scalar that `visible(_:)` would write out (a control, a bidirectional
+    /// override, a line separator).
+    package static func hasHidden(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.contains(where: isHidden)
+    }
+
     /// A scalar that changes how a terminal shows what follows instead of showing itself.
     package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
@@ -35,57 +41,6 @@ public enum UntrustedText {
         case 0x2028, 0x2029: true  // line and paragraph separators
         default: false
         }
-    }
-}
-
-/// The name of an app whose permission applies (`--app`, `LOCATE_APP`, `[app "NAME"]`).
-///
-/// A strict charset, so a name can never change the meaning of the settings file it is written
-/// to nor of a terminal it is shown on: 1 to 64 ASCII letters, digits, `.`, `_` and `-`,
-/// starting with a letter or a digit.
-public struct AppName: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The name.
-    public let rawValue: String
-
-    /// The longest name.
-    public static let maximumLength = 64
-
-    /// Checks `text` as an app name.
-    /// - Throws: `InvalidNameError` when it is empty, too long, or has a character outside the charset.
-    public init(_ text: String) throws(InvalidNameError) {
-        let allowed = { (byte: UInt8) in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
-        let bytes = Array(text.utf8)
-        guard (1...Self.maximumLength).contains(bytes.count), bytes.allSatisfy(allowed),
-              let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "_"), first != UInt8(ascii: "-") else {
-            throw InvalidNameError(text: text)
-        }
-        rawValue = text
-    }
-
-    /// The name itself.
-    public var description: String { rawValue }
-
-    /// Names in code-point order, as `locate permission status` lists them.
-    public static func < (lhs: AppName, rhs: AppName) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// A name that is not a valid `AppName`.
-public struct InvalidNameError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The text as given (shown made visible).
-    public var text: String
-
-    /// Creates an error for `text`.
-    public init(text: String) {
-        self.text = text
-    }
-
-    /// What is wrong and what a name may be.
-    public var description: String {
-        "'\(UntrustedText.visible(text, limit: 80))' is not an app name (expected 1 to \(AppName.maximumLength) ASCII letters, digits, '.', '_' or '-', starting with a letter or digit)"
     }
 }
 

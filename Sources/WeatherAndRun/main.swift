@@ -1,6 +1,6 @@
-// An example of GPSLocation used the way an iOS app uses CoreLocation: ask for permission, get
-// one fix (the weather app), then follow the position with a distance filter (the running app),
-// naming places as it goes. Built by `make test`, never installed.
+// An example of the GPSLocation libraries used the way an iOS app uses CoreLocation: ask for
+// permission, get one fix (the weather app), then follow the position with a distance filter
+// (the running app), naming places as it goes. Built by `make test`, never installed.
 //
 //   swift run WeatherAndRun [host[:port]] [fixes]
 //
@@ -9,13 +9,19 @@
 // CLGeocoder; here: GPSLocationManager, AuthorizationStatus, AccuracyAuthorization,
 // manager.location, requestLocation(...), liveUpdates(...), PlaceFinder.
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
-/// How this program asks its user: a question on standard input. (`locate` asks on its terminal;
-/// a desktop program would show a dialog.)
-struct AskOnStandardInput: AuthorizationPrompter {
-    func ask(app: AppName?, purpose: String?, level: AuthorizationLevel) -> AuthorizationAnswer? {
-        print("\(app.map { "\"\($0)\"" } ?? "This program") would like to use your location", terminator: "")
-        print(purpose.map { ": " + UntrustedText.visible($0, limit: 200) } ?? ".")
+/// How this program asks its user: a question on standard input, asked on the main actor, as
+/// an app's dialog would be. (`locate` asks on its terminal.)
+@MainActor
+final class AskOnStandardInput: AuthorizationPrompter {
+    private(set) var questionsAsked = 0
+
+    func ask(_ question: AuthorizationQuestion) async -> AuthorizationAnswer? {
+        questionsAsked += 1
+        print("\(question.app.map { "\"\($0)\"" } ?? "This program") would like to use your location", terminator: "")
+        print(question.purpose.map { ": " + UntrustedText.visible($0, limit: 200) } ?? ".")
         print("Allow? [o]nce, [w]hile using, [a]lways, [n]o: ", terminator: "")
         switch readLine()?.lowercased() {
         case "o": return .allowOnce
@@ -41,41 +47,43 @@ enum WeatherAndRun {
         let arguments = CommandLine.arguments.dropFirst()
         let endpoint = (try? GPSDEndpoint(parsing: arguments.first ?? "localhost:2947")) ?? .default
         let fixes = arguments.dropFirst().first.flatMap { Int($0) } ?? 3
-        let manager = GPSLocationManager(configuration: GPSLocationConfiguration(
-            permission: PermissionSettings(files: .current, app: try? AppName("weather-and-run")), endpoint: endpoint))
-
-        // 1. Permission, asked only when the user has not chosen yet.
+        let manager: GPSLocationManager
         do {
-            try manager.requestAuthorization(.whenInUse, purpose: "to show the weather where you are", prompter: AskOnStandardInput())
+            manager = GPSLocationManager(authorizationSource: try ConsentStore(appName: "weather-and-run"),
+                                         configuration: GPSLocationConfiguration(endpoint: endpoint))
         } catch {
-            print("settings:", error)
-            return
+            return print("settings:", error)
         }
-        guard manager.locationServicesEnabled else { return print("location services are off") }
-        switch manager.authorizationStatus {
-        case .notDetermined, .denied, .restricted:
-            return print("location is not authorized (\(manager.authorizationStatus))")
-        case .authorizedWhenInUse, .authorizedAlways:
-            break
+
+        // 1. Permission, asked only when the user has to be asked; then the one guard.
+        let authorization: Authorization
+        do {
+            authorization = try await manager.requestAuthorization(.whenInUse, purpose: "to show the weather where you are",
+                                                                   prompter: AskOnStandardInput())
+        } catch {
+            return print("settings:", error)
         }
-        if manager.accuracyAuthorization == .reducedAccuracy { print("approximate location only") }
+        guard authorization.isAuthorized else {
+            return print("location is not authorized (\(authorization.denial?.rawValue ?? "?"))")
+        }
+        if authorization.accuracy == .reducedAccuracy { print("approximate location only") }
         let places = try? PlaceFinder()
 
         // 2. The weather app: one fix, good to 100 m, within 10 s.
         do {
             let here = try await manager.requestLocation(accuracy: 100, timeout: .seconds(10))
             print("here:", describe(here, places: places))
-        } catch GPSLocationError.accuracyNotReached(_, let best) {
+        } catch .accuracyNotReached(_, let best) {
             print("roughly here:", describe(best, places: places))
         } catch {
             return print("no fix:", error)
         }
-        if let last = manager.location, let age = last.age() { print("last location is \(age) old") }
+        if let last = await manager.location, let age = last.age() { print("last location is \(age) old") }
 
         // 3. The running app: a fix every 10 m moved, with a heartbeat every 30 s.
         var printed = 0
         do {
-            for try await update in manager.liveUpdates(LiveUpdateOptions(distanceFilter: 10, heartbeat: .seconds(30))) {
+            for try await update in await manager.liveUpdates(LiveUpdateOptions(distanceFilter: 10, heartbeat: .seconds(30))) {
                 switch update {
                 case .location(let location):
                     print("run:", describe(location, places: places))

@@ -1,19 +1,25 @@
 import GPSLocation
+import GPSLocationConsent
 
 /// The one-line explanations on stderr of why location is not authorized. Each says what the
-/// person can do about it, except `restricted`, which only the administrator can change.
-enum AuthorizationMessages {
-    /// - Parameter userFile: the user settings file, to tell the user's switch from the administrator's.
-    static func explain(_ reason: DenialReason, permission: Permission, app: AppName?, userFile: String) -> String {
+/// person can do about it, except `restricted`, which only the administrator can change; each
+/// names the file and line that decided, as the settings say now.
+struct AuthorizationMessages: Sendable {
+    let store: ConsentStore
+    let app: AppName?
+
+    /// Why location is not authorized, for `reason`.
+    func explain(_ reason: DenialReason) -> String {
+        guard let settings = try? store.settings() else { return "location is not authorized (\(reason.rawValue))" }
         // App names are a strict charset, so they are shell words as they are.
         let appOption = app.map { " --app \($0)" } ?? ""
-        let origin = permission.statusOrigin.map { " (\($0))" } ?? ""
+        let origin = settings.statusOrigin.map { " (\($0))" } ?? ""
         switch reason {
         case .servicesOff:
-            if let origin = permission.servicesOrigin, origin.file != userFile {
+            if let origin = settings.servicesOrigin, origin.file != store.paths.userFile {
                 return "location services are turned off for this machine by the administrator (\(origin)); ask your administrator"
             }
-            return "location services are off\(permission.servicesOrigin.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
+            return "location services are off\(settings.servicesOrigin.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
         case .notDetermined:
             return "location permission has not been given\(app.map { " to app \"\($0)\"" } ?? ""); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
         case .restricted:
@@ -30,5 +36,4 @@ enum AuthorizationMessages {
     static func authorizationName(_ status: AuthorizationStatus, servicesOff: Bool) -> String {
         servicesOff ? "services-off" : status.rawValue
     }
-
 }

@@ -1,4 +1,6 @@
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
 /// What the command line asked for, parsed and validated; README's "Usage" in value form.
 struct CommandLineOptions: Sendable {
@@ -97,7 +99,7 @@ extension CommandLineOptions {
     /// selects that command. The gpsd endpoint comes from the positional `host[:port[:device]]`,
     /// else `--gpsd`, else `environment["LOCATE_GPSD"]`. Options take their value as the next
     /// argument or after `=`; every option is one of `OptionTable.options`.
-    init(arguments: [String], environment: [String: String]) throws(UsageError) {
+    init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
         if let first = remaining.first, first == "permission" || first == "status" || first == "geocode" {
@@ -214,7 +216,7 @@ extension CommandLineOptions {
             }
         }
         let name = words.joined(separator: " ")
-        guard name.count <= 200, !name.unicodeScalars.contains(where: UntrustedText.isHidden) else {
+        guard name.count <= 200, !UntrustedText.hasHidden(name) else {
             throw UsageError(message: "not a place name: '\(UntrustedText.visible(name, limit: 80))'")
         }
         return .name(name)

@@ -1,6 +1,7 @@
 import GPSLocation
 
-/// The exit statuses of `locate`, as listed in `--help` and README (sysexits.h values).
+/// The exit statuses of `locate`, as listed in `--help` and README (sysexits.h values), and the
+/// one mapping from what went wrong to a status.
 enum ExitStatus: Int32, Sendable {
     /// A live fix was printed, or `--follow` ended normally (count, duration, signal, closed pipe).
     case success = 0
@@ -16,7 +17,7 @@ enum ExitStatus: Int32, Sendable {
     case timedOut = 75
     /// EX_NOPERM: location is not authorized (services off, not determined, restricted, denied, background).
     case notAuthorized = 77
-    /// EX_CONFIG: a settings or policy file is unreadable or malformed; nothing is printed.
+    /// EX_CONFIG: a settings or policy file is unreadable, untrusted or malformed; nothing is printed.
     case configuration = 78
 }
 
@@ -24,19 +25,32 @@ extension ExitStatus {
     /// The exit status when the position given is the fallback for `reason`.
     init(_ reason: FallbackReason) {
         switch reason {
-        case .servicesOff, .notDetermined, .restricted, .denied, .background: self = .notAuthorized
+        case .notAuthorized: self = .notAuthorized
         case .gpsdUnavailable: self = .unavailable
         case .timeout: self = .timedOut
         }
     }
 
-    /// The exit status for a library error.
+    /// The exit status for an error of the libraries.
     init(_ error: GPSLocationError) {
-        switch error {
+        switch error.code {
         case .noFix, .accuracyNotReached: self = .timedOut
         case .notAuthorized: self = .notAuthorized
-        case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection: self = .unavailable
-        case .invalidEndpoint: self = .usage
+        case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection, .placeDataUnavailable: self = .unavailable
+        case .invalidEndpoint, .invalidAppName: self = .usage
+        case .invalidSettings: self = .configuration
+        case .unknownPlace, .ambiguousPlace, .cancelled: self = .failure
+        }
+    }
+}
+
+extension FallbackReason {
+    /// Why the fallback stands in after `error`: not authorized, no fix in time, or gpsd unavailable.
+    init(_ error: GPSLocationError) {
+        switch error {
+        case .notAuthorized(let reason): self = .notAuthorized(reason)
+        case .noFix, .accuracyNotReached: self = .timeout
+        default: self = .gpsdUnavailable
         }
     }
 }

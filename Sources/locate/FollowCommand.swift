@@ -1,5 +1,4 @@
 import GPSLocation
-import Glibc
 
 /// `locate --follow`: records as fixes arrive, status events on stderr (or, with `--json
 /// --events`, on stdout), until `--count`, `--duration`, SIGINT, SIGTERM or a closed pipe ends
@@ -12,7 +11,7 @@ struct FollowCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
     let writer: RecordWriter
-    let userFile: String
+    let explainer: AuthorizationMessages
 
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -39,51 +38,54 @@ struct FollowCommand {
         var writer = self.writer
         var progress = Progress()
         let status: ExitStatus
-        do {
+        do throws(StandardStreams.OutputError) {
             writer.start()
             try writer.flush()
             status = try await stream(into: &writer, progress: &progress)
             try writer.finish()
-        } catch StandardStreams.OutputError.closed {
+        } catch .closed {
             // The reader went away (`locate --follow | head`): a normal end.
             return .success(progress.lastFallback.map(ExitStatus.init) ?? .success)
-        } catch let error as StandardStreams.OutputError {
-            return .failure(error)
         } catch {
-            return .success(.failure)
+            return .failure(error)
         }
         return .success(status)
     }
 
     /// Writes updates until the stream ends; the exit status for how it ended. The updates
     /// ready at one moment go out in one write (up to a batch), flushed as soon as no more are waiting.
-    private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws -> ExitStatus {
+    private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws(StandardStreams.OutputError) -> ExitStatus {
         let liveOptions = LiveUpdateOptions(
             distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat)
-        var updates = manager.liveUpdates(liveOptions).makeAsyncIterator()
-        do {
-            while let first = try await updates.next() {
+        var updates = await manager.liveUpdates(liveOptions).makeAsyncIterator()
+        var outputFailure: StandardStreams.OutputError?
+        do throws(GPSLocationError) {
+            stream: while let first = try await updates.next() {
                 var update: LocationUpdate? = first
                 while let current = update {
                     add(current, to: &writer, progress: &progress)
                     if isDone(progress) || writer.isBatchFull { break }
                     update = updates.nextIfAvailable()
                 }
-                try writer.flush()
+                do throws(StandardStreams.OutputError) {
+                    try writer.flush()
+                } catch {
+                    outputFailure = error
+                    break stream
+                }
                 if isDone(progress) { break }
             }
-        } catch let error as GPSLocationError {
+        } catch .invalidSettings(let problem) {
+            StandardStreams.diagnose(problem.description)
+            return .configuration
+        } catch .cancelled {
+            return progress.lastFallback.map(ExitStatus.init) ?? .success
+        } catch {
             writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
             writer.writeFallback(.gpsdUnavailable)
             return ExitStatus(error)
-        } catch let error as ConfigurationError {
-            StandardStreams.diagnose(error.description)
-            return .configuration
-        } catch let error as StandardStreams.OutputError {
-            throw error
-        } catch {
-            if !Task.isCancelled { return .failure }
         }
+        if let outputFailure { throw outputFailure }
         return progress.lastFallback.map(ExitStatus.init) ?? .success
     }
 
@@ -99,17 +101,12 @@ struct FollowCommand {
             if writer.write(location) { progress.printed += 1 }
             progress.lastFallback = nil
         case .status(let event):
-            writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explain))
+            writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain))
             if case .authorizationChanged(_, let denial?) = event {
-                let reason = FallbackReason(denial)
+                let reason = FallbackReason.notAuthorized(denial)
                 progress.lastFallback = reason
                 if writer.writeFallback(reason) { progress.printed += 1 }
             }
         }
-    }
-
-    private func explain(_ reason: DenialReason) -> String {
-        guard let permission = try? manager.authorization() else { return "location is not authorized (\(reason.rawValue))" }
-        return AuthorizationMessages.explain(reason, permission: permission, app: options.app, userFile: userFile)
     }
 }

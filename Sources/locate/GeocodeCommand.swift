@@ -1,4 +1,6 @@
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
 /// `locate geocode LAT LON` (the place at a coordinate) and `locate geocode NAME` (the places of
 /// a name, largest first). Not the user's position, so no permission is involved.
@@ -13,11 +15,11 @@ struct GeocodeCommand {
 
     func run() throws(StandardStreams.OutputError) -> ExitStatus {
         let finder: PlaceFinder
-        do {
+        do throws(GPSLocationError) {
             finder = try PlaceFinder(language: language)
         } catch {
             StandardStreams.diagnose(error.description)
-            return .unavailable
+            return ExitStatus(error)
         }
         switch query {
         case .coordinate(let latitude, let longitude):

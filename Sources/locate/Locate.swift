@@ -1,6 +1,7 @@
 import Dispatch
-import FoundationEssentials
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 import Glibc
 import Synchronization
 
@@ -17,7 +18,7 @@ enum Locate {
         SignalTrap.blockSignals()
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
         signal(SIGPIPE, SIG_IGN)
-        let environment = ProcessEnvironment.variables
+        let environment = EnvironmentVariables.process
         let status: ExitStatus
         do {
             let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
@@ -53,7 +54,7 @@ enum Locate {
     }
 
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
-    private static func run(_ options: CommandLineOptions, environment: [String: String]) -> ExitStatus {
+    private static func run(_ options: CommandLineOptions, environment: EnvironmentVariables) -> ExitStatus {
         do {
             return try command(options, environment: environment)
         } catch .closed {
@@ -64,7 +65,7 @@ enum Locate {
         }
     }
 
-    private static func command(_ options: CommandLineOptions, environment: [String: String]) throws(StandardStreams.OutputError) -> ExitStatus {
+    private static func command(_ options: CommandLineOptions, environment: EnvironmentVariables) throws(StandardStreams.OutputError) -> ExitStatus {
         if options.showHelp {
             try StandardStreams.writeRecord(HelpText.text)
             return .success
@@ -77,49 +78,61 @@ enum Locate {
             return try GeocodeCommand(query: query, json: options.isJSON, limit: options.limit,
                                       language: options.placeLanguage ?? .environment(environment)).run()
         }
-        let settings = PermissionSettings(files: SettingsFiles(environment: environment), app: options.app)
+        let store = ConsentStore(paths: SettingsPaths(BaseDirectories(environment: environment)), app: options.app) { StandardStreams.diagnose($0) }
         if case .permission(let action) = options.command {
-            return try PermissionCommand(action: action, options: options, settings: settings,
-                                         cache: LastFixCache(environment: environment)).run()
+            return try PermissionCommand(action: action, options: options, store: store).run()
         }
-        // Fail closed: with a malformed settings or policy file nothing is printed and gpsd is not asked.
-        var permission: Permission
-        let manager: GPSLocationManager
-        do {
-            permission = try settings.resolve()
-            let endpoint = options.endpoint ?? permission.gpsdServer ?? .default
-            manager = GPSLocationManager(configuration: GPSLocationConfiguration(
-                permission: settings, cache: LastFixCache(environment: environment), endpoint: endpoint))
+        // Fail closed: with an unusable settings or policy file nothing is printed and gpsd is not asked.
+        let settings: ResolvedSettings
+        let fallback: FallbackCoordinate?
+        var isAllowedOnce = false
+        do throws(GPSLocationError) {
+            settings = try store.settings()
+            fallback = try store.fallback(resolvingPlaceNames: FallbackPlace.coordinate(of:))
             // Asked only in the foreground of a terminal, and only for positions.
-            if options.command == .locate, permission.status == .notDetermined, permission.context.isForeground {
-                permission = try manager.requestAuthorization(.whenInUse, purpose: options.purpose, prompter: PermissionPrompt())
+            let authorization = Authorization(decision: settings.decision, context: .current())
+            if options.command == .locate, authorization.status == .notDetermined, authorization.locationServicesEnabled,
+               authorization.context.isForeground {
+                let question = AuthorizationQuestion(app: store.appName, purpose: options.purpose, level: .whenInUse)
+                // Ctrl-C at the prompt ends locate at once, whatever the mode: nothing is started yet.
+                SignalTrap.restoreDefaultActions()
+                let answer = PermissionPrompt.ask(question)
+                if options.mode == .follow { SignalTrap.blockSignals() }
+                isAllowedOnce = try store.keep(answer, to: question)
             }
         } catch {
             StandardStreams.diagnose(error.description)
-            return .configuration
+            return ExitStatus(error)
         }
+        let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
         let format = options.outputFormat
         var places: PlaceFinder?
         if format.needsPlaces {
-            do {
+            do throws(GPSLocationError) {
                 places = try PlaceFinder(language: options.placeLanguage ?? .environment(environment))
             } catch {
                 StandardStreams.diagnose(error.description)
-                return .unavailable
+                return ExitStatus(error)
             }
         }
-        let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? permission.fallback : nil, places: places)
-        let userFile = settings.files.userFile
+        let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places)
+        let explainer = AuthorizationMessages(store: store, app: options.app)
         switch (options.command, options.mode) {
         case (.status, _):
-            let command = StatusCommand(options: options, manager: manager, permission: permission)
+            let manager = GPSLocationManager(authorizationSource: store, configuration: configuration)
+            let command = StatusCommand(options: options, manager: manager, settings: settings)
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
-            return try OnceCommand(options: options, manager: manager, writer: writer,
-                                   settingsTimeout: permission.timeout, userFile: userFile).run(permission: permission)
+            return try OnceCommand(options: options, store: store, configuration: configuration, isAllowedOnce: isAllowedOnce,
+                                   timeout: options.timeout ?? settings.timeout ?? .seconds(30), writer: writer, explainer: explainer).run()
         case (_, .follow):
-            let command = FollowCommand(options: options, manager: manager, writer: writer, userFile: userFile)
-            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+            let manager = GPSLocationManager(authorizationSource: store, configuration: configuration)
+            let command = FollowCommand(options: options, manager: manager, writer: writer, explainer: explainer)
+            let isAllowedOnce = isAllowedOnce
+            return try waitFor { () async throws(StandardStreams.OutputError) in
+                if isAllowedOnce { await manager.allowOnce() }
+                return try await command.run()
+            }
         }
     }
 }

@@ -1,4 +1,6 @@
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
 /// Where an option applies: the command, and for positions the mode.
 enum OptionScope: String, Sendable, CaseIterable {
@@ -130,9 +132,9 @@ enum OptionTable {
         },
         OptionSpec(flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
                    help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.") { parsed, flag, value in
-            do {
+            do throws(GPSLocationError) {
                 parsed.options.app = try AppName(value)
-            } catch let error as InvalidNameError {
+            } catch {
                 throw UsageError(message: "'\(flag)' needs an app name: \(error.description)")
             }
         },

@@ -2,19 +2,20 @@ import GPSLocation
 import Glibc
 
 /// Asks on the terminal (`/dev/tty`, so it works with stdout in a pipe) whether an app may use
-/// the location: CoreLocation's authorization dialog, in text. The command's
-/// `AuthorizationPrompter`, given to `GPSLocationManager.requestAuthorization`.
-struct PermissionPrompt: AuthorizationPrompter {
+/// the location: CoreLocation's authorization dialog, in text. It blocks the main thread while
+/// the user thinks, before anything else runs, so `--once` stays free of Swift's concurrency
+/// runtime; the library's hosts ask through an asynchronous `AuthorizationPrompter` instead.
+enum PermissionPrompt {
     /// The answer, or `nil` when there is no terminal or it ends (EOF) before a choice is made.
-    func ask(app: AppName?, purpose: String?, level: AuthorizationLevel) -> AuthorizationAnswer? {
+    static func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
         let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return nil }
         defer { close(terminal) }
-        let name = app.map { "\"\($0)\"" } ?? "locate"
+        let name = question.app.map { "\"\($0)\"" } ?? "locate"
         var text = "\(name) would like to use your location.\n"
         // The purpose is the caller's text: shown with its control characters made visible, so
         // it cannot clear the screen or repaint the choices below.
-        if let purpose, !purpose.isEmpty { text += UntrustedText.visible(purpose, limit: 500) + "\n" }
+        if let purpose = question.purpose, !purpose.isEmpty { text += UntrustedText.visible(purpose, limit: 500) + "\n" }
         text += "  1) Allow once\n  2) Allow while using\n  3) Always allow\n  4) Don't allow\n"
         StandardStreams.writeAll(text, to: terminal)
         for _ in 0..<3 {
@@ -35,7 +36,7 @@ struct PermissionPrompt: AuthorizationPrompter {
     }
 
     /// One line without its end, or `nil` at end of file.
-    private func readLine(from terminal: Int32) -> String? {
+    private static func readLine(from terminal: Int32) -> String? {
         var line: [UInt8] = []
         var byte: [UInt8] = [0]
         while true {

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
 /// The value of one field of a record, before it is written in a format.
 enum FieldValue: Equatable {

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
 /// Writes a run's output in the chosen format: the prologue before the first output, records,
 /// the fallback coordinate when there is no live fix to give (unless disabled), status events
@@ -55,6 +57,20 @@ struct RecordWriter {
         start()
         if format.status(event, now: Date(), to: &pending) != .event {
             StandardStreams.diagnose(event.message)
+        }
+    }
+
+    /// A reporter for status events that happen while the writer's owner waits (a single
+    /// request's wait for a device): each goes out at once, into stdout when the format takes
+    /// events there, as a line on stderr otherwise. A failed write on stdout is left for the
+    /// record that follows to meet, and report.
+    func immediateReporter() -> @Sendable (StatusEvent) -> Void {
+        let format = format
+        return { event in
+            var format = format
+            var bytes: [UInt8] = []
+            if format.status(event, now: Date(), to: &bytes) != .event { StandardStreams.diagnose(event.message) }
+            if !bytes.isEmpty { try? StandardStreams.write(bytes) }
         }
     }
 

@@ -1,4 +1,5 @@
 import GPSLocation
+import GPSLocationConsent
 
 /// `locate status`: explains, without printing any coordinate, why `locate` would or would not
 /// give a position: the services switch, the permission and where it was decided, gpsd, its
@@ -6,37 +7,35 @@ import GPSLocation
 struct StatusCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
-    let permission: Permission
+    let settings: ResolvedSettings
 
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
+        let authorization = (try? await manager.authorization()) ?? Authorization(decision: settings.decision, context: .current())
         var facts: [(key: String, value: String?)] = [
-            ("services", permission.locationServicesEnabled ? "on" : "off"),
-            ("authorization", AuthorizationMessages.authorizationName(permission.status, servicesOff: !permission.locationServicesEnabled)),
-            ("decided_by", permission.statusOrigin?.description),
-            ("accuracy", permission.accuracy.rawValue),
-            ("authorized_now", permission.isAuthorized ? "yes" : "no"),
-            ("reason", permission.denial?.rawValue),
+            ("services", authorization.locationServicesEnabled ? "on" : "off"),
+            ("authorization", AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)),
+            ("decided_by", settings.statusOrigin?.description),
+            ("accuracy", authorization.accuracy.rawValue),
+            ("authorized_now", authorization.isAuthorized ? "yes" : "no"),
+            ("reason", authorization.denial?.rawValue),
             ("gpsd", manager.configuration.endpoint.description),
         ]
         var status = ExitStatus.success
-        if let reason = permission.denial {
+        if let reason = authorization.denial {
             facts.append(("gpsd_state", "not asked (location not authorized)"))
-            status = ExitStatus(FallbackReason(reason))
+            status = ExitStatus(FallbackReason.notAuthorized(reason))
         } else {
-            do {
+            do throws(GPSLocationError) {
                 let receiver = try await manager.receiverStatus()
                 facts.append(("gpsd_state", "reachable"))
                 facts.append(("devices", receiver.devices.joined(separator: " ")))
                 facts.append(("fix", receiver.mode?.rawValue ?? "none"))
                 facts.append(("sats_used", receiver.satellitesUsed.map(String.init)))
                 facts.append(("h_acc", receiver.horizontalAccuracy.flatMap { NumberFormatting.fixed($0, decimals: 1) }))
-            } catch let error as GPSLocationError {
+            } catch {
                 facts.append(("gpsd_state", error.description))
                 status = ExitStatus(error)
-            } catch {
-                facts.append(("gpsd_state", String(describing: error)))
-                status = .failure
             }
         }
         let text: String

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import GPSLocation
+import GPSLocationConsent
+import GPSLocationPlaces
 
 /// `--format TEMPLATE`: a line built from `%token`s and literal text, parsed once.
 ///

@@ -33,7 +33,7 @@ enum Usage {
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (75, "No acceptable fix in time (the best fix seen, or the fallback, is printed)."),
         (77, "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled)."),
-        (78, "A settings or policy file is unreadable or malformed (nothing is printed, gpsd is not asked)."),
+        (78, "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else); nothing is printed, gpsd is not asked."),
         (1, "locate geocode found no place; anything else."),
     ]
 

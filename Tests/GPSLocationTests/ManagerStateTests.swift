@@ -4,114 +4,179 @@ import Testing
 @testable import GPSLocation
 
 /// What a `GPSLocationManager` keeps, as `CLLocationManager` does: the last location (gated when
-/// read), the authorization, an "allow once", and a process context the host gives it.
+/// read), the authorization with "Allow once", one prompt at a time, and the process context a
+/// host gives it.
 struct ManagerStateTests {
-    /// A prompter that answers as told and counts how often it was asked.
+    /// A prompter that answers as told, after `delay`, and counts how often it was asked.
     final class ScriptedPrompter: AuthorizationPrompter {
         let answer: AuthorizationAnswer?
-        let asked = Mutex<[(String?, AuthorizationLevel)]>([])
+        let delay: Duration
+        let asked = Mutex<[AuthorizationQuestion]>([])
 
-        init(_ answer: AuthorizationAnswer?) {
+        init(_ answer: AuthorizationAnswer?, delay: Duration = .zero) {
             self.answer = answer
+            self.delay = delay
         }
 
-        func ask(app: AppName?, purpose: String?, level: AuthorizationLevel) -> AuthorizationAnswer? {
-            asked.withLock { $0.append((purpose, level)) }
+        func ask(_ question: AuthorizationQuestion) async -> AuthorizationAnswer? {
+            asked.withLock { $0.append(question) }
+            try? await Task.sleep(for: delay)
             return answer
         }
 
         var count: Int { asked.withLock { $0.count } }
     }
 
-    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-manager-\(UUID().uuidString)").path
-    private var files: SettingsFiles { SettingsFiles(userFile: directory + "/locate.conf", policyCandidates: [directory + "/policy.conf"]) }
+    /// A dialog on the main actor, as a desktop program's would be: it must be able to conform.
+    @MainActor
+    final class MainActorPrompter: AuthorizationPrompter {
+        var shown = 0
 
-    private func manager(context: ProcessContext = ProcessContext(hasTerminal: true, isForeground: true), cache: LastFixCache? = nil) -> GPSLocationManager {
-        GPSLocationManager(configuration: GPSLocationConfiguration(permission: PermissionSettings(files: files), cache: cache,
-                                                                   endpoint: try! GPSDEndpoint(parsing: "127.0.0.1:1")),
+        func ask(_ question: AuthorizationQuestion) async -> AuthorizationAnswer? {
+            shown += 1
+            return .allowWhileUsing
+        }
+    }
+
+    private static let foreground = ProcessContext(hasTerminal: true, isForeground: true)
+
+    private func manager(_ source: MemoryAuthorizationSource, context: ProcessContext = foreground) -> GPSLocationManager {
+        GPSLocationManager(authorizationSource: source, configuration: GPSLocationConfiguration(endpoint: try! GPSDEndpoint(parsing: "127.0.0.1:1")),
                            processContext: context)
     }
 
-    private func writeUser(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try text.write(toFile: files.userFile, atomically: true, encoding: .utf8)
-    }
-
     @Test func theLastLocationIsGatedEachTimeItIsRead() async throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try writeUser("[location]\nauthorization = always\n")
-        let cache = LastFixCache(path: directory + "/last-fix.json")
         let fix = Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
-        cache.store(fix)
-        let manager = manager(cache: cache)
-        #expect(manager.location == nil, "nothing delivered yet")
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways), kept: fix)
+        let manager = manager(source)
+        #expect(await manager.location == nil, "nothing delivered yet")
         let delivered = try await manager.requestLocation(maxAge: .seconds(60))
-        #expect(delivered.source == .cache)
-        #expect(manager.location?.latitude == 64.1504321)
-        try writeUser("[location]\nauthorization = always\naccuracy = reduced\n")
-        let reduced = try #require(manager.location)
+        #expect(delivered.latitude == 64.1504321)
+        #expect(await manager.location?.latitude == 64.1504321)
+        source.decide(AuthorizationDecision(status: .authorizedAlways, accuracy: .reducedAccuracy))
+        let reduced = try #require(await manager.location)
         #expect(reduced.accuracy == .reducedAccuracy && reduced.latitude != 64.1504321, "reduced now: the grid cell")
-        try writeUser("[location]\nauthorization = denied\n")
-        #expect(manager.location == nil, "denied now: no location, whatever was delivered before")
-        #expect(manager.authorizationStatus == .denied)
+        source.decide(AuthorizationDecision(status: .denied))
+        #expect(await manager.location == nil, "denied now: no location, whatever was delivered before")
+        #expect(await manager.authorizationStatus == .denied)
     }
 
-    @Test func requestingAuthorizationAsksOnlyWhenNotDeterminedAndSavesTheAnswer() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    @Test func requestingAuthorizationAsksOnlyWhenNotDeterminedAndKeepsTheAnswer() async throws {
+        let source = MemoryAuthorizationSource(app: "weather")
         let always = ScriptedPrompter(.allowAlways)
-        let manager = manager()
-        #expect(manager.authorizationStatus == .notDetermined)
-        let permission = try manager.requestAuthorization(.always, purpose: "weather", prompter: always)
-        #expect(permission.status == .authorizedAlways && manager.authorizationStatus == .authorizedAlways)
-        #expect(always.asked.withLock { $0.first?.0 == "weather" && $0.first?.1 == .always })
-        #expect(try String(contentsOfFile: files.userFile, encoding: .utf8).contains("authorization = always"))
+        let manager = manager(source)
+        #expect(await manager.authorizationStatus == .notDetermined)
+        let authorization = try await manager.requestAuthorization(.always, purpose: "weather", prompter: always)
+        #expect(authorization.status == .authorizedAlways && authorization.isAuthorized)
+        #expect(always.asked.withLock { $0 } == [AuthorizationQuestion(app: "weather", purpose: "weather", level: .always)])
+        #expect(source.recorded == [.always])
         let again = ScriptedPrompter(.deny)
-        try manager.requestAuthorization(prompter: again)
+        try await manager.requestAuthorization(prompter: again)
         #expect(again.count == 0, "already chosen: not asked again")
-        #expect(manager.authorizationStatus == .authorizedAlways)
+        #expect(await manager.authorizationStatus == .authorizedAlways)
     }
 
-    @Test func allowOnceHoldsForThisManagerOnlyAndNoAnswerChangesNothing() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let silent = ScriptedPrompter(nil)
-        let manager = manager()
-        #expect(try manager.requestAuthorization(prompter: silent).denial == .notDetermined)
-        let once = ScriptedPrompter(.allowOnce)
-        #expect(try manager.requestAuthorization(prompter: once).isAuthorized)
-        #expect(try manager.authorization().isAuthorized)
-        #expect(!FileManager.default.fileExists(atPath: files.userFile), "nothing saved")
-        #expect(try self.manager().authorization().denial == .notDetermined, "another manager was not allowed")
+    @Test func allowOnceIsWhenInUseForThisManagersLifeAndNoAnswerChangesNothing() async throws {
+        let source = MemoryAuthorizationSource()
+        let manager = manager(source)
+        #expect(try await manager.requestAuthorization(prompter: ScriptedPrompter(nil)).denial == .notDetermined)
+        let authorization = try await manager.requestAuthorization(prompter: ScriptedPrompter(.allowOnce))
+        #expect(authorization.status == .authorizedWhenInUse && authorization.isAuthorized, "the guard every example uses lets it through")
+        #expect(await manager.authorizationStatus == .authorizedWhenInUse)
+        #expect(source.recorded.isEmpty, "nothing kept")
+        #expect(try await self.manager(source).authorization().denial == .notDetermined, "another manager was not allowed")
+        let background = try await self.manager(source, context: ProcessContext(hasTerminal: false, isForeground: false))
+            .requestAuthorization(prompter: ScriptedPrompter(.allowOnce))
+        #expect(background.denial == .background, "allow once is when-in-use: not in the background")
     }
 
-    @Test func aHostCanSayWhetherItIsInTheForeground() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try writeUser("[location]\nauthorization = when-in-use\n")
-        #expect(try manager(context: ProcessContext(hasTerminal: true, isForeground: true)).authorization().isAuthorized)
-        let daemon = manager(context: ProcessContext(hasTerminal: false, isForeground: false))
-        #expect(try daemon.authorization().denial == .background)
-        #expect(daemon.authorizationStatus == .authorizedWhenInUse)
+    @Test func concurrentRequestsShareOnePrompt() async throws {
+        let source = MemoryAuthorizationSource()
+        let manager = manager(source)
+        let slow = ScriptedPrompter(.allowWhileUsing, delay: .milliseconds(200))
+        async let first = manager.requestAuthorization(prompter: slow)
+        async let second = manager.requestAuthorization(prompter: slow)
+        let results = try await [first, second]
+        #expect(slow.count == 1, "one prompt in flight per manager")
+        #expect(results.allSatisfy { $0.status == .authorizedWhenInUse })
+        #expect(source.recorded == [.whenInUse])
     }
 
-    @Test func theManagerCountsTheLiveStreamsBeingIterated() throws {
-        let manager = manager()
-        #expect(manager.activeLiveUpdates == 0)
-        var first: LiveUpdates.Iterator? = manager.liveUpdates().makeAsyncIterator()
-        var second: LiveUpdates.Iterator? = manager.liveUpdates().makeAsyncIterator()
-        #expect(manager.activeLiveUpdates == 2)
+    @Test func askingForAlwaysAfterWhenInUsePromptsForTheUpgradeOnce() async throws {
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse))
+        let manager = manager(source)
+        let keep = ScriptedPrompter(.allowWhileUsing)
+        let kept = try await manager.requestAuthorization(.always, prompter: keep)
+        #expect(keep.asked.withLock { $0.first?.isUpgrade } == true)
+        #expect(kept.status == .authorizedWhenInUse && source.recorded.isEmpty, "keeping when-in-use changes nothing")
+        let upgrade = ScriptedPrompter(.allowAlways)
+        try await manager.requestAuthorization(.always, prompter: upgrade)
+        #expect(upgrade.count == 0, "the upgrade is asked once per manager")
+        let fresh = self.manager(source)
+        #expect(try await fresh.requestAuthorization(.always, prompter: upgrade).status == .authorizedAlways)
+        #expect(upgrade.count == 1 && source.recorded == [.always])
+        #expect(try await fresh.requestAuthorization(.whenInUse, prompter: keep).status == .authorizedAlways, "when-in-use asks nothing more")
+    }
+
+    @MainActor
+    @Test func aMainActorPrompterIsAsked() async throws {
+        let prompter = MainActorPrompter()
+        let authorization = try await manager(MemoryAuthorizationSource()).requestAuthorization(prompter: prompter)
+        #expect(prompter.shown == 1 && authorization.status == .authorizedWhenInUse)
+    }
+
+    @Test func aHostCanSayWhetherItIsInTheForeground() async throws {
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse))
+        #expect(try await manager(source).authorization().isAuthorized)
+        let daemon = manager(source, context: ProcessContext(hasTerminal: false, isForeground: false))
+        #expect(try await daemon.authorization().denial == .background)
+        #expect(await daemon.authorizationStatus == .authorizedWhenInUse)
+    }
+
+    @Test func theManagerCountsTheLiveStreamsBeingIterated() async throws {
+        // Denied: each stream says so first, then stays open waiting for a grant.
+        let manager = manager(MemoryAuthorizationSource(AuthorizationDecision(status: .denied)))
+        #expect(await manager.activeLiveUpdates == 0)
+        var first: LiveUpdates.Iterator? = await manager.liveUpdates().makeAsyncIterator()
+        var second: LiveUpdates.Iterator? = await manager.liveUpdates().makeAsyncIterator()
+        #expect(try await first?.next() == .status(.authorizationChanged(status: .denied, denial: .denied)))
+        #expect(await manager.activeLiveUpdates == 1)
+        _ = try await second?.next()
+        #expect(await manager.activeLiveUpdates == 2)
         first = nil
-        #expect(manager.activeLiveUpdates == 1)
+        try await waitUntil("one stream left") { await manager.activeLiveUpdates == 1 }
         second = nil
-        #expect(manager.activeLiveUpdates == 0 && first == nil && second == nil)
+        try await waitUntil("no stream left") { await manager.activeLiveUpdates == 0 }
+        #expect(first == nil && second == nil)
     }
 
-    @Test func servicesOffIsItsOwnSwitch() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try writeUser("[location]\nservices = off\nauthorization = always\n")
-        let manager = manager()
-        #expect(!manager.locationServicesEnabled && manager.authorizationStatus == .authorizedAlways)
-        #expect(try manager.authorization().denial == .servicesOff)
+    @Test func servicesOffIsItsOwnSwitch() async throws {
+        let manager = manager(MemoryAuthorizationSource(AuthorizationDecision(locationServicesEnabled: false, status: .authorizedAlways)))
+        #expect(await !manager.locationServicesEnabled)
+        #expect(await manager.authorizationStatus == .authorizedAlways)
+        #expect(try await manager.authorization().denial == .servicesOff)
         let prompter = ScriptedPrompter(.allowAlways)
-        try manager.requestAuthorization(prompter: prompter)
+        try await manager.requestAuthorization(prompter: prompter)
         #expect(prompter.count == 0, "no prompt while services are off")
+    }
+
+    @Test func theAuthorizationUpdatesFollowTheSource() async throws {
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways))
+        var updates = await manager(source).authorizationUpdates().makeAsyncIterator()
+        #expect(try await updates.next()?.isAuthorized == true)
+        source.decide(AuthorizationDecision(status: .denied))
+        #expect(try await updates.next()?.denial == .denied)
+    }
+}
+
+/// Waits until `condition` holds, checking every 10 ms; fails after `timeout`.
+func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while await !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("timed out waiting for \(what)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
     }
 }

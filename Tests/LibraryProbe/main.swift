@@ -24,7 +24,9 @@ guard arguments.count >= 3, let endpoint = try? GPSDEndpoint(parsing: arguments[
     say("usage: LibraryProbe once|follow ENDPOINT [COUNT]")
     exit(2)
 }
-let manager = GPSLocationManager(configuration: GPSLocationConfiguration(endpoint: endpoint, connectTimeout: .seconds(2)))
+// A daemon-like host: location always allowed, whatever the settings of whoever runs it.
+let manager = GPSLocationManager(authorizationSource: StaticAuthorization(AuthorizationDecision(status: .authorizedAlways)),
+                                 configuration: GPSLocationConfiguration(endpoint: endpoint, connectTimeout: .seconds(2)))
 switch arguments[1] {
 case "once":
     do {
@@ -38,7 +40,7 @@ case "follow":
     let holds = arguments.count > 4 && arguments[4] == "hold"
     var seen = 0
     do {
-        for try await update in manager.liveUpdates() {
+        for try await update in await manager.liveUpdates() {
             switch update {
             case .location(let location): say("fix", location.latitude, location.longitude)
             case .status(let event): say("status", event.name)

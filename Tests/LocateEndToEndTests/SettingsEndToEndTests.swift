@@ -35,7 +35,7 @@ struct SettingsEndToEndTests {
         try FileManager.default.createDirectory(at: unreadable.policyFile, withIntermediateDirectories: true)
         let unreadableRun = try runLocate([gpsd.endpoint], settings: unreadable)
         #expect(unreadableRun.status == 78 && unreadableRun.stdout.isEmpty)
-        #expect(unreadableRun.stderr == "locate: \(unreadable.policyFile.path): cannot read: Is a directory\n")
+        #expect(unreadableRun.stderr == "locate: \(unreadable.policyFile.path): is not a regular file (a directory)\n")
         #expect(!gpsd.wasConnected)
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 struct CommandLineOptionsTests {
     private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> CommandLineOptions {
-        try CommandLineOptions(arguments: arguments, environment: environment)
+        try CommandLineOptions(arguments: arguments, environment: EnvironmentVariables(environment))
     }
 
     @Test func defaultsToOneFixFromLocalGpsdAsText() throws {

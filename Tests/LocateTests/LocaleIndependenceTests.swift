@@ -1,6 +1,7 @@
 import Glibc
 import GPSLocation
 import Testing
+@testable import GPSLocationConsent
 @testable import locate
 
 /// Numbers never follow the C locale: with a German LC_NUMERIC in force in this very process
@@ -39,7 +40,7 @@ struct LocaleIndependenceTests {
         try underGermanNumbers {
             let options = try CommandLineOptions(arguments: ["--timeout", "1.5", "--accuracy", "2.5"], environment: [:])
             #expect(options.timeout == .milliseconds(1500) && options.accuracy == 2.5)
-            let settings = try LocationSettings(bytes: Array("[fallback]\nlatitude = 48.5\n".utf8), file: "f", role: .user)
+            let settings = try LocationSettings(SettingsLines(Array("[fallback]\nlatitude = 48.5\n".utf8)), file: "f", role: .user)
             #expect(settings.fallbackLatitude?.value == 48.5)
         }
     }

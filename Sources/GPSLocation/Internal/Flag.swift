@@ -1,10 +1,12 @@
 import Synchronization
 
 /// A flag that one thread sets and others read.
-final class Flag: Sendable {
+package final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
 
-    var isSet: Bool { value.load(ordering: .acquiring) }
+    package init() {}
 
-    func set() { value.store(true, ordering: .releasing) }
+    package var isSet: Bool { value.load(ordering: .acquiring) }
+
+    package func set() { value.store(true, ordering: .releasing) }
 }

@@ -38,21 +38,28 @@ enum SingleFixAnswer: Sendable {
 
 /// `GPSLocationManager.requestLocation`'s question: the first fix good enough, or at the
 /// deadline the most accurate one seen.
+///
+/// Fixes are judged as they would be released: under reduced accuracy, as their grid cell (whose
+/// accuracy is the cell's size), so neither the answer nor how long it takes can tell anything
+/// about the precise accuracy.
 struct SingleFixQuestion: GPSDQuestion {
     let accuracy: Double?
     let maxAge: Duration?
     let timeout: Duration
+    let accuracyAuthorization: AccuracyAuthorization
     /// Called (on the request's thread) for what the wait should tell: `noDevice`, once.
     let statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
     private var device: DeviceWait
-    private var best: Location?
+    /// The most accurate fix seen, and the form it was judged in.
+    private var best: (location: Location, judged: Location)?
 
-    init(endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration,
+    init(endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration, accuracyAuthorization: AccuracyAuthorization,
          statusHandler: (@Sendable (LocationStatusEvent) -> Void)?) {
         device = DeviceWait(endpoint: endpoint)
         self.accuracy = accuracy
         self.maxAge = maxAge
         self.timeout = timeout
+        self.accuracyAuthorization = accuracyAuthorization
         self.statusHandler = statusHandler
     }
 
@@ -60,8 +67,9 @@ struct SingleFixQuestion: GPSDQuestion {
         if device.note(report) { statusHandler?(.noDevice) }
         switch report {
         case .fix(let location):
-            if Self.isAcceptable(location, accuracy: accuracy, maxAge: maxAge) { return .acceptable(location) }
-            if best.map({ Self.isMoreAccurate(location, than: $0) }) ?? true { best = location }
+            let judged = accuracyAuthorization == .reducedAccuracy ? AccuracyReducer.snapped(location) : location
+            if Self.isAcceptable(judged, accuracy: accuracy, maxAge: maxAge) { return .acceptable(location) }
+            if best.map({ Self.isMoreAccurate(judged, than: $0.judged) }) ?? true { best = (location, judged) }
         case .error(let message):
             throw .gpsdRefused(endpoint: device.endpoint, message: message)
         case .noFix, .devices, .deviceAdded, .other:
@@ -75,7 +83,7 @@ struct SingleFixQuestion: GPSDQuestion {
     func answerAtDeadline() throws(GPSLocationError) -> SingleFixAnswer {
         if device.isWaiting { throw .noDevice(endpoint: device.endpoint) }
         guard let best else { throw .noFix(timeout: timeout) }
-        return .bestSeen(best)
+        return .bestSeen(best.location)
     }
 
     /// Good enough: within `accuracy` (its horizontal error known and at most that), and no

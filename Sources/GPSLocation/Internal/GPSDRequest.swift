@@ -20,29 +20,30 @@ protocol GPSDQuestion: Sendable {
 enum GPSDRequest {
     /// The question's answer.
     /// - Throws: `GPSLocationError` (including a connection that fails or times out, bounded by
-    ///   the configuration's connect timeout and the deadline), or `CancellationError`.
+    ///   the configuration's connect timeout and the deadline, and `cancelled`).
     static func ask<Question: GPSDQuestion>(
         _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant
-    ) async throws -> Question.Answer {
+    ) async throws(GPSLocationError) -> Question.Answer {
         guard let wakeUp = WakeUp() else {
-            throw GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors")
+            throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors")
         }
         let cancelled = Flag()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Question.Answer, any Error>) in
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Question.Answer, GPSLocationError>, Never>) in
                 let started = DedicatedThread.start {
-                    continuation.resume(with: run(question, configuration: configuration, deadline: deadline, wakeUp: wakeUp) {
-                        cancelled.isSet
+                    continuation.resume(returning: Result { () throws(GPSLocationError) in
+                        try run(question, configuration: configuration, deadline: deadline, wakeUp: wakeUp) { cancelled.isSet }
                     })
                 }
                 if !started {
-                    continuation.resume(throwing: GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread"))
+                    continuation.resume(returning: .failure(.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")))
                 }
             }
         } onCancel: {
             cancelled.set()
             wakeUp.signal()
         }
+        return try result.get()
     }
 
     /// The question's answer, asked on the calling thread, which blocks until it is known: for
@@ -50,15 +51,15 @@ enum GPSDRequest {
     /// - Throws: `GPSLocationError`.
     static func askHere<Question: GPSDQuestion>(
         _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant
-    ) throws -> Question.Answer {
-        try run(question, configuration: configuration, deadline: deadline, wakeUp: nil) { false }.get()
+    ) throws(GPSLocationError) -> Question.Answer {
+        try run(question, configuration: configuration, deadline: deadline, wakeUp: nil) { false }
     }
 
     /// The request's loop, on its thread; `wakeUp` (when there is one) ends a wait at once.
     private static func run<Question: GPSDQuestion>(
         _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant,
         wakeUp: WakeUp?, isCancelled: () -> Bool
-    ) -> Result<Question.Answer, any Error> {
+    ) throws(GPSLocationError) -> Question.Answer {
         var question = question
         let start = ContinuousClock.now
         // The connection may take at most the configured time, and never past the deadline.
@@ -66,31 +67,28 @@ enum GPSDRequest {
         var link = GPSDLink(configuration: configuration, poll: true, reconnects: false, connectTimeout: connectTimeout, now: start)
         defer { link.close() }
         var events: [GPSDLink.Event] = []
+        var descriptors = [pollfd(fd: -1, events: 0, revents: 0)]
+        if let wakeUp { descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)) }
         while true {
-            if isCancelled() { return .failure(CancellationError()) }
+            if isCancelled() { throw .cancelled }
             // The link's descriptor first, the wake-up (if any) after it.
-            var descriptors = [link.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0)]
-            if let wakeUp { descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)) }
-            let wakeAt = [deadline, link.nextDeadline].compactMap { $0 }.min() ?? deadline
+            descriptors[0] = link.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0)
+            let wakeAt = link.nextDeadline.map { min($0, deadline) } ?? deadline
             waitForEvents(&descriptors, timeout: ContinuousClock.now.duration(to: wakeAt))
             let now = ContinuousClock.now
             events.removeAll(keepingCapacity: true)
             link.advance(descriptors[0].revents, now: now, events: &events)
-            do throws(GPSLocationError) {
-                for event in events {
-                    switch event {
-                    case .report(let report):
-                        if let answer = try question.answer(after: report) { return .success(answer) }
-                    case .failed(let error):
-                        throw error
-                    case .lost, .reconnected:
-                        continue
-                    }
+            for event in events {
+                switch event {
+                case .report(let report):
+                    if let answer = try question.answer(after: report) { return answer }
+                case .failed(let error):
+                    throw error
+                case .lost, .reconnected:
+                    continue
                 }
-                if now >= deadline { return .success(try question.answerAtDeadline()) }
-            } catch {
-                return .failure(error)
             }
+            if now >= deadline { return try question.answerAtDeadline() }
         }
     }
 }

@@ -1,5 +1,13 @@
 import Synchronization
 
+/// What waits in a live session's queue: a fix as gpsd reported it, with the generation of the
+/// authorization it was read under (the consumer's gate releases it, or not, when it is taken),
+/// or a status event.
+enum QueuedUpdate: Sendable {
+    case fix(Location, generation: Int)
+    case status(LocationStatusEvent)
+}
+
 /// The updates of a live session on their way from the session's thread to the consumer.
 ///
 /// Bounded, with back-pressure first: when `capacity` updates wait, the session stops reading
@@ -14,17 +22,17 @@ final class LiveUpdateQueue: Sendable {
     static let stallTimeout = Duration.seconds(2)
 
     private struct State {
-        var updates: [LocationUpdate] = []
+        var updates: [QueuedUpdate] = []
         /// Index of the first update not yet taken (taken ones are removed in bulk).
         var head = 0
-        var waiter: CheckedContinuation<LocationUpdate?, any Error>?
-        var end: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>?
+        var end: Result<Void, GPSLocationError>?
         var isCancelled = false
         var lastTaken = ContinuousClock.now
 
         var count: Int { updates.count - head }
 
-        mutating func take() -> LocationUpdate? {
+        mutating func take() -> QueuedUpdate? {
             guard head < updates.count else { return nil }
             let update = updates[head]
             head += 1
@@ -58,16 +66,16 @@ final class LiveUpdateQueue: Sendable {
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Hands `updates` to the consumer.
-    func push(_ updates: [LocationUpdate]) {
+    func push(_ updates: [QueuedUpdate]) {
         guard !updates.isEmpty else { return }
-        let resumed: (CheckedContinuation<LocationUpdate?, any Error>, LocationUpdate)? = state.withLock { state in
+        let resumed: (CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>, QueuedUpdate)? = state.withLock { state in
             guard state.end == nil, !state.isCancelled else { return nil }
             state.updates += updates
             guard let waiter = state.waiter, let first = state.take() else { return nil }
             state.waiter = nil
             return (waiter, first)
         }
-        if let (waiter, first) = resumed { waiter.resume(returning: first) }
+        if let (waiter, first) = resumed { waiter.resume(returning: .success(first)) }
     }
 
     /// When a full queue has waited `stallTimeout` for the consumer, drops the oldest updates
@@ -87,29 +95,29 @@ final class LiveUpdateQueue: Sendable {
     }
 
     /// Ends the stream after the updates already queued: normally, or with `error`.
-    func finish(throwing error: (any Error)?) {
-        let waiter: CheckedContinuation<LocationUpdate?, any Error>? = state.withLock { state in
+    func finish(throwing error: GPSLocationError?) {
+        let waiter: CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>? = state.withLock { state in
             guard state.end == nil else { return nil }
             state.end = error.map { .failure($0) } ?? .success(())
             guard state.count == 0 else { return nil }
             defer { state.waiter = nil }
             return state.waiter
         }
-        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+        waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
     }
 
     // MARK: - Consumer
 
     /// What `next()` finds.
     private enum Outcome {
-        case update(LocationUpdate?)
-        case failure(any Error)
+        case update(QueuedUpdate?)
+        case failure(GPSLocationError)
         case empty
     }
 
     /// The next update; `nil` when the stream has ended or the task was cancelled.
     /// - Throws: the error the stream ended with, after every update queued before it.
-    func next() async throws -> LocationUpdate? {
+    func next() async throws(GPSLocationError) -> QueuedUpdate? {
         if Task.isCancelled {
             cancel()
             return nil
@@ -120,23 +128,24 @@ final class LiveUpdateQueue: Sendable {
         case .failure(let error): throw error
         case .empty: break
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LocationUpdate?, any Error>) in
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>) in
                 switch takeNow(orWait: continuation) {
-                case .update(let update): continuation.resume(returning: update)
-                case .failure(let error): continuation.resume(throwing: error)
+                case .update(let update): continuation.resume(returning: .success(update))
+                case .failure(let error): continuation.resume(returning: .failure(error))
                 case .empty: break
                 }
             }
         } onCancel: {
             cancel()
         }
+        return try result.get()
     }
 
     /// The next update if one is waiting, without suspending.
-    func nextIfAvailable() -> LocationUpdate? {
+    func nextIfAvailable() -> QueuedUpdate? {
         var wakesProducer = false
-        let update: LocationUpdate? = state.withLock { state in
+        let update: QueuedUpdate? = state.withLock { state in
             let update = state.take()
             wakesProducer = update != nil && state.count == Self.capacity / 2
             return update
@@ -146,7 +155,7 @@ final class LiveUpdateQueue: Sendable {
     }
 
     /// Takes the next update or the end, or (with `waiter`) leaves the waiter for `push` or `finish`.
-    private func takeNow(orWait waiter: CheckedContinuation<LocationUpdate?, any Error>?) -> Outcome {
+    private func takeNow(orWait waiter: CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>?) -> Outcome {
         var wakesProducer = false
         let outcome: Outcome = state.withLock { state in
             if let update = state.take() {
@@ -171,12 +180,12 @@ final class LiveUpdateQueue: Sendable {
 
     /// The consumer goes away: a waiting `next()` returns `nil`, and the session stops.
     func cancel() {
-        let waiter: CheckedContinuation<LocationUpdate?, any Error>? = state.withLock { state in
+        let waiter: CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>? = state.withLock { state in
             state.isCancelled = true
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(returning: nil)
+        waiter?.resume(returning: .success(nil))
         producerWakeUp?.signal()
     }
 }

@@ -1,94 +1,91 @@
 import Glibc
 
-/// One live stream of `GPSLocationManager.liveUpdates(_:)`, run by one dedicated thread: it
-/// follows the permission, and reads gpsd only while positions are authorized.
+/// The producer side of one live stream of `GPSLocationManager.liveUpdates(_:)`, run by one
+/// dedicated thread: it follows the authorization, and reads gpsd only while positions are
+/// authorized.
 ///
-/// Everything the stream depends on is a descriptor or a deadline in one `poll`: gpsd's socket
-/// (through `GPSDLink`), the settings watcher's inotify, the tick that rechecks the files'
-/// signatures and the terminal state, and a wake-up for the consumer (which stops the session
-/// or makes room in the queue). So nothing is handed between threads but the updates, no
-/// change signal can be lost, and a stop takes effect at once, whatever gpsd's port does.
+/// Everything the session depends on is a descriptor or a deadline in one `poll`: gpsd's socket
+/// (through `GPSDLink`), a wake-up for the consumer (which stops the session or makes room in
+/// the queue) and for the source's decisions (`DecisionFollower`), and the tick that rechecks the
+/// process's terminal state. So a stop takes effect at once, whatever gpsd's port does.
+///
+/// Fixes go into the queue as gpsd reported them, tagged with the generation of the
+/// authorization they were read under; the consumer's gate releases them, or not, when it takes
+/// them (`LiveUpdates.Iterator`). Each change of the authorization is a new generation, so a fix
+/// read before a revoke, a pause or a switch to reduced accuracy is never handed out.
 final class LiveUpdateSession {
-    /// A stream refreshes the last-fix cache at most this often.
-    private static let cacheInterval = Duration.seconds(5)
-
     private let configuration: GPSLocationConfiguration
     private let queue: LiveUpdateQueue
     private let wakeUp: WakeUp
-    private let watcher: SettingsWatcher
-    private var tracker: PermissionTracker
-    private var permission: Permission { tracker.permission }
+    private let follower: DecisionFollower
+    private let shared: SharedAuthorization
+    private let fixedContext: ProcessContext?
+    private let isAllowedOnce: Bool
+    private var decision: AuthorizationDecision
+    private var context: ProcessContext
+    private var authorization: Authorization
+    private var generation = 0
     private var link: GPSDLink? {
         didSet { linkGeneration += 1 }
     }
     /// Counts changes to the link, so that events polled for a link that was since replaced are not given to the new one.
     private var linkGeneration = 0
-    private var gate = PositionGate()
-    private var filter: LiveUpdateFilter
     private var previousFix: Location?
     private var lastStatus: LocationStatusEvent?
-    private var lastCached: ContinuousClock.Instant?
     private var nextTick: ContinuousClock.Instant
-    private var outbox: [LocationUpdate] = []
+    private var outbox: [QueuedUpdate] = []
     private var isFinished = false
 
-    /// Starts a session on its own thread; its updates arrive in the returned queue.
-    static func start(configuration: GPSLocationConfiguration, options: LiveUpdateOptions) -> LiveUpdateQueue {
-        guard let wakeUp = WakeUp() else {
-            return finishedQueue(GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors"))
-        }
-        let queue = LiveUpdateQueue(producerWakeUp: wakeUp)
+    /// Starts a session on its own thread, with the authorization the consumer releases under
+    /// in `shared`, and its updates in `queue`.
+    /// - Parameters:
+    ///   - decision: the source's decision when the stream was asked for; the session follows
+    ///     its changes from there.
+    static func start(
+        configuration: GPSLocationConfiguration, source: any AuthorizationSource, decision: AuthorizationDecision,
+        context: ProcessContext?, isAllowedOnce: Bool, shared: SharedAuthorization, queue: LiveUpdateQueue, wakeUp: WakeUp
+    ) {
         let started = DedicatedThread.start {
-            // The watcher comes first, so that a change made while the files are read is seen.
-            let watcher = SettingsWatcher(configuration.permission.files)
-            let tracker: PermissionTracker
-            do {
-                tracker = try PermissionTracker(configuration.permission)
-            } catch {
-                queue.finish(throwing: error)
-                return
-            }
-            LiveUpdateSession(configuration: configuration, options: options, queue: queue, wakeUp: wakeUp,
-                              watcher: watcher, tracker: tracker).run()
+            LiveUpdateSession(configuration: configuration, source: source, decision: decision, context: context,
+                              isAllowedOnce: isAllowedOnce, shared: shared, queue: queue, wakeUp: wakeUp).run()
         }
         if !started {
-            queue.finish(throwing: GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread"))
+            queue.finish(throwing: .gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread"))
         }
-        return queue
-    }
-
-    private static func finishedQueue(_ error: any Error) -> LiveUpdateQueue {
-        let queue = LiveUpdateQueue(producerWakeUp: nil)
-        queue.finish(throwing: error)
-        return queue
     }
 
     private init(
-        configuration: GPSLocationConfiguration, options: LiveUpdateOptions, queue: LiveUpdateQueue, wakeUp: WakeUp,
-        watcher: SettingsWatcher, tracker: PermissionTracker
+        configuration: GPSLocationConfiguration, source: any AuthorizationSource, decision: AuthorizationDecision,
+        context: ProcessContext?, isAllowedOnce: Bool, shared: SharedAuthorization, queue: LiveUpdateQueue, wakeUp: WakeUp
     ) {
         self.configuration = configuration
         self.queue = queue
         self.wakeUp = wakeUp
-        self.watcher = watcher
-        self.tracker = tracker
-        filter = LiveUpdateFilter(options: options)
-        nextTick = ContinuousClock.now.advanced(by: SettingsWatcher.tick)
+        self.shared = shared
+        follower = DecisionFollower(source, wakeUp: wakeUp)
+        fixedContext = context
+        self.isAllowedOnce = isAllowedOnce
+        self.decision = decision
+        authorization = shared.current.authorization
+        self.context = authorization.context
+        generation = shared.current.generation
+        nextTick = ContinuousClock.now.advanced(by: Self.tick)
     }
+
+    /// How often the process's terminal state is checked (foreground or background).
+    static let tick = Duration.milliseconds(200)
 
     private func run() {
         defer { link?.close() }
-        if permission.isRefusal { configuration.cache?.purge() }
-        if permission.isAuthorized {
+        if authorization.isAuthorized {
             link = startLink()
         } else {
-            report(permission.isPausedInBackground ? .paused : .authorizationChanged(status: permission.status, denial: permission.denial))
+            report(authorization.isPausedInBackground ? .paused : .authorizationChanged(status: authorization.status, denial: authorization.denial))
         }
         flush()
         var events: [GPSDLink.Event] = []
         while !isFinished, !queue.isCancelled {
             var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
-            if let inotify = watcher.descriptor { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
             let stallDeadline = queue.dropIfStalled(now: .now)
             // Back-pressure: while the consumer's queue is full, gpsd waits in the socket.
             var polled: (index: Int, generation: Int)?
@@ -101,16 +98,28 @@ final class LiveUpdateSession {
             let now = ContinuousClock.now
             if descriptors[0].revents != 0 { wakeUp.clear() }
             if queue.isCancelled { break }
-            let inotifyReadable = watcher.descriptor != nil && descriptors[1].revents != 0
-            if inotifyReadable || now >= nextTick {
-                if now >= nextTick { nextTick = now.advanced(by: SettingsWatcher.tick) }
-                settingsChanged(reload: watcher.filesChanged())
+            var mayHaveChanged = false
+            switch follower.take() {
+            case .success(let newDecision)?:
+                decision = newDecision
+                mayHaveChanged = true
+            case .failure(let error)?:
+                // Fail closed: a decision that cannot be known any more ends the stream.
+                finish(throwing: error)
+            case nil:
+                break
             }
+            if now >= nextTick {
+                nextTick = now.advanced(by: Self.tick)
+                context = fixedContext ?? .current()
+                mayHaveChanged = true
+            }
+            if mayHaveChanged, !isFinished { authorizationMayHaveChanged() }
             if link != nil, !isFinished {
                 let revents = polled.flatMap { $0.generation == linkGeneration ? descriptors[$0.index].revents : nil } ?? 0
                 events.removeAll(keepingCapacity: true)
                 link?.advance(revents, now: now, events: &events)
-                for event in events { handle(event, at: now) }
+                for event in events { handle(event) }
             }
             flush()
         }
@@ -121,29 +130,26 @@ final class LiveUpdateSession {
         return GPSDLink(configuration: configuration, poll: true, reconnects: true, now: .now)
     }
 
-    // MARK: - Permission
+    // MARK: - Authorization
 
-    private func settingsChanged(reload: Bool) {
-        let old: Permission
-        do {
-            old = try tracker.update(filesChanged: reload)
-        } catch {
-            // Fail closed: a file that cannot be read any more ends the stream.
-            finish(throwing: error)
-            return
-        }
-        if permission.accuracy != old.accuracy { gate.reset() }
-        switch (old.isAuthorized, permission.isAuthorized) {
+    /// Resolves the authorization from the newest decision and the process's situation; a
+    /// change makes a new generation, and stops or starts reading gpsd.
+    private func authorizationMayHaveChanged() {
+        let new = Authorization(decision: decision, context: context, isAllowedOnce: isAllowedOnce)
+        guard new != authorization else { return }
+        let old = authorization
+        authorization = new
+        generation = shared.change(to: new)
+        switch (old.isAuthorized, new.isAuthorized) {
         case (false, true):
-            report(old.isPausedInBackground ? .resumed : .authorizationChanged(status: permission.status, denial: nil))
+            report(old.isPausedInBackground ? .resumed : .authorizationChanged(status: new.status, denial: nil))
             link = startLink()
         case (true, false):
             link?.close()
             link = nil
-            if permission.isRefusal { configuration.cache?.purge() }
-            report(permission.isPausedInBackground ? .paused : .authorizationChanged(status: permission.status, denial: permission.denial))
-        case (false, false) where old.denial != permission.denial && !permission.isPausedInBackground:
-            report(.authorizationChanged(status: permission.status, denial: permission.denial))
+            report(new.isPausedInBackground ? .paused : .authorizationChanged(status: new.status, denial: new.denial))
+        case (false, false) where old.denial != new.denial && !new.isPausedInBackground:
+            report(.authorizationChanged(status: new.status, denial: new.denial))
         default:
             break
         }
@@ -151,20 +157,14 @@ final class LiveUpdateSession {
 
     // MARK: - gpsd
 
-    private func handle(_ event: GPSDLink.Event, at now: ContinuousClock.Instant) {
+    private func handle(_ event: GPSDLink.Event) {
         let endpoint = configuration.endpoint
         switch event {
         case .report(.fix(let location)):
             lastStatus = nil
             defer { previousFix = location }
             if let previousFix, location.repeatsEpoch(of: previousFix) { return }
-            guard let released = gate.release(location, under: permission, at: now) else { return }
-            if lastCached.map({ $0.duration(to: now) >= Self.cacheInterval }) ?? true {
-                configuration.cache?.store(released)
-                lastCached = now
-            }
-            guard filter.admit(released, at: now) else { return }
-            outbox.append(.location(released))
+            outbox.append(.fix(location, generation: generation))
         case .report(.noFix):
             report(.noFix)
         case .report(.devices(let paths)):
@@ -172,7 +172,7 @@ final class LiveUpdateSession {
         case .report(.deviceAdded):
             break
         case .report(.error(let message)):
-            finish(throwing: GPSLocationError.gpsdRefused(endpoint: endpoint, message: message))
+            finish(throwing: .gpsdRefused(endpoint: endpoint, message: message))
         case .report(.other):
             break
         case .lost(let retryIn):
@@ -185,7 +185,6 @@ final class LiveUpdateSession {
     }
 
     // MARK: - Output
-
 
     /// Emits a status event, unless it repeats the last one.
     private func report(_ event: LocationStatusEvent) {
@@ -200,7 +199,7 @@ final class LiveUpdateSession {
         outbox.removeAll(keepingCapacity: true)
     }
 
-    private func finish(throwing error: (any Error)?) {
+    private func finish(throwing error: GPSLocationError?) {
         guard !isFinished else { return }
         isFinished = true
         link?.close()

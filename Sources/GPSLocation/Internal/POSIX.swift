@@ -1,4 +1,4 @@
-import Glibc
+package import Glibc
 import Synchronization
 
 // The glibc calls that take raw pointers or C structures (sockets and their addresses, threads,
@@ -7,13 +7,13 @@ import Synchronization
 
 /// A non-blocking descriptor pair that wakes a thread out of `poll`: any thread calls
 /// `signal()`, the polling thread watches `descriptor` and calls `clear()` when it is readable.
-final class WakeUp: Sendable {
+package final class WakeUp: Sendable {
     /// The end the polling thread watches for `POLLIN`.
-    let descriptor: Int32
+    package let descriptor: Int32
     private let writer: Int32
 
     /// A new pair, or `nil` when the process is out of descriptors.
-    init?() {
+    package init?() {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return nil
@@ -23,13 +23,13 @@ final class WakeUp: Sendable {
     }
 
     /// Makes `descriptor` readable; safe from any thread, and never blocks (a full pair is awake already).
-    func signal() {
+    package func signal() {
         var byte: UInt8 = 1
         _ = send(writer, &byte, 1, Int32(MSG_NOSIGNAL))
     }
 
     /// Empties `descriptor`, so the next `poll` waits again.
-    func clear() {
+    package func clear() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while recv(descriptor, &bytes, bytes.count, 0) > 0 {}
     }
@@ -42,11 +42,11 @@ final class WakeUp: Sendable {
 
 /// Threads of the library's own, for work that blocks (in `poll`), so that it never runs on
 /// Swift's cooperative pool.
-enum DedicatedThread {
+package enum DedicatedThread {
     /// Runs `body` on a new detached thread, with SIGPIPE blocked on it: a write to a connection
     /// that gpsd closed must be an `EPIPE`, never a signal that kills the host program.
     /// - Returns: `false` when the system cannot start a thread.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         final class Work {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -72,7 +72,7 @@ enum DedicatedThread {
 
 /// Waits for any of `descriptors` (with the events each asks for) until `timeout` passes;
 /// `nil` waits without a limit. Fills in each descriptor's returned events.
-func waitForEvents(_ descriptors: inout [pollfd], timeout: Duration?) {
+package func waitForEvents(_ descriptors: inout [pollfd], timeout: Duration?) {
     let milliseconds = timeout.map { Int32(clamping: $0.millisecondsRoundedUp) } ?? -1
     if poll(&descriptors, nfds_t(descriptors.count), milliseconds) < 0 {
         for index in descriptors.indices { descriptors[index].revents = 0 }
@@ -217,38 +217,4 @@ final class NameLookup: Sendable {
 
     /// The addresses, or the lookup's error text; `nil` while the lookup runs.
     var addresses: Result<[TCPSocket.Address], LookupError>? { result.withLock { $0 } }
-}
-
-/// The process's environment variables, read from `environ` (Foundation's `ProcessInfo` would
-/// cost every start a millisecond and a few MiB for the same dictionary). Shared with the command.
-package enum ProcessEnvironment {
-    /// Every `NAME=value` of the environment; a later duplicate name wins, as with `getenv`'s last.
-    package static var variables: [String: String] {
-        var variables: [String: String] = [:]
-        var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-        while let pointer = entry?.pointee {
-            if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
-                let name = UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals))
-                variables[String(decoding: name, as: UTF8.self)] = String(cString: equals + 1)
-            }
-            entry = entry?.successor()
-        }
-        return variables
-    }
-}
-
-/// What a path names after one step of symbolic links: the link's target, made absolute against
-/// the link's directory, or `nil` when the path is not a symbolic link.
-func symbolicLinkTarget(of path: String) -> String? {
-    var buffer = [CChar](repeating: 0, count: 4097)
-    let length = readlink(path, &buffer, buffer.count - 1)
-    guard length > 0 else { return nil }
-    let target = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return target.hasPrefix("/") ? target : directory(of: path) + "/" + target
-}
-
-/// The directory part of `path` (`/` for a file at the root, `.` for a bare name).
-func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
 }

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A source's decisions for a thread that waits in `poll`, not in Swift's concurrency: a task
+/// iterates the source's updates and leaves the newest here, signalling a wake-up the thread
+/// polls.
+final class DecisionFollower: Sendable {
+    /// The newest decision not yet taken, or the error the updates ended with.
+    private final class Newest: Sendable {
+        let value = Mutex<Result<AuthorizationDecision, GPSLocationError>?>(nil)
+    }
+
+    private let newest = Newest()
+    private let task: Task<Void, Never>
+
+    /// Starts following `source`; `wakeUp` is signalled for each new decision and for the end.
+    init(_ source: any AuthorizationSource, wakeUp: WakeUp) {
+        task = Task { [newest] in
+            do throws(GPSLocationError) {
+                for try await decision in source.decisionUpdates() {
+                    newest.value.withLock { $0 = .success(decision) }
+                    wakeUp.signal()
+                }
+            } catch {
+                newest.value.withLock { $0 = .failure(error) }
+                wakeUp.signal()
+            }
+        }
+    }
+
+    deinit {
+        task.cancel()
+    }
+
+    /// The newest decision since the last call, or the error the source's updates ended with;
+    /// `nil` when there is nothing new.
+    func take() -> Result<AuthorizationDecision, GPSLocationError>? {
+        newest.value.withLock { newest in
+            defer { if case .success = newest { newest = nil } }
+            return newest
+        }
+    }
+}
+
+/// The authorization a live stream's consumer releases fixes under, and its generation: each
+/// change makes a new generation, and a fix queued under an older one is never released, even
+/// when the authorization comes back (a revoke holds back everything queued before it).
+final class SharedAuthorization: Sendable {
+    private let state: Mutex<(generation: Int, authorization: Authorization)>
+
+    init(_ authorization: Authorization) {
+        state = Mutex((0, authorization))
+    }
+
+    /// The authorization now and its generation.
+    var current: (generation: Int, authorization: Authorization) { state.withLock { $0 } }
+
+    /// Makes `authorization` the current one, in a new generation; returns that generation.
+    @discardableResult
+    func change(to authorization: Authorization) -> Int {
+        state.withLock { state in
+            state = (state.generation + 1, authorization)
+            return state.generation
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Glibc
+
+/// A directory opened once and then used by its descriptor, so that what is read, written,
+/// locked and renamed in it stays in that directory whatever happens to its path meanwhile.
+/// Files are replaced atomically (a temporary file created exclusively under a name of its own,
+/// then renamed), and names in it are never followed as symbolic links. Shared by the libraries
+/// (`package`).
+///
+/// - Important: not thread-safe: open one per use.
+package final class DirectoryHandle {
+    /// Why the directory cannot be used, or a file in it not written: words after the path.
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
+        /// The directory does not exist (and was not to be created).
+        package var isMissing = false
+    }
+
+    /// The directory's path, for messages.
+    package let path: String
+    private let descriptor: Int32
+
+    /// Opens the directory at `path`, creating it and its missing parents (mode 0700) when
+    /// `create` is set.
+    /// - Parameter isPrivate: the directory must be this user's alone: not a symbolic link,
+    ///   owned by this user, and writable by no one else (for a cache, whose files must be
+    ///   neither read from nor written for someone else). Otherwise links are followed (a
+    ///   settings directory may be a dotfile manager's link).
+    /// - Throws: `Failure` when it does not exist (and is not to be created), cannot be opened,
+    ///   or is not private when it must be.
+    package init(path: String, create: Bool, isPrivate: Bool) throws(Failure) {
+        self.path = path
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isPrivate ? O_NOFOLLOW : 0)
+        var descriptor = open(path, flags)
+        if descriptor < 0, errno == ENOENT, create {
+            var partial = ""
+            for component in path.split(separator: "/") {
+                partial += "/" + component
+                if mkdir(partial, 0o700) != 0, errno != EEXIST {
+                    throw Failure(description: "cannot create \(partial): " + String(cString: strerror(errno)))
+                }
+            }
+            descriptor = open(path, flags)
+        }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { throw Failure(description: "does not exist", isMissing: true) }
+            throw Failure(description: errno == ELOOP || errno == ENOTDIR
+                ? "is not a directory of its own (a symbolic link or a file)" : "cannot open: " + String(cString: strerror(errno)))
+        }
+        self.descriptor = descriptor
+        guard isPrivate else { return }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Failure(description: "cannot open: " + String(cString: strerror(errno))) }
+        guard status.st_uid == geteuid() else {
+            throw Failure(description: "is owned by another user (uid \(status.st_uid)), not yours alone")
+        }
+        guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw Failure(description: "is writable by others (mode \(String(status.st_mode & 0o7777, radix: 8))), not yours alone")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The bytes of the file `name`, checked as `TrustedFile` checks, or `nil` when it does not exist.
+    package func read(_ name: String, owner: TrustedFile.Owner, limit: Int) throws(TrustedFile.Refusal) -> [UInt8]? {
+        try TrustedFile.read(name, in: descriptor, owner: owner, limit: limit)
+    }
+
+    /// Replaces the file `name` with `bytes`, atomically: a temporary file created exclusively
+    /// (a name no other writer uses, never through a link), mode 0600, renamed over `name`.
+    /// - Parameter durable: sync the file and the directory, so the change survives a crash.
+    package func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(Failure) {
+        var temporary = ""
+        var file: Int32 = -1
+        for _ in 0..<16 {
+            temporary = ".\(name).\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if file >= 0 || errno != EEXIST { break }
+        }
+        guard file >= 0 else { throw failure("create a temporary file") }
+        var error: Failure?
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(file, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                error = failure("write \(name)")
+                break
+            }
+            offset += written
+        }
+        if error == nil, fchmod(file, 0o600) != 0 || (durable && fsync(file) != 0) { error = failure("sync \(name)") }
+        if close(file) != 0, error == nil { error = failure("close \(name)") }
+        if error == nil, renameat(descriptor, temporary, descriptor, name) != 0 { error = failure("rename onto \(name)") }
+        if let error {
+            unlinkat(descriptor, temporary, 0)
+            throw error
+        }
+        if durable { fsync(descriptor) }
+    }
+
+    /// Removes the file `name`, if it is there.
+    package func remove(_ name: String) {
+        unlinkat(descriptor, name, 0)
+    }
+
+    /// Takes the lock file `name` (created when missing, mode 0600), shared or exclusive, waiting
+    /// at most `timeout` for another holder to let go; the lock lasts as long as the returned value.
+    /// - Throws: `Failure` when the lock file is not this user's regular file or the wait runs out.
+    package func lock(_ name: String, exclusive: Bool, timeout: Duration = .seconds(5)) throws(Failure) -> FileLock {
+        let file = openat(descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw failure("open the lock \(name)") }
+        let lock = FileLock(descriptor: file)
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+            throw Failure(description: "\(path)/\(name) is not your own lock file")
+        }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while flock(file, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw failure("lock \(name)") }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "\(path)/\(name) is held by another process for more than \(timeout.formattedSeconds) s")
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+        return lock
+    }
+
+    private func failure(_ what: String) -> Failure {
+        Failure(description: "cannot \(what) in \(path): " + String(cString: strerror(errno)))
+    }
+}
+
+/// A lock taken with `DirectoryHandle.lock`, held until this value goes away.
+package final class FileLock {
+    private let descriptor: Int32
+
+    fileprivate init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Closing the descriptor releases the lock.
+        close(descriptor)
+    }
+}

@@ -1,0 +1,257 @@
+public import GPSLocation
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// The file-backed consent store `locate` uses, and the `AuthorizationSource` a host uses by
+/// default: the user's settings file and the administrator's policy decide, the user's answers
+/// are kept in the user's file, and the last fix handed out is kept in the user's cache.
+///
+/// - **One line model.** Reading and editing share it, so any file the reader accepts (CRLF line
+///   ends, no final line end, a byte-order mark, tabs) can be edited, and an edit changes only
+///   its own lines.
+/// - **Transactions.** Every edit holds a lock across reading, editing and the atomic rename, and
+///   reads its result back before letting go: concurrent edits all land. Through a symbolic link
+///   (dotfile managers), the file the link leads to is edited and the link stays.
+/// - **Refusals.** A user file that is not a regular file, that its group or others can write, or
+///   that anyone but the user (or root) owns is refused, as is a policy that is not root's alone:
+///   `GPSLocationError.invalidSettings` naming the file, and the store fails closed. Paths
+///   are absolute ones only (``SettingsPaths``).
+/// - **Read once.** The files are parsed once, and again only when their `stat` signature changes.
+/// - **A private cache.** The cache directory is used only when it is the user's alone (not a
+///   link, owned by the user, writable by no one else); its files are read only when they are the
+///   user's own. Otherwise the cache is skipped, with one ``init(paths:appName:warning:)`` warning.
+/// - **Ordered purges.** A location is kept under the cache's lock, after the decision is read
+///   again from the files: a deny (whose purge takes the same lock after the settings changed)
+///   can never be followed by a kept location.
+public final class ConsentStore: AuthorizationSource {
+    /// Where the settings, the policy and the cache are.
+    public let paths: SettingsPaths
+    /// The app whose `[app "NAME"]` section applies, if any.
+    package let app: AppName?
+    private let warning: (@Sendable (String) -> Void)?
+    private let state = Mutex(State())
+
+    private struct State {
+        var loaded: (signatures: [FileSignature], files: SettingsFiles, resolved: ResolvedSettings)?
+        var hasWarnedAboutTheCache = false
+    }
+
+    /// A store at `paths`, for the app named `appName` (its `[app "NAME"]` section applies).
+    /// - Parameters:
+    ///   - paths: where the settings, the policy and the cache are; by default, this process's
+    ///     XDG directories.
+    ///   - appName: the app whose section applies; `nil` for `[location]` alone.
+    ///   - warning: told, once, what the store skips without failing (a cache directory that is
+    ///     not the user's alone); the host decides where to show it (`locate` writes it to stderr).
+    /// - Throws: `GPSLocationError.invalidAppName` for a name outside the app-name
+    ///   charset (1 to 64 ASCII letters, digits, `.`, `_`, `-`, starting with a letter or digit).
+    public convenience init(
+        paths: SettingsPaths = .current, appName: String? = nil, warning: (@Sendable (String) -> Void)? = nil
+    ) throws(GPSLocationError) {
+        self.init(paths: paths, app: try appName.map { (name) throws(GPSLocationError) in try AppName(name) }, warning: warning)
+    }
+
+    /// A store at `paths` for `app`.
+    package init(paths: SettingsPaths, app: AppName?, warning: (@Sendable (String) -> Void)? = nil) {
+        self.paths = paths
+        self.app = app
+        self.warning = warning
+    }
+
+    /// The app's name.
+    public var appName: String? { app?.rawValue }
+
+    // MARK: - Reading
+
+    /// What the files decide now for the store's app.
+    /// - Throws: `GPSLocationError.invalidSettings` for a file that is unreadable,
+    ///   untrusted or malformed.
+    public func currentDecision() throws(GPSLocationError) -> AuthorizationDecision {
+        try settings().decision
+    }
+
+    /// Everything the files say for the store's app, read again only when a file changed. A
+    /// refusal found on reading (services off, restricted, denied) purges the cache: a fix kept
+    /// from before must not outlive it.
+    package func settings() throws(GPSLocationError) -> ResolvedSettings {
+        try loaded().resolved
+    }
+
+    /// Both files as parsed, read again only when a file changed.
+    package func files() throws(GPSLocationError) -> (user: LocationSettings, policy: LocationSettings) {
+        let files = try loaded().files
+        return (files.user, files.policy)
+    }
+
+    /// - Parameter purging: purge the cache when a fresh read finds a refusal (`false` for a
+    ///   caller that holds the cache's lock, and purges itself).
+    private func loaded(purging: Bool = true) throws(GPSLocationError) -> (files: SettingsFiles, resolved: ResolvedSettings) {
+        let signatures = SettingsFiles.signatures(paths)
+        if let loaded = state.withLock({ $0.loaded }), loaded.signatures == signatures { return (loaded.files, loaded.resolved) }
+        let files = try SettingsFiles(paths, signatures: signatures)
+        let resolved = ResolvedSettings(user: files.user, policy: files.policy, app: app)
+        state.withLock { $0.loaded = (signatures, files, resolved) }
+        if purging, resolved.decision.isRefusal { purgeCache() }
+        return (files, resolved)
+    }
+
+    /// The fallback coordinate the files set (Seoul by default), or `nil` when it is disabled.
+    /// - Parameter resolve: turns a `[fallback] place = NAME` into a coordinate
+    ///   (`GPSLocationPlaces`' `PlaceFinder` does, offline); without it, such a setting is an error.
+    /// - Throws: `GPSLocationError.invalidSettings` for a malformed file, or a place that
+    ///   cannot be resolved (naming its file and line).
+    public func fallback(
+        resolvingPlaceNames resolve: ((String) throws(GPSLocationError) -> FallbackCoordinate)? = nil
+    ) throws(GPSLocationError) -> FallbackCoordinate? {
+        switch try settings().fallback {
+        case .disabled:
+            return nil
+        case .coordinate(let coordinate):
+            return coordinate
+        case .place(let place):
+            func problem(_ message: String) -> GPSLocationError {
+                .invalidSettings(SettingsProblem(file: place.origin.file, line: place.origin.line, message: message))
+            }
+            guard let resolve else { throw problem("'place' needs place names, which this program does not read; set latitude and longitude") }
+            do {
+                return try resolve(place.value)
+            } catch {
+                throw problem(error.description)
+            }
+        }
+    }
+
+    // MARK: - Following
+
+    /// The decision now, then again each time it changes, until the consumer stops iterating. A
+    /// thread of its own watches the files (inotify on their directories and on every link on the
+    /// way, and a `stat` signature every 200 ms, so a missed inotify delays a change by one tick
+    /// at most). The sequence ends with `GPSLocationError.invalidSettings` when a file
+    /// becomes unreadable, untrusted or malformed.
+    public func decisionUpdates() -> AsyncUpdates<AuthorizationDecision> {
+        let (updates, continuation) = AsyncUpdates<AuthorizationDecision>.makeStream(bufferingNewest: 8)
+        guard let wakeUp = WakeUp() else {
+            continuation.finish(throwing: unwatchable("out of file descriptors"))
+            return updates
+        }
+        let stopped = Flag()
+        continuation.onTermination {
+            stopped.set()
+            wakeUp.signal()
+        }
+        let started = DedicatedThread.start { [self] in
+            // The watcher comes first, so that a change made while the files are read is seen.
+            let watcher = SettingsWatcher(paths)
+            var last: AuthorizationDecision?
+            while !stopped.isSet {
+                do throws(GPSLocationError) {
+                    let decision = try currentDecision()
+                    if decision != last { continuation.yield(decision) }
+                    last = decision
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
+                var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
+                if let inotify = watcher.descriptor { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+                waitForEvents(&descriptors, timeout: SettingsWatcher.tick)
+                // The signatures decide (in `settings()`); the watcher's events only wake this loop early.
+                _ = watcher.filesChanged()
+            }
+        }
+        if !started { continuation.finish(throwing: unwatchable("cannot start a thread")) }
+        return updates
+    }
+
+    private func unwatchable(_ reason: String) -> GPSLocationError {
+        .invalidSettings(SettingsProblem(file: paths.userFile ?? "locate.conf", message: "cannot watch: \(reason)"))
+    }
+
+    // MARK: - Editing
+
+    /// Keeps the user's answer to a prompt in the user's file (`authorization = ...` in the app's
+    /// section, or `[location]`); a deny purges the cache.
+    /// - Throws: `GPSLocationError.invalidSettings` when the file is untrusted, malformed
+    ///   or cannot be written (it is left as it was).
+    public func record(_ choice: AuthorizationChoice) throws(GPSLocationError) {
+        try edit(setting: [.authorization(choice)])
+        if choice == .denied { purgeCache() }
+    }
+
+    /// Allows location (`locate permission allow`): when-in-use or always, at `accuracy`.
+    /// - Throws: `GPSLocationError.invalidSettings`, as ``record(_:)``.
+    public func allow(_ level: AuthorizationLevel = .whenInUse, accuracy: AccuracyAuthorization = .fullAccuracy) throws(GPSLocationError) {
+        try edit(setting: [.authorization(level == .always ? .always : .whenInUse), .accuracy(accuracy)])
+    }
+
+    /// Denies location (`locate permission deny`) and purges the cache.
+    /// - Throws: `GPSLocationError.invalidSettings`, as ``record(_:)``.
+    public func deny() throws(GPSLocationError) {
+        try record(.denied)
+    }
+
+    /// Forgets the choice (`locate permission reset`): not determined again, so the user is
+    /// asked next time; purges the cache.
+    /// - Throws: `GPSLocationError.invalidSettings`, as ``record(_:)``.
+    public func reset() throws(GPSLocationError) {
+        try edit(setting: [], removing: [.authorization, .accuracy])
+        purgeCache()
+    }
+
+    private func edit(setting: [UserSetting], removing: [UserSetting.Key] = []) throws(GPSLocationError) {
+        guard let userFile = paths.userFile else {
+            throw .invalidSettings(SettingsProblem(
+                file: "locate.conf", message: "no home directory is known (HOME is not an absolute path, and the passwd entry has none); there is nowhere to keep settings"))
+        }
+        try SettingsEditor(file: userFile).update(app: app, setting: setting, removing: removing)
+    }
+
+    // MARK: - The last fix
+
+    /// The last fix kept in the cache (unchecked against any gate: the manager releases it).
+    public func keptLocation() -> Location? {
+        guard let directory = cacheDirectory(create: false) else { return nil }
+        return LastFixCache.load(from: directory)
+    }
+
+    /// Keeps `location` in the cache, if the files still decide what they decided when the gate
+    /// released it: checked under the cache's lock, so a deny's purge is never overtaken.
+    public func keep(_ location: Location, releasedUnder authorization: Authorization) {
+        guard let directory = cacheDirectory(create: true), let lock = try? directory.lock(LastFixCache.lockName, exclusive: true),
+              let decision = try? loaded(purging: false).resolved.decision else { return }
+        if decision.isRefusal {
+            directory.remove(LastFixCache.fileName)
+        } else if decision == authorization.decision {
+            LastFixCache.store(location, in: directory)
+        }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Removes the kept fix, under the cache's lock.
+    package func purgeCache() {
+        guard let directory = cacheDirectory(create: false) else { return }
+        let lock = try? directory.lock(LastFixCache.lockName, exclusive: true)
+        directory.remove(LastFixCache.fileName)
+        withExtendedLifetime(lock) {}
+    }
+
+    /// The cache directory, when it is the user's alone; otherwise `nil`, with one warning.
+    private func cacheDirectory(create: Bool) -> DirectoryHandle? {
+        guard let path = paths.cacheDirectory else { return nil }
+        do {
+            return try DirectoryHandle(path: path, create: create, isPrivate: true)
+        } catch {
+            if !error.isMissing { warnOnce("not using the cache \(path): it \(error.description)") }
+            return nil
+        }
+    }
+
+    private func warnOnce(_ message: String) {
+        let first = state.withLock { state in
+            defer { state.hasWarnedAboutTheCache = true }
+            return !state.hasWarnedAboutTheCache
+        }
+        if first { warning?(UntrustedText.visible(message)) }
+    }
+}

@@ -1,0 +1,199 @@
+package import GPSLocation
+
+/// Where a setting came from: a file and a line, so `locate permission status` can say what decided.
+package struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// The file's path.
+    package var file: String
+    /// The 1-based line.
+    package var line: Int
+
+    /// `file:line`, with any control character in the path made visible.
+    package var description: String { UntrustedText.visible("\(file):\(line)") }
+}
+
+/// A value read from a file, with its origin. (Its conformances are conditional, not
+/// requirements of the type: a generic requirement makes the runtime look the conformance up
+/// whenever the type's metadata is first made, a scan of every conformance in the binary.)
+package struct Setting<Value> {
+    /// The value.
+    package var value: Value
+    /// The file and line it came from.
+    package var origin: SettingOrigin
+}
+
+extension Setting: Sendable where Value: Sendable {}
+extension Setting: Equatable where Value: Equatable {}
+extension Setting: Hashable where Value: Hashable {}
+
+/// The settings of one `[location]` or `[app "NAME"]` section.
+package struct LocationSectionSettings: Sendable, Hashable {
+    /// `services = on | off` (`[location]` only).
+    package var services: Setting<Bool>?
+    /// `authorization = when-in-use | always | denied`: the user's choice (user settings only).
+    package var authorization: Setting<AuthorizationChoice>?
+    /// `authorization = restricted` (the policy only): location is forbidden.
+    package var restricted: Setting<Bool>?
+    /// `accuracy = full | reduced`; in the policy, a cap.
+    package var accuracy: Setting<AccuracyAuthorization>?
+    /// `timeout`: how long `locate --once` waits by default (`[location]` only), to the millisecond.
+    package var timeout: Setting<Duration>?
+}
+
+/// One settings file (the user's `locate.conf` or the administrator's `policy.conf`), parsed and
+/// checked. Unknown sections, unknown keys and bad values are errors, never ignored, so a typo
+/// cannot silently widen what is allowed.
+package struct LocationSettings: Sendable, Hashable {
+    /// Which of the two files this is; the policy may only restrict.
+    package enum Role: Sendable, Hashable {
+        /// `$XDG_CONFIG_HOME/locate/locate.conf`.
+        case user
+        /// `locate/policy.conf` in `$XDG_CONFIG_DIRS`.
+        case policy
+    }
+
+    /// The path the settings were read from.
+    package var file: String
+    /// The `[location]` section.
+    package var location = LocationSectionSettings()
+    /// `[app "NAME"]` sections by app name.
+    package var apps: [AppName: LocationSectionSettings] = [:]
+    /// `[fallback] latitude`.
+    package var fallbackLatitude: Setting<Double>?
+    /// `[fallback] longitude`.
+    package var fallbackLongitude: Setting<Double>?
+    /// `[fallback] place = NAME`: a place whose coordinate is the fallback, resolved when the
+    /// fallback is asked for (see `ConsentStore.fallback(resolvingPlaceNames:)`).
+    package var fallbackPlace: Setting<String>?
+    /// `[fallback] enabled = yes | no`.
+    package var fallbackEnabled: Setting<Bool>?
+    /// `[gpsd] server = host[:port[:device]]`.
+    package var gpsdServer: Setting<GPSDEndpoint>?
+
+    /// Settings with nothing set, as for a file that does not exist.
+    package init(file: String) {
+        self.file = file
+    }
+
+    /// Parses and checks the lines of a settings file.
+    /// - Throws: `GPSLocationError.invalidSettings` naming the file, line and column, and what
+    ///   was expected.
+    init(_ lines: SettingsLines, file: String, role: Role) throws(GPSLocationError) {
+        try self.init(SettingsDocument(lines, file: file), file: file, role: role)
+    }
+
+    /// Checks a parsed settings file.
+    /// - Throws: `GPSLocationError.invalidSettings`, as `init(_:file:role:)`.
+    init(_ document: SettingsDocument, file: String, role: Role) throws(GPSLocationError) {
+        self.init(file: file)
+        for header in document.headers {
+            let known = header.section.app == nil ? ["location", "fallback", "gpsd"].contains(header.section.name) : header.section.name == "app"
+            guard known else {
+                throw .invalidSettings(SettingsProblem(
+                    file: file, line: header.line, column: 2,
+                    message: "unknown section \(header.section.description) (expected [location], [fallback], [gpsd] or [app \"NAME\"])"))
+            }
+            if let app = header.section.app {
+                do {
+                    _ = try AppName(app)
+                } catch {
+                    throw .invalidSettings(SettingsProblem(file: file, line: header.line, column: 6, message: error.description))
+                }
+            }
+        }
+        for entry in document.entries {
+            try apply(entry, role: role)
+        }
+    }
+
+    private mutating func apply(_ entry: SettingsDocument.Entry, role: Role) throws(GPSLocationError) {
+        let origin = SettingOrigin(file: file, line: entry.line)
+        func fail(_ message: String, atValue: Bool = true) -> GPSLocationError {
+            .invalidSettings(SettingsProblem(file: file, line: entry.line, column: atValue ? entry.valueColumn : entry.keyColumn, message: message))
+        }
+        /// The value as one of `options` (named by `word`), or an error listing them.
+        func choice<T>(_ options: @autoclosure () -> [String], _ value: T?) throws(GPSLocationError) -> Setting<T> {
+            guard let value else {
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected \(options().sorted().joined(separator: " or ")))")
+            }
+            return Setting(value: value, origin: origin)
+        }
+        func flag(_ yes: String, _ no: String) throws(GPSLocationError) -> Setting<Bool> {
+            try choice([yes, no], entry.value == yes ? true : entry.value == no ? false : nil)
+        }
+        func number(_ range: ClosedRange<Double>) throws(GPSLocationError) -> Setting<Double> {
+            do {
+                return Setting(value: try NumericText.number(entry.value, in: range), origin: origin)
+            } catch {
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected \(error.expected))")
+            }
+        }
+        func seconds() throws(GPSLocationError) -> Setting<Duration> {
+            do {
+                return Setting(value: try NumericText.seconds(entry.value, allowingZero: false), origin: origin)
+            } catch {
+                throw fail("bad value '\(entry.value)' for '\(entry.key)' (expected \(error.expected))")
+            }
+        }
+        let section = entry.section
+        switch (section.name, section.app, entry.key) {
+        case ("location", nil, "services"):
+            location.services = try flag("on", "off")
+        case ("location", nil, "timeout"):
+            location.timeout = try seconds()
+        case (_, _, "authorization") where section.name == "location" || section.name == "app":
+            switch role {
+            case .user:
+                let value = try choice(AuthorizationChoice.allCases.map(\.rawValue), AuthorizationChoice(rawValue: entry.value))
+                update(section) { $0.authorization = value }
+            case .policy:
+                let value = try choice(["restricted"], entry.value == "restricted" ? true : nil)
+                update(section) { $0.restricted = value }
+            }
+        case (_, _, "accuracy") where section.name == "location" || section.name == "app":
+            let value = try choice(AccuracyAuthorization.allCases.map(\.rawValue), AccuracyAuthorization(rawValue: entry.value))
+            update(section) { $0.accuracy = value }
+        case ("fallback", nil, "latitude"), ("fallback", nil, "longitude"):
+            if let place = fallbackPlace {
+                throw fail("'\(entry.key)' and 'place' (line \(place.origin.line)) both set the fallback; keep one", atValue: false)
+            }
+            if entry.key == "latitude" {
+                fallbackLatitude = try number(-90...90)
+            } else {
+                fallbackLongitude = try number(-180...180)
+            }
+        case ("fallback", nil, "place"):
+            if let coordinate = fallbackLatitude ?? fallbackLongitude {
+                throw fail("'place' and the coordinate (line \(coordinate.origin.line)) both set the fallback; keep one", atValue: false)
+            }
+            guard entry.value.count <= 200 else { throw fail("bad value for 'place' (expected a place name of at most 200 characters)") }
+            fallbackPlace = Setting(value: entry.value, origin: origin)
+        case ("fallback", nil, "enabled"):
+            fallbackEnabled = try flag("yes", "no")
+        case ("gpsd", nil, "server"):
+            do {
+                gpsdServer = Setting(value: try GPSDEndpoint(parsing: entry.value), origin: origin)
+            } catch {
+                throw fail("bad value for 'server': \(error.description)")
+            }
+        default:
+            throw fail("unknown key '\(entry.key)' in \(section.description) (expected \(Self.keys(for: section).joined(separator: ", ")))", atValue: false)
+        }
+    }
+
+    private mutating func update(_ section: SettingsDocument.SectionName, _ change: (inout LocationSectionSettings) -> Void) {
+        if let app = section.app.flatMap({ try? AppName($0) }) {
+            change(&apps[app, default: LocationSectionSettings()])
+        } else {
+            change(&location)
+        }
+    }
+
+    private static func keys(for section: SettingsDocument.SectionName) -> [String] {
+        switch section.name {
+        case "location": ["services", "authorization", "accuracy", "timeout"]
+        case "fallback": ["latitude", "longitude", "place", "enabled"]
+        case "gpsd": ["server"]
+        default: ["authorization", "accuracy"]
+        }
+    }
+}

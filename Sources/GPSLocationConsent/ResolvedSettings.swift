@@ -1,0 +1,85 @@
+package import GPSLocation
+
+/// What the user's settings and the policy say together for one app: the rules of the consent
+/// store, applied once per change of the files.
+///
+/// The policy can only restrict: its `services = off`, `authorization = restricted` and
+/// `accuracy = reduced` win over anything the user set, and its `[fallback]` and `[gpsd]` values
+/// win over the user's. Otherwise the app's section wins over `[location]`, which wins over the
+/// defaults (services on, not determined, full accuracy).
+package struct ResolvedSettings: Sendable, Hashable {
+    /// The decision.
+    package var decision: AuthorizationDecision
+    /// The file and line that switched services off; `nil` while they are on.
+    package var servicesOrigin: SettingOrigin?
+    /// The file and line that decided the status; `nil` for the default (not determined).
+    package var statusOrigin: SettingOrigin?
+    /// The file and line that decided the accuracy; `nil` for the default (full).
+    package var accuracyOrigin: SettingOrigin?
+    /// The fallback as the files set it.
+    package var fallback: FallbackSetting
+    /// `[gpsd] server`, policy first.
+    package var gpsdServer: GPSDEndpoint?
+    /// `[location] timeout`, policy first.
+    package var timeout: Duration?
+
+    /// The fallback as the files set it: off, a coordinate, or a place to resolve.
+    package enum FallbackSetting: Sendable, Hashable {
+        case disabled
+        case coordinate(FallbackCoordinate)
+        case place(Setting<String>)
+    }
+
+    /// The rules, on parsed settings.
+    package init(user: LocationSettings, policy: LocationSettings, app: AppName?) {
+        let userApp = app.flatMap { user.apps[$0] }
+        let policyApp = app.flatMap { policy.apps[$0] }
+
+        // Written out, not through arrays of settings: this runs on every start.
+        var servicesOff: Setting<Bool>?
+        if let setting = policy.location.services, !setting.value {
+            servicesOff = setting
+        } else if let setting = user.location.services, !setting.value {
+            servicesOff = setting
+        }
+
+        var status = AuthorizationStatus.notDetermined
+        if let restricted = policyApp?.restricted ?? policy.location.restricted {
+            (status, statusOrigin) = (.restricted, restricted.origin)
+        } else if let choice = userApp?.authorization ?? user.location.authorization {
+            statusOrigin = choice.origin
+            switch choice.value {
+            case .whenInUse: status = .authorizedWhenInUse
+            case .always: status = .authorizedAlways
+            case .denied: status = .denied
+            }
+        }
+
+        var accuracy = AccuracyAuthorization.fullAccuracy
+        if let cap = policyApp?.accuracy, cap.value == .reducedAccuracy {
+            (accuracy, accuracyOrigin) = (.reducedAccuracy, cap.origin)
+        } else if let cap = policy.location.accuracy, cap.value == .reducedAccuracy {
+            (accuracy, accuracyOrigin) = (.reducedAccuracy, cap.origin)
+        } else if let chosen = userApp?.accuracy ?? user.location.accuracy {
+            (accuracy, accuracyOrigin) = (chosen.value, chosen.origin)
+        }
+
+        decision = AuthorizationDecision(locationServicesEnabled: servicesOff == nil, status: status, accuracy: accuracy)
+        servicesOrigin = servicesOff?.origin
+
+        // The policy's fallback wins whole: its place, or its coordinate (each part over the user's).
+        let builtIn = FallbackCoordinate.builtIn
+        let policySetsFallback = policy.fallbackPlace != nil || policy.fallbackLatitude != nil || policy.fallbackLongitude != nil
+        if (policy.fallbackEnabled ?? user.fallbackEnabled)?.value == false {
+            fallback = .disabled
+        } else if let place = policy.fallbackPlace ?? (policySetsFallback ? nil : user.fallbackPlace) {
+            fallback = .place(place)
+        } else {
+            fallback = .coordinate(FallbackCoordinate(
+                latitude: (policy.fallbackLatitude ?? user.fallbackLatitude)?.value ?? builtIn.latitude,
+                longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude))
+        }
+        gpsdServer = (policy.gpsdServer ?? user.gpsdServer)?.value
+        timeout = (policy.location.timeout ?? user.location.timeout)?.value
+    }
+}

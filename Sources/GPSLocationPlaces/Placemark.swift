@@ -1,0 +1,86 @@
+package import GPSLocation
+
+/// A named place, as `CLPlacemark` gives one: a city (or town) of at least about 15,000 people,
+/// its first-level division, its country and its time zone, from libgeonames' offline data.
+///
+/// Names are in the language the ``PlaceFinder`` was made for, where libgeonames' catalogues
+/// have a translation (divisions often have none), and in English otherwise.
+public struct Placemark: Sendable, Hashable {
+    /// The city or town, such as "Seoul" or "서울특별시".
+    public var city: String
+    /// The first-level division (state, province, region), such as "Île-de-France Region";
+    /// `nil` when the data has none.
+    public var state: String?
+    /// The country, as the data names it ("Republic of Korea", "대한민국").
+    public var country: String
+    /// The ISO 3166-1 alpha-2 code of the country, such as "KR".
+    public var countryCode: String
+    /// The IANA time zone identifier, such as "Asia/Seoul".
+    public var timeZone: String
+    /// The place's own coordinate (its centre point in the data), in degrees.
+    public var latitude: Double
+    /// The place's own longitude, in degrees.
+    public var longitude: Double
+    /// The place's population in the data.
+    public var population: Int
+    /// The great-circle distance in metres from the coordinate that was looked up to the place's
+    /// own coordinate; `nil` for a place found by name.
+    public var distance: Double?
+
+    /// "City, state, country", with a part left out when it repeats the one before it (the
+    /// city-state "Seoul, Seoul" is "Seoul, Republic of Korea").
+    public var formatted: String {
+        var parts = [city]
+        for part in [state, country].compactMap({ $0 }) where !part.isEmpty && part != parts.last {
+            parts.append(part)
+        }
+        var text = ""
+        for part in parts {
+            text += text.isEmpty ? part : ", " + part
+        }
+        return text
+    }
+}
+
+/// The language of place names: libgeonames' translations for a list of languages, most
+/// preferred first, or English.
+public struct PlaceLanguage: Sendable, Hashable {
+    /// Language names as gettext's `LANGUAGE` has them (`ko`, `pt_BR`); empty for English.
+    public let languages: [String]
+
+    /// Names in `languages`, most preferred first (the first eight); names that are not a plain
+    /// language name (letters, digits, `_`, `-`) are ignored.
+    public init(languages: [String]) {
+        self.languages = languages.prefix(Self.maximumLanguages).filter { language in
+            !language.isEmpty && language.count <= 32
+                && language.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+        }
+    }
+
+    /// English, the data's own names (`--lang C`).
+    public static let english = PlaceLanguage(languages: [])
+
+    /// The most languages taken from a list: gettext's own lists are a few names long.
+    static let maximumLanguages = 8
+
+    /// The user's language as gettext would choose it: `LANGUAGE` (a colon-separated list), or
+    /// else the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set (`ko_KR.UTF-8` gives
+    /// `ko_KR`, then `ko`). "C" and "POSIX" mean English. Unlike gettext, `LANGUAGE` counts even
+    /// when the locale is "C", so `LANGUAGE=ko` alone is enough.
+    public static func environment(_ environment: [String: String]) -> PlaceLanguage {
+        self.environment(EnvironmentVariables(environment))
+    }
+
+    /// `environment(_:)`, for variables looked up one at a time.
+    package static func environment(_ environment: EnvironmentVariables) -> PlaceLanguage {
+        if let list = environment["LANGUAGE"], !list.isEmpty {
+            return PlaceLanguage(languages: list.split(separator: ":").map(String.init))
+        }
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        let language = String(locale.prefix { $0 != "." && $0 != "@" })
+        return language == "C" || language == "POSIX" ? .english : PlaceLanguage(languages: [language])
+    }
+
+    /// The language of this process's environment.
+    public static var current: PlaceLanguage { environment(EnvironmentVariables.process) }
+}
