@@ -18,10 +18,6 @@ public struct AsyncUpdates<Element: Sendable>: AsyncSequence, Sendable {
         return (AsyncUpdates(base: base), Continuation(base: continuation))
     }
 
-    private init(base: AsyncThrowingStream<Element, any Error>) {
-        self.base = base
-    }
-
     /// Starts iterating.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator())

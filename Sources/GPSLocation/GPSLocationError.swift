@@ -95,37 +95,37 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     /// A one-line explanation for a person; outside text in it has its control characters made visible.
     public var description: String {
         switch self {
-        case let .invalidEndpoint(text, why):
+        case .invalidEndpoint(let text, let why):
             "invalid gpsd endpoint '\(UntrustedText.visible(text, limit: 80))': \(why) (expected host[:port[:device]])"
-        case let .gpsdUnreachable(endpoint, why):
+        case .gpsdUnreachable(let endpoint, let why):
             "cannot reach gpsd at \(endpoint): \(UntrustedText.visible(why, limit: 300))"
-        case let .connectTimedOut(endpoint, timeout):
+        case .connectTimedOut(let endpoint, let timeout):
             "cannot reach gpsd at \(endpoint): no answer within \(timeout.formattedSeconds) s"
-        case let .noDevice(endpoint):
+        case .noDevice(let endpoint):
             if let device = endpoint.device {
                 "gpsd at \(endpoint) does not know the device \(device)"
             } else {
                 "gpsd at \(endpoint) has no GPS device"
             }
-        case let .gpsdRefused(endpoint, message):
+        case .gpsdRefused(let endpoint, let message):
             "gpsd at \(endpoint) refused: \(UntrustedText.visible(message, limit: 300))"
-        case let .gpsdClosedConnection(endpoint):
+        case .gpsdClosedConnection(let endpoint):
             "gpsd at \(endpoint) closed the connection"
-        case let .noFix(timeout):
+        case .noFix(let timeout):
             "no fix within \(timeout.formattedSeconds) s"
-        case let .accuracyNotReached(timeout, _):
+        case .accuracyNotReached(let timeout, _):
             "no fix accurate enough within \(timeout.formattedSeconds) s"
-        case let .notAuthorized(reason):
+        case .notAuthorized(let reason):
             "location is not authorized (\(reason.rawValue))"
-        case let .invalidSettings(problem):
+        case .invalidSettings(let problem):
             problem.description
-        case let .invalidAppName(text):
+        case .invalidAppName(let text):
             "'\(UntrustedText.visible(text, limit: 80))' is not an app name (expected 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit)"
-        case let .placeDataUnavailable(reason):
+        case .placeDataUnavailable(let reason):
             "place data unavailable: \(reason)"
-        case let .unknownPlace(name):
+        case .unknownPlace(let name):
             "no place named '\(UntrustedText.visible(name, limit: 80))' in the place data (English names; qualify with a country code as 'Name, CC')"
-        case let .ambiguousPlace(name, candidates):
+        case .ambiguousPlace(let name, let candidates):
             "'\(UntrustedText.visible(name, limit: 80))' names several places (\(candidates.joined(separator: "; "))); add the country or state after a comma"
         case .cancelled:
             "cancelled"

@@ -54,7 +54,8 @@ struct GeonamesCatalog: Sendable {
     /// The translation of `key`, or `nil` when the catalogue has none.
     func translation(of key: String) -> String? {
         let wanted = Array(key.utf8)
-        var low = 0, high = count
+        var low = 0
+        var high = count
         while low < high {
             let middle = (low + high) / 2
             guard let original = entry(table: originals, index: middle) else { return nil }
@@ -72,7 +73,8 @@ struct GeonamesCatalog: Sendable {
     }
 
     private func entry(table: Int, index: Int) -> Range<Int>? {
-        let length = word(at: table + index * 8), offset = word(at: table + index * 8 + 4)
+        let length = word(at: table + index * 8)
+        let offset = word(at: table + index * 8 + 4)
         guard offset <= bytes.count, length <= bytes.count - offset else { return nil }
         return offset..<(offset + length)
     }
@@ -89,7 +91,7 @@ struct GeonamesCatalog: Sendable {
     }
 
     private static func word(_ bytes: [UInt8], at offset: Int, bigEndian: Bool) -> Int {
-        let b0 = Int(bytes[offset]), b1 = Int(bytes[offset + 1]), b2 = Int(bytes[offset + 2]), b3 = Int(bytes[offset + 3])
-        return bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
+        let word = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        return bigEndian ? word : Int(UInt32(truncatingIfNeeded: word).byteSwapped)
     }
 }

@@ -156,7 +156,7 @@ extension CommandLineOptions {
         self = parsed.options
         if showHelp || showVersion { return }
         if let misplaced = used.first(where: { !($0.scopes?.contains(scope) ?? true) }) {
-            throw UsageError(message: "'\(misplaced.flags.last!)' does not apply to \(scope.rawValue)")
+            throw UsageError(message: "'\(misplaced.name)' does not apply to \(scope.rawValue)")
         }
         try checkCombinations(parsed, used: used)
         if command == .geocode {

@@ -28,8 +28,12 @@ struct OptionSpec: Sendable {
     let scopes: [OptionScope]?
     let help: String
     /// Records the option (with its value, or `""` for a switch) in the arguments being parsed;
-    /// throws only `UsageError`.
+    /// throws only `UsageError` (the closures of the table cannot say so in their type without
+    /// each spelling it out).
     let apply: @Sendable (inout ParsedArguments, _ flag: String, _ value: String) throws -> Void
+
+    /// The option's long name (its last spelling), as messages name it.
+    var name: String { flags.last ?? "" }
 }
 
 /// What the parser has read so far: the options, and what it checks only at the end.

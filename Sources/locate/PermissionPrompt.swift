@@ -17,11 +17,11 @@ enum PermissionPrompt {
         // it cannot clear the screen or repaint the choices below.
         if let purpose = question.purpose, !purpose.isEmpty { text += UntrustedText.visible(purpose, limit: 500) + "\n" }
         text += "  1) Allow once\n  2) Allow while using\n  3) Always allow\n  4) Don't allow\n"
-        StandardStreams.writeAll(text, to: terminal)
+        StandardStreams.writeText(text, to: terminal)
         for _ in 0..<3 {
-            StandardStreams.writeAll("Choose 1-4: ", to: terminal)
+            StandardStreams.writeText("Choose 1-4: ", to: terminal)
             guard let line = readLine(from: terminal) else {
-                StandardStreams.writeAll("\n", to: terminal)
+                StandardStreams.writeText("\n", to: terminal)
                 return nil
             }
             switch line.filter({ !" \t\r".contains($0) }) {
@@ -29,7 +29,7 @@ enum PermissionPrompt {
             case "2": return .allowWhileUsing
             case "3": return .allowAlways
             case "4": return .deny
-            default: StandardStreams.writeAll("Please answer 1, 2, 3 or 4.\n", to: terminal)
+            default: StandardStreams.writeText("Please answer 1, 2, 3 or 4.\n", to: terminal)
             }
         }
         return nil

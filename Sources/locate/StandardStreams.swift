@@ -32,7 +32,7 @@ enum StandardStreams {
     static func write(_ bytes: [UInt8]) throws(OutputError) {
         stdoutWriteStarted.store(monotonicNanoseconds(), ordering: .relaxed)
         defer { stdoutWriteStarted.store(0, ordering: .relaxed) }
-        if let code = writeAll(bytes, to: STDOUT_FILENO) {
+        if let code = GPSLocation.writeAll(bytes, to: STDOUT_FILENO) {
             throw code == EPIPE ? .closed : .failed(errno: code)
         }
     }
@@ -62,28 +62,13 @@ enum StandardStreams {
 
     /// Writes one line to stderr; errors there are ignored, as there is nowhere to report them.
     static func writeMessage(_ line: String) {
-        writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
+        GPSLocation.writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
     }
 
-    /// Writes `bytes` to the descriptor completely, retrying interrupted calls.
+    /// Writes `text` to the descriptor completely (the library's `writeAll`).
     /// - Returns: `nil` when all of it was written, otherwise the `errno` of the failure.
     @discardableResult
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        var remaining = bytes
-        while !remaining.isEmpty {
-            let written = Glibc.write(descriptor, remaining, remaining.count)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            remaining.removeFirst(written)
-        }
-        return nil
-    }
-
-    /// Writes `text` to the descriptor completely; see `writeAll(_:to:)` for bytes.
-    @discardableResult
-    static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
-        writeAll(Array(text.utf8), to: descriptor)
+    static func writeText(_ text: String, to descriptor: Int32) -> Int32? {
+        GPSLocation.writeAll(Array(text.utf8), to: descriptor)
     }
 }

@@ -72,12 +72,13 @@ struct TemplateFormat: OutputFormat, Sendable {
                     continue
                 }
                 let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-                guard let token = Self.tokens.first(where: { $0.name == word }) else {
+                // Every token names a record field (a test holds the table to it).
+                guard let token = Self.tokens.first(where: { $0.name == word }), let field = RecordFields.named(token.field) else {
                     throw UsageError(message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(Self.tokenList) %%)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
                 literal = ""
-                pieces.append(.field(RecordFields.named(token.field)!, decimals: token.decimals))
+                pieces.append(.field(field, decimals: token.decimals))
                 rest = rest.dropFirst(token.name.count)
             case "\\":
                 switch rest.first {

@@ -40,15 +40,17 @@ struct ManagerStateTests {
 
     private static let foreground = ProcessContext(hasTerminal: true, isForeground: true)
 
-    private func manager(_ source: MemoryAuthorizationSource, context: ProcessContext = foreground) -> GPSLocationManager {
-        GPSLocationManager(authorizationSource: source, configuration: GPSLocationConfiguration(endpoint: try! GPSDEndpoint(parsing: "127.0.0.1:1")),
+    /// A manager of gpsd at port 1 of loopback: nothing listens there, so a request that reaches
+    /// gpsd fails at once.
+    private func manager(_ source: MemoryAuthorizationSource, context: ProcessContext = foreground) throws -> GPSLocationManager {
+        GPSLocationManager(authorizationSource: source, configuration: GPSLocationConfiguration(endpoint: try GPSDEndpoint(parsing: "127.0.0.1:1")),
                            processContext: context)
     }
 
     @Test func theLastLocationIsGatedEachTimeItIsRead() async throws {
         let fix = Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways), kept: fix)
-        let manager = manager(source)
+        let manager = try manager(source)
         #expect(await manager.location == nil, "nothing delivered yet")
         let delivered = try await manager.requestLocation(maxAge: .seconds(60))
         #expect(delivered.latitude == 64.1504321)
@@ -64,7 +66,7 @@ struct ManagerStateTests {
     @Test func requestingAuthorizationAsksOnlyWhenNotDeterminedAndKeepsTheAnswer() async throws {
         let source = MemoryAuthorizationSource(app: "weather")
         let always = ScriptedPrompter(.allowAlways)
-        let manager = manager(source)
+        let manager = try manager(source)
         #expect(await manager.authorizationStatus == .notDetermined)
         let authorization = try await manager.requestAuthorization(.always, purpose: "weather", prompter: always)
         #expect(authorization.status == .authorizedAlways && authorization.isAuthorized)
@@ -78,7 +80,7 @@ struct ManagerStateTests {
 
     @Test func allowOnceIsWhenInUseForThisManagersLifeAndNoAnswerChangesNothing() async throws {
         let source = MemoryAuthorizationSource()
-        let manager = manager(source)
+        let manager = try manager(source)
         #expect(try await manager.requestAuthorization(prompter: ScriptedPrompter(nil)).denial == .notDetermined)
         let authorization = try await manager.requestAuthorization(prompter: ScriptedPrompter(.allowOnce))
         #expect(authorization.status == .authorizedWhenInUse && authorization.isAuthorized, "the guard every example uses lets it through")
@@ -92,7 +94,7 @@ struct ManagerStateTests {
 
     @Test func concurrentRequestsShareOnePrompt() async throws {
         let source = MemoryAuthorizationSource()
-        let manager = manager(source)
+        let manager = try manager(source)
         let slow = ScriptedPrompter(.allowWhileUsing, delay: .milliseconds(200))
         async let first = manager.requestAuthorization(prompter: slow)
         async let second = manager.requestAuthorization(prompter: slow)
@@ -104,7 +106,7 @@ struct ManagerStateTests {
 
     @Test func askingForAlwaysAfterWhenInUsePromptsForTheUpgradeOnce() async throws {
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse))
-        let manager = manager(source)
+        let manager = try manager(source)
         let keep = ScriptedPrompter(.allowWhileUsing)
         let kept = try await manager.requestAuthorization(.always, prompter: keep)
         #expect(keep.asked.withLock { $0.first?.isUpgrade } == true)
@@ -112,7 +114,7 @@ struct ManagerStateTests {
         let upgrade = ScriptedPrompter(.allowAlways)
         try await manager.requestAuthorization(.always, prompter: upgrade)
         #expect(upgrade.count == 0, "the upgrade is asked once per manager")
-        let fresh = self.manager(source)
+        let fresh = try self.manager(source)
         #expect(try await fresh.requestAuthorization(.always, prompter: upgrade).status == .authorizedAlways)
         #expect(upgrade.count == 1 && source.recorded == [.always])
         #expect(try await fresh.requestAuthorization(.whenInUse, prompter: keep).status == .authorizedAlways, "when-in-use asks nothing more")
@@ -128,14 +130,14 @@ struct ManagerStateTests {
     @Test func aHostCanSayWhetherItIsInTheForeground() async throws {
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse))
         #expect(try await manager(source).authorization().isAuthorized)
-        let daemon = manager(source, context: ProcessContext(hasTerminal: false, isForeground: false))
+        let daemon = try manager(source, context: ProcessContext(hasTerminal: false, isForeground: false))
         #expect(try await daemon.authorization().denial == .background)
         #expect(await daemon.authorizationStatus == .authorizedWhenInUse)
     }
 
     @Test func theManagerCountsTheLiveStreamsBeingIterated() async throws {
         // Denied: each stream says so first, then stays open waiting for a grant.
-        let manager = manager(MemoryAuthorizationSource(AuthorizationDecision(status: .denied)))
+        let manager = try manager(MemoryAuthorizationSource(AuthorizationDecision(status: .denied)))
         #expect(await manager.activeLiveUpdates == 0)
         var first: LiveUpdates.Iterator? = await manager.liveUpdates().makeAsyncIterator()
         var second: LiveUpdates.Iterator? = await manager.liveUpdates().makeAsyncIterator()
@@ -151,7 +153,7 @@ struct ManagerStateTests {
     }
 
     @Test func servicesOffIsItsOwnSwitch() async throws {
-        let manager = manager(MemoryAuthorizationSource(AuthorizationDecision(locationServicesEnabled: false, status: .authorizedAlways)))
+        let manager = try manager(MemoryAuthorizationSource(AuthorizationDecision(locationServicesEnabled: false, status: .authorizedAlways)))
         #expect(await !manager.locationServicesEnabled)
         #expect(await manager.authorizationStatus == .authorizedAlways)
         #expect(try await manager.authorization().denial == .servicesOff)
@@ -162,7 +164,7 @@ struct ManagerStateTests {
 
     @Test func theAuthorizationUpdatesFollowTheSource() async throws {
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways))
-        var updates = await manager(source).authorizationUpdates().makeAsyncIterator()
+        var updates = try await manager(source).authorizationUpdates().makeAsyncIterator()
         #expect(try await updates.next()?.isAuthorized == true)
         source.decide(AuthorizationDecision(status: .denied))
         #expect(try await updates.next()?.denial == .denied)

@@ -176,7 +176,8 @@ struct ConsentEndToEndTests {
         process.arguments = ["-w", Package.locate.path, "--follow", "--json", gpsd.endpoint]
         process.environment = ProcessInfo.processInfo.environment.merging(settings.environment) { $1 }
         let output = Pipe()
-        _ = fcntl(output.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc does not export
+        _ = fcntl(output.fileHandleForWriting.fileDescriptor, setPipeSize, 4096)
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -156,7 +156,8 @@ final class GpsdServer: Sendable {
         endpoint = line
     }
 
-    var port: Int { Int(endpoint.split(separator: ":").last!)! }
+    /// The port of the endpoint (`Scripts/simulate` and `Scripts/fake-gpsd` print `127.0.0.1:PORT`).
+    var port: Int { endpoint.split(separator: ":").last.flatMap { Int($0) } ?? 0 }
 
     /// Stops the server and what it started, and waits until they are gone.
     func stop() {
@@ -269,12 +270,12 @@ func trackPoints(_ name: String) throws -> [(latitude: Double, longitude: Double
     return text.split(whereSeparator: \.isNewline).compactMap { line in
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.first == "$GPRMC", fields[2] == "A" else { return nil }
-        func degrees(_ value: Substring, _ degreeDigits: Int, _ hemisphere: Substring, _ negative: Substring) -> Double {
-            let whole = Double(value.prefix(degreeDigits))!
-            let minutes = Double(value.dropFirst(degreeDigits))!
+        func degrees(_ value: Substring, _ degreeDigits: Int, _ hemisphere: Substring, _ negative: Substring) -> Double? {
+            guard let whole = Double(value.prefix(degreeDigits)), let minutes = Double(value.dropFirst(degreeDigits)) else { return nil }
             return (whole + minutes / 60) * (hemisphere == negative ? -1 : 1)
         }
-        return (degrees(fields[3], 2, fields[4], "S"), degrees(fields[5], 3, fields[6], "W"))
+        guard let latitude = degrees(fields[3], 2, fields[4], "S"), let longitude = degrees(fields[5], 3, fields[6], "W") else { return nil }
+        return (latitude, longitude)
     }
 }
 

@@ -9,7 +9,10 @@ struct MQTTEndToEndTests {
         let port = try closedPort()
         let broker = try RunningProcess(URL(fileURLWithPath: "/usr/sbin/mosquitto"), ["-p", String(port)])
         // SIGKILL: the test runner's children may inherit a blocked SIGTERM, and these two do not unblock it.
-        defer { broker.signal(SIGKILL); _ = try? broker.waitForExit(timeout: 10) }
+        defer {
+            broker.signal(SIGKILL)
+            _ = try? broker.waitForExit(timeout: 10)
+        }
         try broker.stderr.wait(for: "mosquitto listening") { broker.stderr.text.contains("running") || !broker.process.isRunning }
         #expect(broker.process.isRunning, "mosquitto: \(broker.stderr.text)")
 
@@ -17,7 +20,10 @@ struct MQTTEndToEndTests {
         // Line-buffered, so that each line reaches the test as mosquitto_sub prints it.
         let subscriber = try RunningProcess(URL(fileURLWithPath: "/usr/bin/stdbuf"),
                                             ["-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-t", topic, "-d"])
-        defer { subscriber.signal(SIGKILL); _ = try? subscriber.waitForExit(timeout: 10) }
+        defer {
+            subscriber.signal(SIGKILL)
+            _ = try? subscriber.waitForExit(timeout: 10)
+        }
         try subscriber.stdout.wait(for: "the subscription") { subscriber.stdout.text.contains("SUBACK") }
 
         // 25 fixes at 5 a second: about five seconds of stream.

@@ -47,9 +47,11 @@ final class GPSDMessageDecoder {
             return decodePoll(buffer[range])
         }
         let status = buffer.withUnsafeMutableBytes { raw in
+            // The buffer holds at least the NUL written above, so it has an address.
+            guard let base = raw.baseAddress else { return Int32(-1) }
             data.pointee.set = 0
             var end: UnsafePointer<CChar>?
-            return libgps_json_unpack(raw.baseAddress!.assumingMemoryBound(to: CChar.self) + range.lowerBound, data, &end)
+            return libgps_json_unpack(base.assumingMemoryBound(to: CChar.self) + range.lowerBound, data, &end)
         }
         return status == 0 ? report() : .other
     }

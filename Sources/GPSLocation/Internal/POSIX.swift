@@ -58,7 +58,9 @@ package enum DedicatedThread {
             sigemptyset(&blocked)
             sigaddset(&blocked, SIGPIPE)
             pthread_sigmask(SIG_BLOCK, &blocked, nil)
-            Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+            // pthread_create passes the context given below, which is never nil.
+            guard let context else { return nil }
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
             return nil
         }, context)
         guard started == 0 else {
@@ -187,7 +189,8 @@ enum TCPSocket {
     static func receive(_ descriptor: Int32, into buffer: inout [UInt8], from offset: Int, limit: Int) -> Int {
         precondition(offset < limit && limit <= buffer.count)
         return buffer.withUnsafeMutableBytes { raw in
-            recv(descriptor, raw.baseAddress! + offset, limit - offset, 0)
+            guard let base = raw.baseAddress else { return 0 }
+            return recv(descriptor, base + offset, limit - offset, 0)
         }
     }
 }

@@ -80,15 +80,9 @@ package final class DirectoryHandle {
         }
         guard file >= 0 else { throw failure("create a temporary file") }
         var error: Failure?
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(file, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                error = failure("write \(name)")
-                break
-            }
-            offset += written
+        if let code = writeAll(bytes, to: file) {
+            errno = code
+            error = failure("write \(name)")
         }
         if error == nil, fchmod(file, 0o600) != 0 || (durable && fsync(file) != 0) { error = failure("sync \(name)") }
         if close(file) != 0, error == nil { error = failure("close \(name)") }

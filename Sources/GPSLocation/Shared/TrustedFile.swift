@@ -58,7 +58,11 @@ package enum TrustedFile {
                 guard bytes.count <= limit else { throw Refusal(description: "is too large (over \(limit >> 10) KiB)") }
                 bytes += [UInt8](repeating: 0, count: min(bytes.count, limit + 1 - bytes.count))
             }
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes { raw in
+                // Never empty: it has room for at least one byte more than the file holds.
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.read(descriptor, base + filled, raw.count - filled)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Refusal(description: "cannot read: " + String(cString: strerror(errno)))

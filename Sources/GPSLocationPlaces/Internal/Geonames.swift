@@ -47,18 +47,20 @@ enum GeonamesLibrary {
             guard let type = typeString(variant), String(cString: type) == "(sssssssudd)" else {
                 throw .placeDataUnavailable(reason: "\(soname) keeps its places in a layout this build does not know")
             }
-            func field<Value>(_ position: Int, _ read: (OpaquePointer) -> Value) -> Value {
-                let value = child(variant, position)!
+            /// The child at `position` read by `read`, or `empty` when there is none (a layout
+            /// checked above always has one).
+            func field<Value>(_ position: Int, _ empty: Value, _ read: (OpaquePointer) -> Value) -> Value {
+                guard let value = child(variant, position) else { return empty }
                 defer { unref(value) }
                 return read(value)
             }
             func text(_ position: Int) -> String {
-                field(position) { value in string(value, nil).map { String(cString: $0) } ?? "" }
+                field(position, "") { value in string(value, nil).map { String(cString: $0) } ?? "" }
             }
             places.append(PlaceRecord(
                 id: text(0), name: text(1), divisionCode: text(2), division: text(3),
                 countryCode: text(4), country: text(5), timeZone: text(6),
-                population: field(7) { uint32($0) }, latitude: field(8) { double($0) }, longitude: field(9) { double($0) }))
+                population: field(7, 0) { uint32($0) }, latitude: field(8, .nan) { double($0) }, longitude: field(9, .nan) { double($0) }))
         }
         return (places, libraryPath)
     }
