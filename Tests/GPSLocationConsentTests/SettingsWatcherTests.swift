@@ -49,7 +49,7 @@ struct SettingsWatcherTests {
 
     @Test func watchesTheDirectoriesOfEveryLinkOnTheWay() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let files = try files()
+        _ = try files()
         try FileManager.default.createDirectory(atPath: directory.path + "/dotfiles", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: userFile, withDestinationPath: "dotfiles/locate.conf")
         #expect(Set(SettingsWatcher.directoriesToWatch(userFile)) == [directory.path, directory.path + "/dotfiles"])
