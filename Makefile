@@ -1,8 +1,11 @@
 # locate: Makefile
-# Targets:
+# Targets (plain `make` prints this list; only run, test and bootstrap install packages):
 #   make run        install what is missing, build, and show locate against simulated receivers
 #   make test       install what is missing, then run every test (unit and end to end)
+#   make bootstrap  install the Debian packages that are missing (Scripts/bootstrap; sudo when not root)
 #   make build      release build with a static Swift runtime: .build/release/locate
+#   make format     format Sources, Tests and Package.swift with swift format (.swift-format)
+#   make lint       fail on any difference from the format or any lint finding (.ci/run runs it)
 #   make docs       build the three libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
 #   make bench      locate beside gpspipe, the Python gps client, C libgps clients and a Swift start (the floor)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
@@ -17,10 +20,21 @@ CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 PEERS := .build/bench-peers
 
-.PHONY: run test build docs bench order corpus install generated tracks clean bootstrap
+.PHONY: help run test build docs bench order corpus install generated tracks clean bootstrap format lint
+
+help:
+	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 bootstrap:
 	@Scripts/bootstrap
+
+FORMATTED := Sources Tests Package.swift
+
+format:
+	swift format format --in-place --recursive $(FORMATTED)
+
+lint:
+	swift format lint --strict --recursive $(FORMATTED)
 
 # A static Swift runtime, a non-PIE executable (no relocations to apply at each start), no
 # $ORIGIN run path (libgps is found where the system keeps it, not next to the binary first),
@@ -30,10 +44,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc
 ORDER_FLAGS := -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/locate.order \
 	-Xlinker --no-warn-symbol-ordering
 
-build: bootstrap
+build:
 	swift build $(RELEASE_FLAGS) $(ORDER_FLAGS) --product locate
 
-run: build
+run: bootstrap build
 	@Scripts/demo $(RELEASE)
 
 test: bootstrap
@@ -45,7 +59,7 @@ test: bootstrap
 # documented, and DocC without a warning.
 LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces
 SYMBOL_GRAPHS := .build/symbol-graphs
-docs: bootstrap
+docs:
 	@rm -rf .build/docs && mkdir -p $(SYMBOL_GRAPHS) .build/docs
 	@# A module compiled earlier emits no graph again: without every graph, compile them all afresh.
 	@for library in $(LIBRARIES); do [ -f $(SYMBOL_GRAPHS)/$$library.symbols.json ] || rm -rf .build/docs-build; done
@@ -72,7 +86,7 @@ bench: build
 	@Scripts/bench $(RELEASE) $(PEERS)
 
 # Developer tool: rewrite Scripts/locate.order from the hot paths of an unordered build (needs valgrind).
-order: bootstrap
+order:
 	swift build $(RELEASE_FLAGS) --product locate --scratch-path .build/unordered
 	Scripts/order-hot-functions .build/unordered/release/locate Scripts/locate.order
 

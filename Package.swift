@@ -50,8 +50,9 @@ let package = Package(
 )
 
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("ExistentialAny"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("ExistentialAny"),
+        ]
 }

@@ -87,7 +87,8 @@ public struct GPSDEndpoint: Sendable, Hashable, CustomStringConvertible {
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
         guard !host.isEmpty else { return "empty host" }
-        let hostAllowed = host.contains(":")
+        let hostAllowed =
+            host.contains(":")
             ? { (byte: UInt8) in letterOrDigit(byte) || ":.%_-".utf8.contains(byte) }  // IPv6, with a zone
             : { (byte: UInt8) in letterOrDigit(byte) || "._-".utf8.contains(byte) }
         guard host.utf8.count <= 253, all(host, hostAllowed) else {

@@ -57,7 +57,8 @@ public actor GPSLocationManager {
     /// position; ``Authorization/denial`` says why not.
     /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the decision cannot be known.
     public func authorization() throws(GPSLocationError) -> Authorization {
-        Authorization(decision: try authorizationSource.currentDecision(), context: processContext ?? .current(), isAllowedOnce: isAllowedOnce)
+        Authorization(
+            decision: try authorizationSource.currentDecision(), context: processContext ?? .current(), isAllowedOnce: isAllowedOnce)
     }
 
     /// The authorization status now (`CLLocationManager.authorizationStatus`):
@@ -186,8 +187,9 @@ public actor GPSLocationManager {
     public func requestLocation(
         accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil
     ) async throws(GPSLocationError) -> Location {
-        let request = SingleFixRequest(source: authorizationSource, configuration: configuration, context: processContext,
-                                       isAllowedOnce: isAllowedOnce, accuracy: accuracy, timeout: timeout, maxAge: maxAge)
+        let request = SingleFixRequest(
+            source: authorizationSource, configuration: configuration, context: processContext,
+            isAllowedOnce: isAllowedOnce, accuracy: accuracy, timeout: timeout, maxAge: maxAge)
         let answer: SingleFixRequest.Answer
         do {
             answer = try await request.run()
@@ -215,8 +217,9 @@ public actor GPSLocationManager {
     /// read again. Updates wait in a buffer of a few thousand; only a consumer that stops taking
     /// them loses the oldest, told by a `dropped(count:)` event.
     public func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
-        LiveUpdates(configuration: configuration, options: options, source: authorizationSource, context: processContext,
-                    isAllowedOnce: isAllowedOnce, manager: self)
+        LiveUpdates(
+            configuration: configuration, options: options, source: authorizationSource, context: processContext,
+            isAllowedOnce: isAllowedOnce, manager: self)
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
@@ -227,8 +230,9 @@ public actor GPSLocationManager {
     public func receiverStatus(timeout: Duration = .seconds(3)) async throws(GPSLocationError) -> ReceiverStatus {
         let before = try authorization()
         if let reason = before.denial { throw .notAuthorized(reason: reason) }
-        let answer = try await GPSDRequest.ask(ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
-                                               deadline: .now.advanced(by: timeout.boundedForWaiting))
+        let answer = try await GPSDRequest.ask(
+            ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
+            deadline: .now.advanced(by: timeout.boundedForWaiting))
         var status = ReceiverStatus(devices: answer.devices)
         if let fix = answer.fix {
             let now = try authorization()

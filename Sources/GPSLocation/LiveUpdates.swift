@@ -95,8 +95,9 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                 let current = session.authorization.current
                 let now = ContinuousClock.now
                 guard generation == current.generation,
-                      let released = gate.release(location, under: current.authorization, at: now),
-                      filter.admit(released, at: now) else { return nil }
+                    let released = gate.release(location, under: current.authorization, at: now),
+                    filter.admit(released, at: now)
+                else { return nil }
                 if lastKept.map({ $0.duration(to: now) >= Self.keepInterval }) ?? true {
                     session.source.keep(released, releasedUnder: current.authorization)
                     lastKept = now
@@ -125,31 +126,38 @@ public struct LiveUpdates: AsyncSequence, Sendable {
             do throws(GPSLocationError) {
                 guard let wakeUp else { throw .gpsdUnreachable(endpoint: stream.configuration.endpoint, reason: "out of file descriptors") }
                 decision = try stream.source.currentDecision()
-                authorization = SharedAuthorization(Authorization(decision: decision, context: context, isAllowedOnce: stream.isAllowedOnce))
-                LiveUpdateSession.start(configuration: stream.configuration, source: stream.source, decision: decision, context: stream.context,
-                                        isAllowedOnce: stream.isAllowedOnce, shared: authorization, queue: queue, wakeUp: wakeUp)
+                authorization = SharedAuthorization(
+                    Authorization(decision: decision, context: context, isAllowedOnce: stream.isAllowedOnce))
+                LiveUpdateSession.start(
+                    configuration: stream.configuration, source: stream.source, decision: decision, context: stream.context,
+                    isAllowedOnce: stream.isAllowedOnce, shared: authorization, queue: queue, wakeUp: wakeUp)
             } catch {
                 // A stream over before it starts: it hands out nothing, under an authorization of nothing.
-                authorization = SharedAuthorization(Authorization(decision: AuthorizationDecision(locationServicesEnabled: false), context: context))
+                authorization = SharedAuthorization(
+                    Authorization(decision: AuthorizationDecision(locationServicesEnabled: false), context: context))
                 queue.finish(throwing: error)
             }
         }
 
         /// Counts the iteration in the manager, once.
         func noteStarted() async {
-            guard isCounted.withLock({ counted in
-                defer { counted = true }
-                return !counted
-            }) else { return }
+            guard
+                isCounted.withLock({ counted in
+                    defer { counted = true }
+                    return !counted
+                })
+            else { return }
             await manager.liveUpdatesStarted()
         }
 
         /// Stops counting the iteration, once.
         func noteEnded() async {
-            guard isCounted.withLock({ counted in
-                defer { counted = false }
-                return counted
-            }) else { return }
+            guard
+                isCounted.withLock({ counted in
+                    defer { counted = false }
+                    return counted
+                })
+            else { return }
             await manager.liveUpdatesEnded()
         }
 

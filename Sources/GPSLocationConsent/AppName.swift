@@ -23,7 +23,8 @@ package struct AppName: Sendable, Hashable, Comparable, CustomStringConvertible 
         }
         let bytes = Array(text.utf8)
         guard (1...Self.maximumLength).contains(bytes.count), bytes.allSatisfy(allowed),
-              let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "_"), first != UInt8(ascii: "-") else {
+            let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "_"), first != UInt8(ascii: "-")
+        else {
             throw .invalidAppName(text: text)
         }
         rawValue = text

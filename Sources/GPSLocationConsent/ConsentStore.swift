@@ -1,5 +1,5 @@
-public import GPSLocation
 import FoundationEssentials
+public import GPSLocation
 import Glibc
 import Synchronization
 
@@ -113,7 +113,9 @@ public final class ConsentStore: AuthorizationSource {
             func problem(_ message: String) -> GPSLocationError {
                 .invalidSettings(SettingsProblem(file: place.origin.file, line: place.origin.line, message: message))
             }
-            guard let resolve else { throw problem("'place' needs place names, which this program does not read; set latitude and longitude") }
+            guard let resolve else {
+                throw problem("'place' needs place names, which this program does not read; set latitude and longitude")
+            }
             do {
                 return try resolve(place.value)
             } catch {
@@ -201,8 +203,12 @@ public final class ConsentStore: AuthorizationSource {
 
     private func edit(setting: [UserSetting], removing: [UserSetting.Key] = []) throws(GPSLocationError) {
         guard let userFile = paths.userFile else {
-            throw .invalidSettings(SettingsProblem(
-                file: "locate.conf", message: "no home directory is known (HOME is not an absolute path, and the passwd entry has none); there is nowhere to keep settings"))
+            throw .invalidSettings(
+                SettingsProblem(
+                    file: "locate.conf",
+                    message:
+                        "no home directory is known (HOME is not an absolute path, and the passwd entry has none); there is nowhere to keep settings"
+                ))
         }
         try SettingsEditor(file: userFile).update(app: app, setting: setting, removing: removing)
     }
@@ -219,7 +225,8 @@ public final class ConsentStore: AuthorizationSource {
     /// released it: checked under the cache's lock, so a deny's purge is never overtaken.
     public func keep(_ location: Location, releasedUnder authorization: Authorization) {
         guard let directory = cacheDirectory(create: true), let lock = try? directory.lock(LastFixCache.lockName, exclusive: true),
-              let decision = try? loaded(purging: false).resolved.decision else { return }
+            let decision = try? loaded(purging: false).resolved.decision
+        else { return }
         if decision.isRefusal {
             directory.remove(LastFixCache.fileName)
         } else if decision == authorization.decision {

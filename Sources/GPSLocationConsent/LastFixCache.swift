@@ -23,7 +23,9 @@ struct LastFixCache {
     /// The cached fix as of `now` in `directory`, or `nil` when there is none, the file is not
     /// one this cache wrote (or not the user's own), or the fix's age cannot be trusted.
     static func load(from directory: DirectoryHandle, now: Date = Date()) -> Location? {
-        guard let bytes = try? directory.read(fileName, owner: .user, limit: 64 * 1024), let members = FlatJSON.parse(bytes) else { return nil }
+        guard let bytes = try? directory.read(fileName, owner: .user, limit: 64 * 1024), let members = FlatJSON.parse(bytes) else {
+            return nil
+        }
         return Entry(members)?.location(now: now)
     }
 
@@ -68,18 +70,18 @@ struct LastFixCache {
                 return Plausible.value(value, in: range).map { .some($0) }
             }
             guard number("format") == .some(Double(Self.format)),
-                  let latitude = number("lat") ?? nil, let longitude = number("lon") ?? nil,
-                  Plausible.isPosition(latitude: latitude, longitude: longitude),
-                  let received = number("received") ?? nil, Plausible.time.contains(received),
-                  let time = measured("time", Plausible.time),
-                  let altitudeMSL = measured("alt_msl", Plausible.altitude), let altitudeHAE = measured("alt_hae", Plausible.altitude),
-                  let horizontal = measured("h_acc", Plausible.error), let vertical = measured("v_acc", Plausible.error),
-                  let speed = measured("speed", Plausible.speed), let course = measured("course", Plausible.course),
-                  let satellites = measured("sats_used", Double(Plausible.satellites.lowerBound)...Double(Plausible.satellites.upperBound)),
-                  satellites.map({ $0 == $0.rounded() }) ?? true,
-                  let mode = text("mode"), mode.map({ FixMode(rawValue: $0) != nil }) ?? true,
-                  let device = text("device"), device.map({ $0.utf8.count <= 256 }) ?? true,
-                  case .string(let accuracyText)? = members["accuracy"], let accuracy = AccuracyAuthorization(rawValue: accuracyText)
+                let latitude = number("lat") ?? nil, let longitude = number("lon") ?? nil,
+                Plausible.isPosition(latitude: latitude, longitude: longitude),
+                let received = number("received") ?? nil, Plausible.time.contains(received),
+                let time = measured("time", Plausible.time),
+                let altitudeMSL = measured("alt_msl", Plausible.altitude), let altitudeHAE = measured("alt_hae", Plausible.altitude),
+                let horizontal = measured("h_acc", Plausible.error), let vertical = measured("v_acc", Plausible.error),
+                let speed = measured("speed", Plausible.speed), let course = measured("course", Plausible.course),
+                let satellites = measured("sats_used", Double(Plausible.satellites.lowerBound)...Double(Plausible.satellites.upperBound)),
+                satellites.map({ $0 == $0.rounded() }) ?? true,
+                let mode = text("mode"), mode.map({ FixMode(rawValue: $0) != nil }) ?? true,
+                let device = text("device"), device.map({ $0.utf8.count <= 256 }) ?? true,
+                case .string(let accuracyText)? = members["accuracy"], let accuracy = AccuracyAuthorization(rawValue: accuracyText)
             else { return nil }
             self.received = received
             location = Location(

@@ -86,11 +86,14 @@ package struct LocationSettings: Sendable, Hashable {
     init(_ document: SettingsDocument, file: String, role: Role) throws(GPSLocationError) {
         self.init(file: file)
         for header in document.headers {
-            let known = header.section.app == nil ? ["location", "fallback", "gpsd"].contains(header.section.name) : header.section.name == "app"
+            let known =
+                header.section.app == nil ? ["location", "fallback", "gpsd"].contains(header.section.name) : header.section.name == "app"
             guard known else {
-                throw .invalidSettings(SettingsProblem(
-                    file: file, line: header.line, column: 2,
-                    message: "unknown section \(header.section.description) (expected [location], [fallback], [gpsd] or [app \"NAME\"])"))
+                throw .invalidSettings(
+                    SettingsProblem(
+                        file: file, line: header.line, column: 2,
+                        message: "unknown section \(header.section.description) (expected [location], [fallback], [gpsd] or [app \"NAME\"])"
+                    ))
             }
             if let app = header.section.app {
                 do {
@@ -108,7 +111,8 @@ package struct LocationSettings: Sendable, Hashable {
     private mutating func apply(_ entry: SettingsDocument.Entry, role: Role) throws(GPSLocationError) {
         let origin = SettingOrigin(file: file, line: entry.line)
         func fail(_ message: String, atValue: Bool = true) -> GPSLocationError {
-            .invalidSettings(SettingsProblem(file: file, line: entry.line, column: atValue ? entry.valueColumn : entry.keyColumn, message: message))
+            .invalidSettings(
+                SettingsProblem(file: file, line: entry.line, column: atValue ? entry.valueColumn : entry.keyColumn, message: message))
         }
         /// The value as one of `options` (named by `word`), or an error listing them.
         func choice<T>(_ options: @autoclosure () -> [String], _ value: T?) throws(GPSLocationError) -> Setting<T> {
@@ -176,7 +180,9 @@ package struct LocationSettings: Sendable, Hashable {
                 throw fail("bad value for 'server': \(error.description)")
             }
         default:
-            throw fail("unknown key '\(entry.key)' in \(section.description) (expected \(Self.keys(for: section).joined(separator: ", ")))", atValue: false)
+            throw fail(
+                "unknown key '\(entry.key)' in \(section.description) (expected \(Self.keys(for: section).joined(separator: ", ")))",
+                atValue: false)
         }
     }
 

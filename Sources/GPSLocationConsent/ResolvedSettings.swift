@@ -75,9 +75,10 @@ package struct ResolvedSettings: Sendable, Hashable {
         } else if let place = policy.fallbackPlace ?? (policySetsFallback ? nil : user.fallbackPlace) {
             fallback = .place(place)
         } else {
-            fallback = .coordinate(FallbackCoordinate(
-                latitude: (policy.fallbackLatitude ?? user.fallbackLatitude)?.value ?? builtIn.latitude,
-                longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude))
+            fallback = .coordinate(
+                FallbackCoordinate(
+                    latitude: (policy.fallbackLatitude ?? user.fallbackLatitude)?.value ?? builtIn.latitude,
+                    longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude))
         }
         gpsdServer = (policy.gpsdServer ?? user.gpsdServer)?.value
         timeout = (policy.location.timeout ?? user.location.timeout)?.value

@@ -58,12 +58,16 @@ struct SettingsDocument {
             reader.skipSpaces()
             let valueStart = reader.position
             let value = try reader.value()
-            guard let section = current else { throw reader.fail(at: keyStart, "'\(key)' is outside any section (expected a [section] first)") }
+            guard let section = current else {
+                throw reader.fail(at: keyStart, "'\(key)' is outside any section (expected a [section] first)")
+            }
             if entries.contains(where: { $0.section == section && $0.key == key }) {
                 throw reader.fail(at: keyStart, "'\(key)' is set twice in \(section.description)")
             }
-            entries.append(Entry(section: section, key: key, value: value, line: reader.line,
-                                 keyColumn: reader.column(keyStart), valueColumn: reader.column(valueStart)))
+            entries.append(
+                Entry(
+                    section: section, key: key, value: value, line: reader.line,
+                    keyColumn: reader.column(keyStart), valueColumn: reader.column(valueStart)))
         }
     }
 
@@ -71,7 +75,8 @@ struct SettingsDocument {
     /// key is unknown, and named as such).
     private static func isKeyByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte >= 0x80
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            || byte >= 0x80
     }
 }
 
@@ -146,7 +151,8 @@ private struct LineReader {
         Self.trim(&quoted)
         guard !quoted.isEmpty else { return SettingsDocument.SectionName(name: name, app: nil) }
         guard quoted.count >= 2, quoted.first == UInt8(ascii: "\""), quoted.last == UInt8(ascii: "\""),
-              !quoted.dropFirst().dropLast().contains(UInt8(ascii: "\"")) else {
+            !quoted.dropFirst().dropLast().contains(UInt8(ascii: "\""))
+        else {
             throw problem(column(start) + 2 + name.count, "expected a quoted name, as in [app \"weather\"]")
         }
         return SettingsDocument.SectionName(name: name, app: String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self))

@@ -134,13 +134,15 @@ struct SettingsEditor {
             written = try SettingsDocument(SettingsLines(content), file: file)
             _ = try LocationSettings(written, file: file, role: .user)
         } catch {
-            throw .invalidSettings(SettingsProblem(file: file, message: "not written: the change would make the file unreadable (\(error))"))
+            throw .invalidSettings(
+                SettingsProblem(file: file, message: "not written: the change would make the file unreadable (\(error))"))
         }
         var expected = Self.values(of: document)
         for key in removing { expected[section]?[key.rawValue] = nil }
         for change in setting { expected[section, default: [:]][change.key.rawValue] = change.value }
         guard Self.values(of: written) == expected.filter({ !$0.value.isEmpty }) else {
-            throw .invalidSettings(SettingsProblem(file: file, message: "not written: the result would not read back as exactly the change asked for"))
+            throw .invalidSettings(
+                SettingsProblem(file: file, message: "not written: the result would not read back as exactly the change asked for"))
         }
     }
 

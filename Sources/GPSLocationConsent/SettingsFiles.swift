@@ -20,7 +20,9 @@ struct SettingsFiles {
     ///   changed while it is read is read again next time).
     init(_ paths: SettingsPaths, signatures: [FileSignature]) throws(GPSLocationError) {
         self.signatures = signatures
-        user = try paths.userFile.flatMap { (path) throws(GPSLocationError) in try Self.read(path, role: .user) } ?? LocationSettings(file: "locate.conf")
+        user =
+            try paths.userFile.flatMap { (path) throws(GPSLocationError) in try Self.read(path, role: .user) }
+            ?? LocationSettings(file: "locate.conf")
         var policy: LocationSettings?
         for (candidate, signature) in zip(paths.policyCandidates, signatures.suffix(paths.policyCandidates.count))
         where !signature.file.isMissing {

@@ -29,9 +29,10 @@ public struct SettingsPaths: Sendable, Hashable {
     }
 
     package init(_ directories: BaseDirectories) {
-        self.init(userFile: directories.configHome.map { $0 + "/locate/locate.conf" },
-                  policyCandidates: directories.configDirectories.map { $0 + "/locate/policy.conf" },
-                  cacheDirectory: directories.cacheHome.map { $0 + "/locate" })
+        self.init(
+            userFile: directories.configHome.map { $0 + "/locate/locate.conf" },
+            policyCandidates: directories.configDirectories.map { $0 + "/locate/policy.conf" },
+            cacheDirectory: directories.cacheHome.map { $0 + "/locate" })
     }
 
     /// The locations for this process's environment.

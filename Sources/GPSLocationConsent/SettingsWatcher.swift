@@ -20,8 +20,9 @@ final class SettingsWatcher {
     /// the bound on how late a change is noticed when inotify says nothing.
     static let tick = Duration.milliseconds(200)
 
-    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
-                                     | IN_DELETE_SELF | IN_MOVE_SELF)
+    private static let mask = UInt32(
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF)
 
     private let paths: [String]
     private let inotify: Int32

@@ -62,8 +62,9 @@ struct GeonamesCatalog: Sendable {
             switch compare(original, wanted) {
             case 0:
                 guard let translated = entry(table: translations, index: middle), !translated.isEmpty,
-                      let text = String(validating: bytes[translated], as: UTF8.self),
-                      !UntrustedText.hasHidden(text) else { return nil }
+                    let text = String(validating: bytes[translated], as: UTF8.self),
+                    !UntrustedText.hasHidden(text)
+                else { return nil }
                 return text
             case ..<0: low = middle + 1
             default: high = middle

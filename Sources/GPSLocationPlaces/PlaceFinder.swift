@@ -113,11 +113,15 @@ public struct PlaceFinder: Sendable {
                 record = index.record(row)
                 if let record, let translated = translated(record.id) { names.append(PlaceNameFolding.fold(translated)) }
             }
-            guard let isExact = names.contains(wanted) ? true : names.contains(where: { $0.starts(with: wanted) }) ? false : nil else { continue }
+            guard let isExact = names.contains(wanted) ? true : names.contains(where: { $0.starts(with: wanted) }) ? false : nil else {
+                continue
+            }
             if let qualifier {
                 guard let place = record ?? index.record(row) else { continue }
                 var labels = [place.countryCode, place.country, place.division].map(PlaceNameFolding.fold)
-                labels += [translated(place.countryCode), translated(place.countryCode + "." + place.divisionCode)].compactMap { $0.map(PlaceNameFolding.fold) }
+                labels += [translated(place.countryCode), translated(place.countryCode + "." + place.divisionCode)].compactMap {
+                    $0.map(PlaceNameFolding.fold)
+                }
                 guard labels.contains(qualifier) else { continue }
             }
             found.append(Match(row: row, isExact: isExact, population: index.population(row)))

@@ -54,13 +54,17 @@ struct PlaceIndex: Sendable {
         let directory = cacheDirectory.flatMap { try? DirectoryHandle(path: $0, create: true, isPrivate: true) }
         let path = (cacheDirectory ?? "") + "/" + fileName
         if directory != nil, let known = loaded.withLock({ $0[path] }), known.stamp == FileSignature(path: path).file { return known.index }
-        if let directory, let bytes = try? directory.read(fileName, owner: .user, limit: 64 << 20), let kept = PlaceIndex(bytes: bytes), kept.isCurrent {
+        if let directory, let bytes = try? directory.read(fileName, owner: .user, limit: 64 << 20), let kept = PlaceIndex(bytes: bytes),
+            kept.isCurrent
+        {
             loaded.withLock { $0[path] = (FileSignature(path: path).file, kept) }
             return kept
         }
         let (places, libraryPath) = try GeonamesLibrary.readPlaces()
         let bytes = encode(places, libraryPath: libraryPath, stamp: FileSignature(path: libraryPath).file.numbers)
-        guard let built = PlaceIndex(bytes: bytes) else { throw .placeDataUnavailable(reason: "libgeonames' places do not make a valid index") }
+        guard let built = PlaceIndex(bytes: bytes) else {
+            throw .placeDataUnavailable(reason: "libgeonames' places do not make a valid index")
+        }
         if let directory {
             try? directory.replace(fileName, with: bytes, durable: false)
             loaded.withLock { $0[path] = (FileSignature(path: path).file, built) }
@@ -72,8 +76,9 @@ struct PlaceIndex: Sendable {
     init?(bytes: [UInt8]) {
         var reader = ByteReader(bytes: bytes)
         guard reader.take(Self.magic.count) == Self.magic[...],
-              let count = reader.u32(), count <= 1_000_000,
-              let stampCount = reader.u32(), stampCount <= 32 else { return nil }
+            let count = reader.u32(), count <= 1_000_000,
+            let stampCount = reader.u32(), stampCount <= 32
+        else { return nil }
         var stamp: [Int] = []
         for _ in 0..<stampCount {
             guard let value = reader.i64() else { return nil }
@@ -92,7 +97,8 @@ struct PlaceIndex: Sendable {
             let (latitude, longitude) = (coordinate(row, 0), coordinate(row, 4))
             let (offset, length) = (word(rows + row * Self.rowSize + 12), word(rows + row * Self.rowSize + 16))
             guard abs(latitude) <= 90_000_000, abs(longitude) <= 180_000_000,
-                  offset <= bytes.count - texts, length <= bytes.count - texts - offset else { return nil }
+                offset <= bytes.count - texts, length <= bytes.count - texts - offset
+            else { return nil }
         }
     }
 
@@ -117,12 +123,14 @@ struct PlaceIndex: Sendable {
         var strings: [String] = []
         for field in fields {
             guard let text = String(validating: field, as: UTF8.self),
-                  !UntrustedText.hasHidden(text) else { return nil }
+                !UntrustedText.hasHidden(text)
+            else { return nil }
             strings.append(text)
         }
-        return PlaceRecord(id: strings[0], name: strings[1], divisionCode: strings[2], division: strings[3],
-                           countryCode: strings[4], country: strings[5], timeZone: strings[6],
-                           population: UInt32(population(row)), latitude: latitude(row), longitude: longitude(row))
+        return PlaceRecord(
+            id: strings[0], name: strings[1], divisionCode: strings[2], division: strings[3],
+            countryCode: strings[4], country: strings[5], timeZone: strings[6],
+            population: UInt32(population(row)), latitude: latitude(row), longitude: longitude(row))
     }
 
     /// The English name of place `row`, as text, without checking the rest of its record (for
@@ -144,7 +152,8 @@ struct PlaceIndex: Sendable {
         for place in places {
             let fields = [place.id, place.name, place.divisionCode, place.division, place.countryCode, place.country, place.timeZone]
             guard place.latitude.isFinite, place.longitude.isFinite, abs(place.latitude) <= 90, abs(place.longitude) <= 180,
-                  fields.allSatisfy({ !$0.utf8.contains(separator) }) else { continue }
+                fields.allSatisfy({ !$0.utf8.contains(separator) })
+            else { continue }
             let text = Array(fields.joined(separator: String(UnicodeScalar(separator))).utf8)
             append(UInt32(bitPattern: Int32((place.latitude * 1e6).rounded())), to: &table)
             append(UInt32(bitPattern: Int32((place.longitude * 1e6).rounded())), to: &table)
@@ -167,8 +176,10 @@ struct PlaceIndex: Sendable {
     }
 
     private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-                  UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24)]
+        bytes += [
+            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24),
+        ]
     }
 
     private func coordinate(_ row: Int, _ offset: Int) -> Int { Int(Int32(bitPattern: UInt32(word(rows + row * Self.rowSize + offset)))) }

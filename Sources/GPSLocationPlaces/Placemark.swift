@@ -53,7 +53,9 @@ public struct PlaceLanguage: Sendable, Hashable {
     public init(languages: [String]) {
         self.languages = languages.prefix(Self.maximumLanguages).filter { language in
             !language.isEmpty && language.count <= 32
-                && language.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+                && language.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                }
         }
     }
 

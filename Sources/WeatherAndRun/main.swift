@@ -49,8 +49,9 @@ enum WeatherAndRun {
         let fixes = arguments.dropFirst().first.flatMap { Int($0) } ?? 3
         let manager: GPSLocationManager
         do {
-            manager = GPSLocationManager(authorizationSource: try ConsentStore(appName: "weather-and-run"),
-                                         configuration: GPSLocationConfiguration(endpoint: endpoint))
+            manager = GPSLocationManager(
+                authorizationSource: try ConsentStore(appName: "weather-and-run"),
+                configuration: GPSLocationConfiguration(endpoint: endpoint))
         } catch {
             return print("settings:", error)
         }
@@ -58,8 +59,9 @@ enum WeatherAndRun {
         // 1. Permission, asked only when the user has to be asked; then the one guard.
         let authorization: Authorization
         do {
-            authorization = try await manager.requestAuthorization(.whenInUse, purpose: "to show the weather where you are",
-                                                                   prompter: AskOnStandardInput())
+            authorization = try await manager.requestAuthorization(
+                .whenInUse, purpose: "to show the weather where you are",
+                prompter: AskOnStandardInput())
         } catch {
             return print("settings:", error)
         }

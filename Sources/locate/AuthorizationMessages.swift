@@ -19,15 +19,18 @@ struct AuthorizationMessages: Sendable {
             if let origin = settings.servicesOrigin, origin.file != store.paths.userFile {
                 return "location services are turned off for this machine by the administrator (\(origin)); ask your administrator"
             }
-            return "location services are off\(settings.servicesOrigin.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
+            return
+                "location services are off\(settings.servicesOrigin.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
         case .notDetermined:
-            return "location permission has not been given\(app.map { " to app \"\($0)\"" } ?? ""); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
+            return
+                "location permission has not been given\(app.map { " to app \"\($0)\"" } ?? ""); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
         case .restricted:
             return "location is restricted by the administrator's policy\(origin) and cannot be changed by the user"
         case .denied:
             return "location permission is denied\(origin); allow it with: locate permission allow\(appOption)"
         case .background:
-            return "location is allowed only while in use, and locate is not in the foreground of a terminal; allow background use with: locate permission allow --always\(appOption)"
+            return
+                "location is allowed only while in use, and locate is not in the foreground of a terminal; allow background use with: locate permission allow --always\(appOption)"
         }
     }
 

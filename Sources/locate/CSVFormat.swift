@@ -36,7 +36,11 @@ struct CSVFormat: OutputFormat {
     /// A field as RFC 4180 wants it: in double quotes (inner quotes doubled) when it has a comma,
     /// a quote or a line break.
     static func appendField(_ text: String, to output: inout [UInt8]) {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+        guard
+            text.utf8.contains(where: {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+            })
+        else {
             output += text.utf8
             return
         }

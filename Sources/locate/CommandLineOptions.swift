@@ -110,7 +110,9 @@ extension CommandLineOptions {
                 parsed.options.command = .geocode
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
-                    throw UsageError(message: "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)")
+                    throw UsageError(
+                        message:
+                            "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)")
                 }
                 remaining.removeFirst()
                 parsed.options.command = .permission(action)
@@ -209,10 +211,12 @@ extension CommandLineOptions {
                 throw UsageError(message: "'geocode' needs a latitude and a longitude, or a place name")
             }
             do {
-                return .coordinate(latitude: try NumericText.number(words[0], in: -90...90),
-                                   longitude: try NumericText.number(words[1], in: -180...180))
+                return .coordinate(
+                    latitude: try NumericText.number(words[0], in: -90...90),
+                    longitude: try NumericText.number(words[1], in: -180...180))
             } catch {
-                throw UsageError(message: "not a coordinate: '\(UntrustedText.visible(error.text, limit: 40))' (expected \(error.expected))")
+                throw UsageError(
+                    message: "not a coordinate: '\(UntrustedText.visible(error.text, limit: 40))' (expected \(error.expected))")
             }
         }
         let name = words.joined(separator: " ")
@@ -228,9 +232,11 @@ extension CommandLineOptions {
             throw UsageError(message: "choose one output format, not \(parsed.formats.joined(separator: " and "))")
         }
         let flags = Set(used.flatMap(\.flags))
-        for (option, needs, given) in [("--events", "--json", isJSON), ("--no-header", "--csv", parsed.formats == ["--csv"]),
-                                       ("--geocode", "--json or --csv", isJSON || parsed.formats == ["--csv"]),
-                                       ("--null", "--format", parsed.template != nil)] where flags.contains(option) && !given {
+        for (option, needs, given) in [
+            ("--events", "--json", isJSON), ("--no-header", "--csv", parsed.formats == ["--csv"]),
+            ("--geocode", "--json or --csv", isJSON || parsed.formats == ["--csv"]),
+            ("--null", "--format", parsed.template != nil),
+        ] where flags.contains(option) && !given {
             throw UsageError(message: "'\(option)' goes with \(needs)")
         }
         if let template = parsed.template {

@@ -21,7 +21,8 @@ struct GPXFormat: OutputFormat {
 
     mutating func prologue(to output: inout [UInt8]) {
         var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        text += #"<gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">"#
+        text +=
+            #"<gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">"#
         if shape == .track { text += "\n<trk><name>locate</name>" }
         output += (text + "\n").utf8
     }

@@ -65,7 +65,9 @@ enum Locate {
         }
     }
 
-    private static func command(_ options: CommandLineOptions, environment: EnvironmentVariables) throws(StandardStreams.OutputError) -> ExitStatus {
+    private static func command(
+        _ options: CommandLineOptions, environment: EnvironmentVariables
+    ) throws(StandardStreams.OutputError) -> ExitStatus {
         if options.showHelp {
             try StandardStreams.writeRecord(HelpText.text)
             return .success
@@ -75,10 +77,14 @@ enum Locate {
             return .success
         }
         if options.command == .geocode, let query = options.geocodeQuery {
-            return try GeocodeCommand(query: query, json: options.isJSON, limit: options.limit,
-                                      language: options.placeLanguage ?? .environment(environment)).run()
+            return try GeocodeCommand(
+                query: query, json: options.isJSON, limit: options.limit,
+                language: options.placeLanguage ?? .environment(environment)
+            ).run()
         }
-        let store = ConsentStore(paths: SettingsPaths(BaseDirectories(environment: environment)), app: options.app) { StandardStreams.diagnose($0) }
+        let store = ConsentStore(paths: SettingsPaths(BaseDirectories(environment: environment)), app: options.app) {
+            StandardStreams.diagnose($0)
+        }
         if case .permission(let action) = options.command {
             return try PermissionCommand(action: action, options: options, store: store).run()
         }
@@ -92,7 +98,8 @@ enum Locate {
             // Asked only in the foreground of a terminal, and only for positions.
             let authorization = Authorization(decision: settings.decision, context: .current())
             if options.command == .locate, authorization.status == .notDetermined, authorization.locationServicesEnabled,
-               authorization.context.isForeground {
+                authorization.context.isForeground
+            {
                 let question = AuthorizationQuestion(app: store.appName, purpose: options.purpose, level: .whenInUse)
                 // Ctrl-C at the prompt ends locate at once, whatever the mode: nothing is started yet.
                 SignalTrap.restoreDefaultActions()
@@ -123,8 +130,10 @@ enum Locate {
             let command = StatusCommand(options: options, manager: manager, settings: settings)
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
-            return try OnceCommand(options: options, store: store, configuration: configuration, isAllowedOnce: isAllowedOnce,
-                                   timeout: options.timeout ?? settings.timeout ?? .seconds(30), writer: writer, explainer: explainer).run()
+            return try OnceCommand(
+                options: options, store: store, configuration: configuration, isAllowedOnce: isAllowedOnce,
+                timeout: options.timeout ?? settings.timeout ?? .seconds(30), writer: writer, explainer: explainer
+            ).run()
         case (_, .follow):
             let manager = GPSLocationManager(authorizationSource: store, configuration: configuration)
             let command = FollowCommand(options: options, manager: manager, writer: writer, explainer: explainer)

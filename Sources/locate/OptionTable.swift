@@ -51,24 +51,35 @@ enum OptionTable {
         OptionSpec(flags: ["--once"], value: nil, scopes: [.once], help: "Print one fix and exit (the default).") { parsed, _, _ in
             parsed.options.mode = .once
         },
-        OptionSpec(flags: ["-f", "--follow"], value: nil, scopes: [.follow],
-                   help: "Print fixes as they come until interrupted, --count or --duration.") { parsed, _, _ in
+        OptionSpec(
+            flags: ["-f", "--follow"], value: nil, scopes: [.follow],
+            help: "Print fixes as they come until interrupted, --count or --duration."
+        ) { parsed, _, _ in
             parsed.options.mode = .follow
         },
-        OptionSpec(flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.positions + [.status],
-                   help: "The gpsd endpoint, host[:port[:device]].") { parsed, _, value in
+        OptionSpec(
+            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.positions + [.status],
+            help: "The gpsd endpoint, host[:port[:device]]."
+        ) { parsed, _, value in
             parsed.gpsdOption = value
         },
-        OptionSpec(flags: ["--timeout"], value: "S", scopes: [.once],
-                   help: "(once) Give up after S seconds without an acceptable fix (default 30).") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--timeout"], value: "S", scopes: [.once],
+            help: "(once) Give up after S seconds without an acceptable fix (default 30)."
+        ) { parsed, flag, value in
             parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
         },
-        OptionSpec(flags: ["--accuracy"], value: "M", scopes: [.once],
-                   help: "(once) Accept only a fix with a horizontal error of M metres or less; on timeout print the best fix seen, marked timed_out.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--accuracy"], value: "M", scopes: [.once],
+            help:
+                "(once) Accept only a fix with a horizontal error of M metres or less; on timeout print the best fix seen, marked timed_out."
+        ) { parsed, flag, value in
             parsed.options.accuracy = try number(value, for: flag, excludingZero: true)
         },
-        OptionSpec(flags: ["--max-age"], value: "S", scopes: [.once],
-                   help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--max-age"], value: "S", scopes: [.once],
+            help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix."
+        ) { parsed, flag, value in
             parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true)
         },
         OptionSpec(flags: ["-n", "--count"], value: "N", scopes: [.follow], help: "(follow) Stop after N records.") { parsed, flag, value in
@@ -77,84 +88,118 @@ enum OptionTable {
         OptionSpec(flags: ["--duration"], value: "S", scopes: [.follow], help: "(follow) Stop after S seconds.") { parsed, flag, value in
             parsed.options.duration = try seconds(value, for: flag, allowingZero: false)
         },
-        OptionSpec(flags: ["--distance"], value: "M", scopes: [.follow],
-                   help: "(follow) Print a fix only after moving M metres from the last one printed.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--distance"], value: "M", scopes: [.follow],
+            help: "(follow) Print a fix only after moving M metres from the last one printed."
+        ) { parsed, flag, value in
             parsed.options.distance = try number(value, for: flag, excludingZero: false)
         },
-        OptionSpec(flags: ["--interval"], value: "S", scopes: [.follow], help: "(follow) Print at most one fix every S seconds.") { parsed, flag, value in
+        OptionSpec(flags: ["--interval"], value: "S", scopes: [.follow], help: "(follow) Print at most one fix every S seconds.") {
+            parsed, flag, value in
             parsed.options.interval = try seconds(value, for: flag, allowingZero: true)
         },
-        OptionSpec(flags: ["--heartbeat"], value: "S", scopes: [.follow],
-                   help: "(follow) Print the newest fix at least every S seconds, even when --distance holds it back.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--heartbeat"], value: "S", scopes: [.follow],
+            help: "(follow) Print the newest fix at least every S seconds, even when --distance holds it back."
+        ) { parsed, flag, value in
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
-        OptionSpec(flags: ["--json"], value: nil, scopes: OptionScope.positions + [.permissionStatus, .status, .geocode],
-                   help: "One JSON object per line.") { parsed, flag, _ in
+        OptionSpec(
+            flags: ["--json"], value: nil, scopes: OptionScope.positions + [.permissionStatus, .status, .geocode],
+            help: "One JSON object per line."
+        ) { parsed, flag, _ in
             parsed.options.format = .json
             parsed.formats.append(flag)
         },
-        OptionSpec(flags: ["--geocode"], value: nil, scopes: OptionScope.positions,
-                   help: "(with --json or --csv) Add the place of each record: city, state, country, country_code, timezone.") { parsed, _, _ in
+        OptionSpec(
+            flags: ["--geocode"], value: nil, scopes: OptionScope.positions,
+            help: "(with --json or --csv) Add the place of each record: city, state, country, country_code, timezone."
+        ) { parsed, _, _ in
             parsed.options.placeFields = true
         },
-        OptionSpec(flags: ["--lang"], value: "LANG", scopes: OptionScope.positions + [.geocode],
-                   help: "Place names in LANG (such as ko or pt_BR; C for the data's English names) instead of LANGUAGE or the locale's.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--lang"], value: "LANG", scopes: OptionScope.positions + [.geocode],
+            help: "Place names in LANG (such as ko or pt_BR; C for the data's English names) instead of LANGUAGE or the locale's."
+        ) { parsed, flag, value in
             parsed.options.placeLanguage = try language(value, for: flag)
         },
-        OptionSpec(flags: ["--limit"], value: "N", scopes: [.geocode], help: "(geocode NAME) Print at most N places (default 10).") { parsed, flag, value in
+        OptionSpec(flags: ["--limit"], value: "N", scopes: [.geocode], help: "(geocode NAME) Print at most N places (default 10).") {
+            parsed, flag, value in
             parsed.options.limit = try count(value, for: flag)
         },
-        OptionSpec(flags: ["--events"], value: nil, scopes: OptionScope.positions,
-                   help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects.") { parsed, _, _ in
+        OptionSpec(
+            flags: ["--events"], value: nil, scopes: OptionScope.positions,
+            help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects."
+        ) { parsed, _, _ in
             parsed.options.events = true
         },
-        OptionSpec(flags: ["--csv"], value: nil, scopes: OptionScope.positions,
-                   help: "CSV (RFC 4180) with a header line and the JSON fields as columns.") { parsed, flag, _ in
+        OptionSpec(
+            flags: ["--csv"], value: nil, scopes: OptionScope.positions,
+            help: "CSV (RFC 4180) with a header line and the JSON fields as columns."
+        ) { parsed, flag, _ in
             parsed.options.format = .csv
             parsed.formats.append(flag)
         },
-        OptionSpec(flags: ["--no-header"], value: nil, scopes: OptionScope.positions, help: "(with --csv) Leave the header line out.") { parsed, _, _ in
+        OptionSpec(flags: ["--no-header"], value: nil, scopes: OptionScope.positions, help: "(with --csv) Leave the header line out.") {
+            parsed, _, _ in
             parsed.options.csvHeader = false
         },
-        OptionSpec(flags: ["--gpx"], value: nil, scopes: OptionScope.positions,
-                   help: "GPX 1.1: a waypoint for --once, a track for --follow.") { parsed, flag, _ in
+        OptionSpec(
+            flags: ["--gpx"], value: nil, scopes: OptionScope.positions,
+            help: "GPX 1.1: a waypoint for --once, a track for --follow."
+        ) { parsed, flag, _ in
             parsed.options.format = .gpx
             parsed.formats.append(flag)
         },
-        OptionSpec(flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.positions,
-                   help: "A line per record from tokens: \(TemplateFormat.tokenList); %% is a percent sign, \\n and \\t a line break and a tab.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.positions,
+            help: "A line per record from tokens: \(TemplateFormat.tokenList); %% is a percent sign, \\n and \\t a line break and a tab."
+        ) { parsed, flag, value in
             parsed.template = value
             parsed.formats.append(flag)
         },
-        OptionSpec(flags: ["--null"], value: "TEXT", scopes: OptionScope.positions,
-                   help: "(with --format) What an unknown value is written as (default: nothing).") { parsed, _, value in
+        OptionSpec(
+            flags: ["--null"], value: "TEXT", scopes: OptionScope.positions,
+            help: "(with --format) What an unknown value is written as (default: nothing)."
+        ) { parsed, _, value in
             parsed.nullText = value
         },
-        OptionSpec(flags: ["--no-fallback"], value: nil, scopes: OptionScope.positions,
-                   help: "Print nothing instead of the fallback coordinate.") { parsed, _, _ in
+        OptionSpec(
+            flags: ["--no-fallback"], value: nil, scopes: OptionScope.positions,
+            help: "Print nothing instead of the fallback coordinate."
+        ) { parsed, _, _ in
             parsed.options.fallbackEnabled = false
         },
-        OptionSpec(flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
-                   help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
+            help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP."
+        ) { parsed, flag, value in
             do throws(GPSLocationError) {
                 parsed.options.app = try AppName(value)
             } catch {
                 throw UsageError(message: "'\(flag)' needs an app name: \(error.description)")
             }
         },
-        OptionSpec(flags: ["--purpose"], value: "TEXT", scopes: OptionScope.positions,
-                   help: "Why the location is needed, shown in the permission prompt.") { parsed, _, value in
+        OptionSpec(
+            flags: ["--purpose"], value: "TEXT", scopes: OptionScope.positions,
+            help: "Why the location is needed, shown in the permission prompt."
+        ) { parsed, _, value in
             parsed.options.purpose = value
         },
-        OptionSpec(flags: ["--always"], value: nil, scopes: [.permissionAllow],
-                   help: "(permission allow) Allow also without a terminal or in the background.") { parsed, _, _ in
+        OptionSpec(
+            flags: ["--always"], value: nil, scopes: [.permissionAllow],
+            help: "(permission allow) Allow also without a terminal or in the background."
+        ) { parsed, _, _ in
             parsed.options.always = true
         },
-        OptionSpec(flags: ["--reduced"], value: nil, scopes: [.permissionAllow],
-                   help: "(permission allow) Allow only positions snapped to a grid cell of about 5.6 km.") { parsed, _, _ in
+        OptionSpec(
+            flags: ["--reduced"], value: nil, scopes: [.permissionAllow],
+            help: "(permission allow) Allow only positions snapped to a grid cell of about 5.6 km."
+        ) { parsed, _, _ in
             parsed.options.reduced = true
         },
-        OptionSpec(flags: ["-V", "--version"], value: nil, scopes: nil, help: "Show the version and the libgps it was built with.") { parsed, _, _ in
+        OptionSpec(flags: ["-V", "--version"], value: nil, scopes: nil, help: "Show the version and the libgps it was built with.") {
+            parsed, _, _ in
             parsed.options.showVersion = true
         },
         OptionSpec(flags: ["-h", "--help"], value: nil, scopes: nil, help: "Show help information.") { parsed, _, _ in
@@ -190,7 +235,8 @@ enum OptionTable {
         if ["C", "POSIX", "en"].contains(text) { return .english }
         let language = PlaceLanguage(languages: [text])
         guard !language.languages.isEmpty else {
-            throw UsageError(message: "'\(option)' needs a language such as ko, de or pt_BR (or C), not '\(UntrustedText.visible(text, limit: 40))'")
+            throw UsageError(
+                message: "'\(option)' needs a language such as ko, de or pt_BR (or C), not '\(UntrustedText.visible(text, limit: 40))'")
         }
         return language
     }
@@ -198,8 +244,10 @@ enum OptionTable {
     /// A record count: a whole number from 1 to a billion.
     private static func count(_ text: String, for option: String) throws(UsageError) -> Int {
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let number = Int(text), (1...1_000_000_000).contains(number) else {
-            throw UsageError(message: "'\(option)' needs a whole number from 1 to 1000000000, not '\(UntrustedText.visible(text, limit: 40))'")
+            let number = Int(text), (1...1_000_000_000).contains(number)
+        else {
+            throw UsageError(
+                message: "'\(option)' needs a whole number from 1 to 1000000000, not '\(UntrustedText.visible(text, limit: 40))'")
         }
         return number
     }

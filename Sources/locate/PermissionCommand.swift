@@ -56,10 +56,14 @@ struct PermissionCommand {
         return apps.map { app in
             let settings = ResolvedSettings(user: user, policy: policy, app: app)
             let authorization = Authorization(decision: settings.decision, context: context)
-            guard options.isJSON else { return (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings) }
+            guard options.isJSON else {
+                return (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings)
+            }
             var object = JSONObjectWriter()
             object.add("app", string: app?.rawValue)
-            object.add("authorization", string: AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled))
+            object.add(
+                "authorization",
+                string: AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled))
             object.add("decided_by", string: settings.statusOrigin?.description)
             object.add("accuracy", string: authorization.accuracy.rawValue)
             object.add("accuracy_decided_by", string: settings.accuracyOrigin?.description)
@@ -73,6 +77,7 @@ struct PermissionCommand {
         let origin = settings.statusOrigin.map { "set in \($0)" } ?? "not set"
         let accuracyOrigin = settings.accuracyOrigin.map { "set in \($0)" } ?? "default"
         let now = authorization.denial.map { "not authorized now (\($0.rawValue))" } ?? "authorized now"
-        return "\(AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)) (\(origin)), accuracy \(authorization.accuracy.rawValue) (\(accuracyOrigin)), \(now)"
+        return
+            "\(AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)) (\(origin)), accuracy \(authorization.accuracy.rawValue) (\(accuracyOrigin)), \(now)"
     }
 }

@@ -40,8 +40,10 @@ struct RecordWriter {
         start()
         // The place of the location handed out (the fix that passed the check, its grid cell, or
         // the fallback), so it tells nothing the coordinates beside it do not.
-        return format.record(RecordSource(location: location, reason: reason, timedOut: timedOut, now: Date(),
-                                          place: places?.reverseGeocode(location)), to: &pending)
+        return format.record(
+            RecordSource(
+                location: location, reason: reason, timedOut: timedOut, now: Date(),
+                place: places?.reverseGeocode(location)), to: &pending)
     }
 
     /// Adds the fallback record marked with `reason`; `false` when there is none to write.

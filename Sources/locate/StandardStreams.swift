@@ -44,8 +44,9 @@ enum StandardStreams {
     /// stdout stopped reading, and only a signal's default action can end the process now.
     static func isStdoutBlocked(for duration: Duration) -> Bool {
         let started = stdoutWriteStarted.load(ordering: .relaxed)
-        return started != 0 && monotonicNanoseconds() - started >= duration.components.seconds * 1_000_000_000
-            + duration.components.attoseconds / 1_000_000_000
+        return started != 0
+            && monotonicNanoseconds() - started >= duration.components.seconds * 1_000_000_000
+                + duration.components.attoseconds / 1_000_000_000
     }
 
     private static func monotonicNanoseconds() -> Int64 {

@@ -14,7 +14,10 @@ struct StatusCommand {
         let authorization = (try? await manager.authorization()) ?? Authorization(decision: settings.decision, context: .current())
         var facts: [(key: String, value: String?)] = [
             ("services", authorization.locationServicesEnabled ? "on" : "off"),
-            ("authorization", AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)),
+            (
+                "authorization",
+                AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)
+            ),
             ("decided_by", settings.statusOrigin?.description),
             ("accuracy", authorization.accuracy.rawValue),
             ("authorized_now", authorization.isAuthorized ? "yes" : "no"),

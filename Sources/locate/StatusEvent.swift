@@ -24,22 +24,27 @@ struct StatusEvent {
         case .noDevice:
             self.init(name: event.name, message: "gpsd at \(endpoint) has no GPS device; waiting for one")
         case .gpsdLost(let retryIn):
-            self.init(name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn.seconds) s",
-                      details: [("retry_in", .number(retryIn.seconds, decimals: 2))])
+            self.init(
+                name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn.seconds) s",
+                details: [("retry_in", .number(retryIn.seconds, decimals: 2))])
         case .reconnected:
             self.init(name: event.name, message: "reconnected to gpsd at \(endpoint)")
         case .authorizationChanged(let status, let denial):
-            self.init(name: event.name,
-                      message: denial.map(explanation) ?? "location is authorized again (\(status.rawValue)); resuming",
-                      details: [("authorization", .text(AuthorizationMessages.authorizationName(status, servicesOff: denial == .servicesOff))),
-                                ("reason", denial.map { .text($0.rawValue) } ?? .unknown)])
+            self.init(
+                name: event.name,
+                message: denial.map(explanation) ?? "location is authorized again (\(status.rawValue)); resuming",
+                details: [
+                    ("authorization", .text(AuthorizationMessages.authorizationName(status, servicesOff: denial == .servicesOff))),
+                    ("reason", denial.map { .text($0.rawValue) } ?? .unknown),
+                ])
         case .paused:
             self.init(name: event.name, message: "paused: location is allowed only while in use, and locate is in the background")
         case .resumed:
             self.init(name: event.name, message: "resumed: locate is in the foreground again")
         case .dropped(let count):
-            self.init(name: event.name, message: "the output was not read for a while; dropped the \(count) oldest records",
-                      details: [("count", .number(Double(count), decimals: 0))])
+            self.init(
+                name: event.name, message: "the output was not read for a while; dropped the \(count) oldest records",
+                details: [("count", .number(Double(count), decimals: 0))])
         }
     }
 

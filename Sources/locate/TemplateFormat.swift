@@ -74,7 +74,8 @@ struct TemplateFormat: OutputFormat, Sendable {
                 let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
                 // Every token names a record field (a test holds the table to it).
                 guard let token = Self.tokens.first(where: { $0.name == word }), let field = RecordFields.named(token.field) else {
-                    throw UsageError(message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(Self.tokenList) %%)")
+                    throw UsageError(
+                        message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(Self.tokenList) %%)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
                 literal = ""

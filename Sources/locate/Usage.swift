@@ -21,27 +21,48 @@ enum Usage {
         "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
     ]
 
-    static let argument = (name: "host[:port[:device]]", help: """
+    static let argument = (
+        name: "host[:port[:device]]",
+        help: """
         The gpsd to ask, as gpsd's clients take it ([::1]:2947 for IPv6); also --gpsd SPEC, \
         LOCATE_GPSD, or [gpsd] server in the settings. Default localhost:2947.
-        """)
+        """
+    )
 
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (0, "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, closed pipe) after a live fix."),
         (64, "Usage error: unknown option, bad value, unknown --format token."),
-        (69, "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read."),
+        (
+            69,
+            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read."
+        ),
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (75, "No acceptable fix in time (the best fix seen, or the fallback, is printed)."),
-        (77, "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled)."),
-        (78, "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else); nothing is printed, gpsd is not asked."),
+        (
+            77,
+            "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled)."
+        ),
+        (
+            78,
+            "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else); nothing is printed, gpsd is not asked."
+        ),
         (1, "locate geocode found no place; anything else."),
     ]
 
     static let files: [(path: String, meaning: String)] = [
-        ("$XDG_CONFIG_HOME/locate/locate.conf", "Your settings (default ~/.config/locate/locate.conf), written by locate permission and the prompt."),
+        (
+            "$XDG_CONFIG_HOME/locate/locate.conf",
+            "Your settings (default ~/.config/locate/locate.conf), written by locate permission and the prompt."
+        ),
         ("$XDG_CONFIG_DIRS/locate/policy.conf", "The administrator's policy (default /etc/xdg/locate/policy.conf); it can only restrict."),
-        ("$XDG_CACHE_HOME/locate/last-fix.json", "The last fix handed out (default ~/.cache/locate/last-fix.json), for --max-age; removed by locate permission deny and reset."),
-        ("$XDG_CACHE_HOME/locate/places.index", "The places of libgeonames in a compact form, built on first use of place names and again after libgeonames changes; the same for every user, nothing of the position."),
+        (
+            "$XDG_CACHE_HOME/locate/last-fix.json",
+            "The last fix handed out (default ~/.cache/locate/last-fix.json), for --max-age; removed by locate permission deny and reset."
+        ),
+        (
+            "$XDG_CACHE_HOME/locate/places.index",
+            "The places of libgeonames in a compact form, built on first use of place names and again after libgeonames changes; the same for every user, nothing of the position."
+        ),
     ]
 
     static let footer = "Records go to stdout, one per line; messages and status events go to stderr."

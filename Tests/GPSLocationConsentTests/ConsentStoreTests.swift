@@ -3,6 +3,7 @@ import GPSLocation
 import Glibc
 import Synchronization
 import Testing
+
 @testable import GPSLocationConsent
 
 /// The consent store as a host uses it: what it decides, what it refuses to trust, how it
@@ -11,8 +12,9 @@ import Testing
 struct ConsentStoreTests {
     private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-store-\(UUID().uuidString)")
     private var paths: SettingsPaths {
-        SettingsPaths(userFile: directory.path + "/config/locate.conf", policyCandidates: [directory.path + "/etc/policy.conf"],
-                      cacheDirectory: directory.path + "/cache")
+        SettingsPaths(
+            userFile: directory.path + "/config/locate.conf", policyCandidates: [directory.path + "/etc/policy.conf"],
+            cacheDirectory: directory.path + "/cache")
     }
 
     private func write(_ text: String, to path: String) throws {
@@ -24,7 +26,8 @@ struct ConsentStoreTests {
         try ConsentStore(paths: paths, appName: app)
     }
 
-    private static let fix = Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
+    private static let fix = Location(
+        latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
 
     private static func authorized(_ decision: AuthorizationDecision) -> Authorization {
         Authorization(decision: decision, context: ProcessContext(hasTerminal: false, isForeground: false))
@@ -49,10 +52,12 @@ struct ConsentStoreTests {
         struct Deny: AuthorizationPrompter {
             func ask(_ question: AuthorizationQuestion) async -> AuthorizationAnswer? { .deny }
         }
-        let manager = GPSLocationManager(authorizationSource: try store(), processContext: ProcessContext(hasTerminal: true, isForeground: true))
+        let manager = GPSLocationManager(
+            authorizationSource: try store(), processContext: ProcessContext(hasTerminal: true, isForeground: true))
         let authorization = try await manager.requestAuthorization(prompter: Deny())
         #expect(authorization.denial == .denied)
-        #expect(try String(contentsOfFile: paths.userFile!, encoding: .utf8)
+        #expect(
+            try String(contentsOfFile: paths.userFile!, encoding: .utf8)
                 == "# from Windows\r\n[fallback]\r\nlatitude = 1\r\nlongitude = 2\r\n\r\n[location]\r\nauthorization = denied\r\n")
     }
 
@@ -98,7 +103,9 @@ struct ConsentStoreTests {
     }
 
     @Test func aRelativeOrMissingHomeIsNeverUsed() {
-        for environment in [["HOME": "relative/home"], ["HOME": ""], [:], ["HOME": "x", "XDG_CONFIG_HOME": "cfg", "XDG_CACHE_HOME": "cache"]] {
+        for environment in [
+            ["HOME": "relative/home"], ["HOME": ""], [:], ["HOME": "x", "XDG_CONFIG_HOME": "cfg", "XDG_CACHE_HOME": "cache"],
+        ] {
             let paths = SettingsPaths(environment: environment)
             #expect(paths.userFile.map { $0.hasPrefix("/") } ?? true, "\(environment)")
             #expect(paths.cacheDirectory.map { $0.hasPrefix("/") } ?? true, "\(environment)")
@@ -128,7 +135,8 @@ struct ConsentStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try write("[location]\nauthorization = always\n", to: paths.userFile!)
         let cache = paths.cacheDirectory!
-        let planted = #"{"format":1,"lat":10.5,"lon":20.5,"time":null,"received":\#(Date().timeIntervalSince1970),"mode":"3d","accuracy":"full"}"#
+        let planted =
+            #"{"format":1,"lat":10.5,"lon":20.5,"time":null,"received":\#(Date().timeIntervalSince1970),"mode":"3d","accuracy":"full"}"#
         switch kind {
         case "world-writable":
             try write(planted, to: cache + "/last-fix.json")
@@ -146,7 +154,8 @@ struct ConsentStoreTests {
         #expect(store.keptLocation() == nil, "a planted fix is not served")
         store.keep(Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
         store.keep(Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
-        let kept = try String(contentsOfFile: (kind == "symbolic link" ? directory.path + "/elsewhere" : cache) + "/last-fix.json", encoding: .utf8)
+        let kept = try String(
+            contentsOfFile: (kind == "symbolic link" ? directory.path + "/elsewhere" : cache) + "/last-fix.json", encoding: .utf8)
         #expect(kept == planted, "nothing written there")
         #expect(warnings.lines.count == 1 && warnings.lines[0].contains("not using the cache \(cache)"), "\(warnings.lines)")
     }

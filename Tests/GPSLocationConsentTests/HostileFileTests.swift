@@ -2,6 +2,7 @@ import Foundation
 import GPSLocation
 import HostileInput
 import Testing
+
 @testable import GPSLocationConsent
 
 /// Seeded mutations of valid settings files and cache files, thousands of each: whatever the
@@ -80,7 +81,8 @@ struct HostileFileTests {
                 #expect(FileManager.default.contents(atPath: file) == Data(bytes), "a refused edit leaves the file as it was")
                 continue
             }
-            let written = try LocationSettings(SettingsLines(Array(FileManager.default.contents(atPath: file) ?? Data())), file: file, role: .user)
+            let written = try LocationSettings(
+                SettingsLines(Array(FileManager.default.contents(atPath: file) ?? Data())), file: file, role: .user)
             #expect(written.apps[try AppName("weather")]?.authorization?.value == .denied)
         }
     }

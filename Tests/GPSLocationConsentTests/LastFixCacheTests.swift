@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import Testing
+
 @testable import GPSLocationConsent
 
 struct LastFixCacheTests {
@@ -24,9 +25,11 @@ struct LastFixCacheTests {
 
     /// A cache file as the cache writes it, with `replacing` members changed.
     private func entry(_ replacing: [String: String] = [:]) -> String {
-        var members = ["format": "1", "lat": "64.15", "lon": "-21.94", "time": "1767254406.0", "received": "1767254406.5",
-                       "alt_msl": "12.5", "alt_hae": "null", "h_acc": "17.1", "v_acc": "null", "speed": "0.5", "course": "90.0",
-                       "mode": "\"3d\"", "sats_used": "8", "device": "\"/dev/gps\"", "accuracy": "\"full\""]
+        var members = [
+            "format": "1", "lat": "64.15", "lon": "-21.94", "time": "1767254406.0", "received": "1767254406.5",
+            "alt_msl": "12.5", "alt_hae": "null", "h_acc": "17.1", "v_acc": "null", "speed": "0.5", "course": "90.0",
+            "mode": "\"3d\"", "sats_used": "8", "device": "\"/dev/gps\"", "accuracy": "\"full\"",
+        ]
         for (key, value) in replacing { members[key] = value }
         return "{" + members.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
     }
@@ -34,8 +37,9 @@ struct LastFixCacheTests {
     @Test func keepsAFixPrivatelyAndGivesItBackAsCached() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try load() == nil)
-        let fix = Location(latitude: 64.150432167, longitude: -21.940456667, time: Date(timeIntervalSince1970: 1_767_254_406),
-                           altitudeMSL: 12.5, horizontalAccuracy: 17.1, mode: .threeDimensional, satellitesUsed: 8, device: "/dev/gps")
+        let fix = Location(
+            latitude: 64.150432167, longitude: -21.940456667, time: Date(timeIntervalSince1970: 1_767_254_406),
+            altitudeMSL: 12.5, horizontalAccuracy: 17.1, mode: .threeDimensional, satellitesUsed: 8, device: "/dev/gps")
         LastFixCache.store(fix, in: try cache(), receivedAt: now)
         var expected = fix
         expected.source = .cache
@@ -63,7 +67,9 @@ struct LastFixCacheTests {
         #expect(try load() == nil, "\(change)")
     }
 
-    @Test(arguments: ["not json", "", "{", "{}", "{\"lat\":1,\"lat\":2}", "\u{FEFF}{}", "{\"lat\":1}garbage", String(repeating: "[", count: 100_000)])
+    @Test(arguments: [
+        "not json", "", "{", "{}", "{\"lat\":1,\"lat\":2}", "\u{FEFF}{}", "{\"lat\":1}garbage", String(repeating: "[", count: 100_000),
+    ])
     func ignoresAFileThatIsNotAnEntry(text: String) throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try writeFile(text)

@@ -1,5 +1,6 @@
 import GPSLocation
 import Testing
+
 @testable import GPSLocationConsent
 
 struct LocationSettingsTests {
@@ -8,7 +9,8 @@ struct LocationSettingsTests {
     }
 
     @Test func readsTheDocumentedExample() throws {
-        let settings = try parse("""
+        let settings = try parse(
+            """
             # locate.conf
             [location]
             services = on              # on | off
@@ -44,7 +46,10 @@ struct LocationSettingsTests {
 
     @Test(arguments: [
         ("[locaton]\n", 1, 2, "unknown section [locaton] (expected [location], [fallback], [gpsd] or [app \"NAME\"])"),
-        ("[location]\nauthorisation = always\n", 2, 1, "unknown key 'authorisation' in [location] (expected services, authorization, accuracy, timeout)"),
+        (
+            "[location]\nauthorisation = always\n", 2, 1,
+            "unknown key 'authorisation' in [location] (expected services, authorization, accuracy, timeout)"
+        ),
         ("[location]\ntimeout = soon\n", 2, 11, "bad value 'soon' for 'timeout' (expected a number above 0)"),
         ("[location]\ntimeout = 0\n", 2, 11, "bad value '0' for 'timeout' (expected a number above 0)"),
         ("[fallback]\nlatitude = 91\n", 2, 12, "bad value '91' for 'latitude' (expected a number from -90 to 90)"),
@@ -56,11 +61,20 @@ struct LocationSettingsTests {
         ("[location]\nservices on\n", 2, 10, "expected '=' after 'services'"),
         ("[location]\nservices = on\u{1}\n", 2, 14, "unexpected control character (expected text)"),
         ("[app weather]\n", 1, 6, "expected a quoted name, as in [app \"weather\"]"),
-        ("[app \"my app\"]\n", 1, 6, "'my app' is not an app name (expected 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit)"),
-        ("[gpsd]\nserver = host:99999\n", 2, 10, "bad value for 'server': invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
+        (
+            "[app \"my app\"]\n", 1, 6,
+            "'my app' is not an app name (expected 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit)"
+        ),
+        (
+            "[gpsd]\nserver = host:99999\n", 2, 10,
+            "bad value for 'server': invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"
+        ),
     ])
     func rejectsMalformedFilesNamingLineAndColumn(text: String, line: Int, column: Int, message: String) {
-        #expect(throws: GPSLocationError.invalidSettings(SettingsProblem(file: "/home/u/locate.conf", line: line, column: column, message: message))) {
+        #expect(
+            throws: GPSLocationError.invalidSettings(
+                SettingsProblem(file: "/home/u/locate.conf", line: line, column: column, message: message))
+        ) {
             try parse(text)
         }
     }
@@ -81,7 +95,12 @@ struct LocationSettingsTests {
     @Test func theSettingsTimeoutIsTheSameConversionAsTheCommandLine() throws {
         let settings = try LocationSettings(SettingsLines(Array("[location]\ntimeout = 2.0006\n".utf8)), file: "f", role: .user)
         #expect(settings.location.timeout?.value == .milliseconds(2001))
-        #expect(throws: GPSLocationError.invalidSettings(SettingsProblem(file: "f", line: 2, column: 11, message: "bad value '0.0004' for 'timeout' (expected a number of seconds of at least 0.001)"))) {
+        #expect(
+            throws: GPSLocationError.invalidSettings(
+                SettingsProblem(
+                    file: "f", line: 2, column: 11,
+                    message: "bad value '0.0004' for 'timeout' (expected a number of seconds of at least 0.001)"))
+        ) {
             try LocationSettings(SettingsLines(Array("[location]\ntimeout = 0.0004\n".utf8)), file: "f", role: .user)
         }
     }

@@ -1,5 +1,6 @@
 import GPSLocation
 import Testing
+
 @testable import GPSLocationConsent
 
 struct PermissionResolutionTests {
@@ -8,8 +9,10 @@ struct PermissionResolutionTests {
     private let noTerminal = ProcessContext(hasTerminal: false, isForeground: false)
 
     /// The settings the files say, and the authorization they give a process in `context`.
-    private func resolve(user: String = "", policy: String = "", app: String? = nil, once: Bool = false,
-                         context: ProcessContext) throws -> (settings: ResolvedSettings, authorization: Authorization) {
+    private func resolve(
+        user: String = "", policy: String = "", app: String? = nil, once: Bool = false,
+        context: ProcessContext
+    ) throws -> (settings: ResolvedSettings, authorization: Authorization) {
         let settings = ResolvedSettings(
             user: try LocationSettings(SettingsLines(Array(user.utf8)), file: "user.conf", role: .user),
             policy: try LocationSettings(SettingsLines(Array(policy.utf8)), file: "policy.conf", role: .policy),
@@ -65,7 +68,8 @@ struct PermissionResolutionTests {
         #expect(capped.settings.accuracyOrigin?.file == "policy.conf")
         let fallback = try resolve(user: user, policy: "[fallback]\nlatitude = 10\nenabled = no\n", context: noTerminal)
         #expect(fallback.settings.fallback == .disabled)
-        #expect(try resolve(user: user, policy: "[fallback]\nlatitude = 10\n", context: noTerminal).settings.fallback
+        #expect(
+            try resolve(user: user, policy: "[fallback]\nlatitude = 10\n", context: noTerminal).settings.fallback
                 == .coordinate(FallbackCoordinate(latitude: 10, longitude: 2)))
     }
 

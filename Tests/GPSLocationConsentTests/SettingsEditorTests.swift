@@ -3,6 +3,7 @@ import GPSLocation
 import Glibc
 import Synchronization
 import Testing
+
 @testable import GPSLocationConsent
 
 /// The editor writes the user's file as a person would, in locked transactions, on the reader's
@@ -47,8 +48,14 @@ struct SettingsEditorTests {
         ("no final line end", "[location]\nauthorization = always", "[location]\nauthorization = denied"),
         ("byte-order mark", "\u{FEFF}[location]\nauthorization = always\n", "\u{FEFF}[location]\nauthorization = denied\n"),
         ("tabs", "[location]\n\tauthorization\t=\talways\t# tab\n", "[location]\nauthorization = denied\n"),
-        ("CRLF, a new section", "[fallback]\r\nlatitude = 1\r\nlongitude = 2", "[fallback]\r\nlatitude = 1\r\nlongitude = 2\r\n\r\n[location]\r\nauthorization = denied\r\n"),
-        ("mixed line ends", "[fallback]\nlatitude = 1\r\n[location]\r\nauthorization = always\n", "[fallback]\nlatitude = 1\r\n[location]\r\nauthorization = denied\n"),
+        (
+            "CRLF, a new section", "[fallback]\r\nlatitude = 1\r\nlongitude = 2",
+            "[fallback]\r\nlatitude = 1\r\nlongitude = 2\r\n\r\n[location]\r\nauthorization = denied\r\n"
+        ),
+        (
+            "mixed line ends", "[fallback]\nlatitude = 1\r\n[location]\r\nauthorization = always\n",
+            "[fallback]\nlatitude = 1\r\n[location]\r\nauthorization = denied\n"
+        ),
     ])
     func editsAnyFileTheReaderAccepts(kind: String, original: String, edited: String) throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,8 +135,9 @@ struct SettingsEditorVerificationTests {
 
     @Test func acceptsExactlyTheChange() throws {
         let original = try document("# mine\n[location]\nauthorization = denied\n")
-        try editor.verify(Array("# mine\n[location]\nauthorization = always\n".utf8), against: original, section: location,
-                          setting: [.authorization(.always)], removing: [])
+        try editor.verify(
+            Array("# mine\n[location]\nauthorization = always\n".utf8), against: original, section: location,
+            setting: [.authorization(.always)], removing: [])
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GPSLocationConsent
 
 /// The watcher's ticks alone (as when inotify is unavailable or misses an event) never lose a change.
@@ -22,8 +23,14 @@ struct SettingsWatcherTests {
         #expect(!watcher.filesChanged(), "nothing changed yet")
         let changes: [(String, () throws -> Void)] = [
             ("created", { try "[location]\nauthorization = always\n".write(toFile: userFile, atomically: false, encoding: .utf8) }),
-            ("edited in place, same size", { try "[location]\nauthorization = denied\n".write(toFile: userFile, atomically: false, encoding: .utf8) }),
-            ("replaced by rename", { try "[location]\nauthorization = always\n".write(toFile: userFile, atomically: true, encoding: .utf8) }),
+            (
+                "edited in place, same size",
+                { try "[location]\nauthorization = denied\n".write(toFile: userFile, atomically: false, encoding: .utf8) }
+            ),
+            (
+                "replaced by rename",
+                { try "[location]\nauthorization = always\n".write(toFile: userFile, atomically: true, encoding: .utf8) }
+            ),
             ("a policy appears", { try "[location]\nservices = off\n".write(toFile: policyFile, atomically: true, encoding: .utf8) }),
             ("removed", { try FileManager.default.removeItem(atPath: userFile) }),
         ]

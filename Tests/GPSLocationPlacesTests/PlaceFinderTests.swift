@@ -1,12 +1,14 @@
 import Foundation
 import GPSLocation
 import Testing
+
 @testable import GPSLocationPlaces
 
 /// Reverse and forward geocoding against Debian's libgeonames, through the place index.
 struct PlaceFinderTests {
     /// One index for the whole suite (built once from libgeonames into a private cache).
-    private static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
+    private static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)")
+        .path
     private static let english = Result { try PlaceFinder(language: .english, cacheDirectory: cacheDirectory) }
 
     private var finder: PlaceFinder {
@@ -143,8 +145,9 @@ struct PlaceFinderTests {
     }
 
     @Test func placemarksFormatWithoutRepeats() {
-        var place = Placemark(city: "Seoul", state: "Seoul", country: "Republic of Korea", countryCode: "KR", timeZone: "Asia/Seoul",
-                              latitude: 37.566, longitude: 126.9784, population: 10_349_312, distance: nil)
+        var place = Placemark(
+            city: "Seoul", state: "Seoul", country: "Republic of Korea", countryCode: "KR", timeZone: "Asia/Seoul",
+            latitude: 37.566, longitude: 126.9784, population: 10_349_312, distance: nil)
         #expect(place.formatted == "Seoul, Republic of Korea")
         place.state = nil
         #expect(place.formatted == "Seoul, Republic of Korea")
@@ -173,19 +176,27 @@ struct PlaceFinderTests {
             _ = finder.geocode("Seoul")
         }
         try Data(good.prefix(good.count - 1)).write(to: URL(fileURLWithPath: path))
-        #expect(try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city == "Seoul")
+        #expect(
+            try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city
+                == "Seoul")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "a truncated index is replaced")
     }
 
     @Test func anIndexFromAnotherLibgeonamesIsRebuilt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let stale = PlaceIndex.encode([PlaceRecord(id: "1", name: "Stale", divisionCode: "", division: "", countryCode: "ZZ", country: "Nowhere",
-                                                   timeZone: "UTC", population: 1_000_000, latitude: 37.5, longitude: 126.9)],
-                                      libraryPath: "/nonexistent/libgeonames.so.0", stamp: [1, 2, 3])
+        let stale = PlaceIndex.encode(
+            [
+                PlaceRecord(
+                    id: "1", name: "Stale", divisionCode: "", division: "", countryCode: "ZZ", country: "Nowhere",
+                    timeZone: "UTC", population: 1_000_000, latitude: 37.5, longitude: 126.9)
+            ],
+            libraryPath: "/nonexistent/libgeonames.so.0", stamp: [1, 2, 3])
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(stale).write(to: URL(fileURLWithPath: directory + "/places.index"))
-        #expect(try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city == "Seoul")
+        #expect(
+            try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city
+                == "Seoul")
     }
 
     @Test func aHostileCatalogIsNoTranslation() {

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import GPSLocation
 
 struct AccuracyReducerTests {
     private func fix(_ latitude: Double, _ longitude: Double) -> Location {
-        Location(latitude: latitude, longitude: longitude, altitudeMSL: 12, horizontalAccuracy: 3, speed: 2, course: 90, climb: 0.5, mode: .threeDimensional)
+        Location(
+            latitude: latitude, longitude: longitude, altitudeMSL: 12, horizontalAccuracy: 3, speed: 2, course: 90, climb: 0.5,
+            mode: .threeDimensional)
     }
 
     @Test func snapsToTheCellCentreAndDropsEverythingFiner() throws {
@@ -26,7 +29,8 @@ struct AccuracyReducerTests {
             let latitude = cell.centreLatitude - 0.024 + Double(step % 20) * 0.0024
             let longitude = cell.centreLongitude - 0.05 + Double(step / 20) * 0.01
             guard AccuracyReducer.Cell(containingLatitude: latitude, longitude: longitude) == cell,
-                  let reduced = reducer.reduce(fix(latitude, longitude), at: nil) else { continue }
+                let reduced = reducer.reduce(fix(latitude, longitude), at: nil)
+            else { continue }
             outputs.insert("\(reduced.latitude) \(reduced.longitude)")
         }
         #expect(outputs == ["\(cell.centreLatitude) \(cell.centreLongitude)"])

@@ -1,12 +1,15 @@
 import FoundationEssentials
 import Testing
+
 @testable import GPSLocation
 
 /// Decoding goes through libgps's own parser (`gps_unpack`), as gpsd's messages do at run time.
 struct GPSDMessageDecoderTests {
-    private let fullFix = #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z","ept":0.005,"lat":64.150432167,"lon":-21.940456667,"altHAE":57.5000,"altMSL":12.5000,"alt":12.5000,"epx":17.386,"epy":15.218,"epv":29.900,"track":12.5,"magtrack":346.7563,"magvar":-13.2,"speed":3.3,"climb":0.1,"eps":34.77,"epc":59.80,"geoidSep":45.000,"eph":17.100,"sep":30.400}"#
+    private let fullFix =
+        #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z","ept":0.005,"lat":64.150432167,"lon":-21.940456667,"altHAE":57.5000,"altMSL":12.5000,"alt":12.5000,"epx":17.386,"epy":15.218,"epv":29.900,"track":12.5,"magtrack":346.7563,"magvar":-13.2,"speed":3.3,"climb":0.1,"eps":34.77,"epc":59.80,"geoidSep":45.000,"eph":17.100,"sep":30.400}"#
 
-    private let sky = #"{"class":"SKY","device":"/dev/pts/1","hdop":0.90,"nSat":3,"uSat":2,"satellites":[{"PRN":2,"el":20.0,"az":0.0,"ss":30.0,"used":true},{"PRN":5,"el":28.0,"az":45.0,"ss":32.0,"used":true},{"PRN":12,"el":36.0,"az":90.0,"ss":0.0,"used":false}]}"#
+    private let sky =
+        #"{"class":"SKY","device":"/dev/pts/1","hdop":0.90,"nSat":3,"uSat":2,"satellites":[{"PRN":2,"el":20.0,"az":0.0,"ss":30.0,"used":true},{"PRN":5,"el":28.0,"az":45.0,"ss":32.0,"used":true},{"PRN":12,"el":36.0,"az":90.0,"ss":0.0,"used":false}]}"#
 
     @Test func decodesEveryFieldOfAFullFix() throws {
         let report = GPSDMessageDecoder().decode(json: fullFix)
@@ -37,7 +40,8 @@ struct GPSDMessageDecoderTests {
 
     @Test func modeZeroSaysNothingInTheStreamAndNoFixInAPoll() {
         #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":0}"#) == .other)
-        let poll = #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":[{"class":"TPV","device":"/dev/pts/1","mode":0}],"gst":[],"sky":[]}"#
+        let poll =
+            #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":[{"class":"TPV","device":"/dev/pts/1","mode":0}],"gst":[],"sky":[]}"#
         #expect(GPSDMessageDecoder().decode(json: poll) == .noFix)
     }
 
@@ -65,28 +69,34 @@ struct GPSDMessageDecoderTests {
     }
 
     @Test func implausibleValuesOfARealPositionAreUnknown() throws {
-        let json = #"{"class":"TPV","mode":3,"time":"3000-01-01T00:00:00.000Z","lat":10.5,"lon":20.5,"altMSL":1e12,"eph":-5,"epv":1e300,"speed":-3,"track":720,"climb":1e9}"#
+        let json =
+            #"{"class":"TPV","mode":3,"time":"3000-01-01T00:00:00.000Z","lat":10.5,"lon":20.5,"altMSL":1e12,"eph":-5,"epv":1e300,"speed":-3,"track":720,"climb":1e9}"#
         guard case .fix(let location) = GPSDMessageDecoder().decode(json: json) else {
             Issue.record("a real position with junk around it is still a fix")
             return
         }
         #expect(location.latitude == 10.5 && location.longitude == 20.5)
-        #expect(location.time == nil && location.altitudeMSL == nil && location.horizontalAccuracy == nil && location.verticalAccuracy == nil)
+        #expect(
+            location.time == nil && location.altitudeMSL == nil && location.horizontalAccuracy == nil && location.verticalAccuracy == nil)
         #expect(location.speed == nil && location.course == nil && location.climb == nil)
     }
 
     /// libgps 3.22's gps_unpack loops forever on these (an object of a known class inside an
     /// array under an unknown key); the decoder parses each line once, so it answers at once.
-    @Test(.timeLimit(.minutes(1)), arguments: [
-        #"{"class":"TPV","x":[{"class":"TPV"}]}"#,
-        #"{"class":"DEVICES","x":[{"class":"DEVICE","path":"/dev/pts/1"}]}"#,
-    ])
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            #"{"class":"TPV","x":[{"class":"TPV"}]}"#,
+            #"{"class":"DEVICES","x":[{"class":"DEVICE","path":"/dev/pts/1"}]}"#,
+        ])
     func aLineThatHangsGpsUnpackSaysNothing(json: String) {
         #expect(GPSDMessageDecoder().decode(json: json) == .other)
     }
 
     @Test func aFixWithoutCoordinatesIsNoFix() {
-        #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z"}"#) == .noFix)
+        #expect(
+            GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z"}"#)
+                == .noFix)
     }
 
     @Test func carriesTheLatestSkyViewIntoFollowingFixes() throws {
@@ -101,7 +111,8 @@ struct GPSDMessageDecoderTests {
     }
 
     @Test func readsTheFirstFixOutOfAPollReply() {
-        let poll = #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":["# + fullFix + #"],"gst":[],"sky":["# + sky + #"]}"#
+        let poll =
+            #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":["# + fullFix + #"],"gst":[],"sky":["# + sky + #"]}"#
         guard case .fix(let location) = GPSDMessageDecoder().decode(json: poll) else {
             Issue.record("expected a fix from the POLL reply")
             return
@@ -111,15 +122,20 @@ struct GPSDMessageDecoderTests {
     }
 
     @Test func anEmptyPollIsNoFix() {
-        #expect(GPSDMessageDecoder().decode(json: #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":0,"tpv":[],"gst":[],"sky":[]}"#) == .noFix)
+        #expect(
+            GPSDMessageDecoder().decode(json: #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":0,"tpv":[],"gst":[],"sky":[]}"#)
+                == .noFix)
     }
 
     @Test func readsGpsdsErrors() {
-        #expect(GPSDMessageDecoder().decode(json: #"{"class":"ERROR","message":"No such device as /dev/nope"}"#) == .error("No such device as /dev/nope"))
+        #expect(
+            GPSDMessageDecoder().decode(json: #"{"class":"ERROR","message":"No such device as /dev/nope"}"#)
+                == .error("No such device as /dev/nope"))
     }
 
     @Test func readsTheDeviceList() {
-        let devices = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2026-01-01T08:00:00.000Z"},{"class":"DEVICE","path":"/dev/pts/3"}]}"#
+        let devices =
+            #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2026-01-01T08:00:00.000Z"},{"class":"DEVICE","path":"/dev/pts/3"}]}"#
         #expect(GPSDMessageDecoder().decode(json: devices) == .devices(["/dev/ttyACM0", "/dev/pts/3"]))
         #expect(GPSDMessageDecoder().decode(json: #"{"class":"DEVICES","devices":[]}"#) == .devices([]))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HostileInput
 import Testing
+
 @testable import GPSLocation
 
 /// Seeded mutations of valid gpsd messages, thousands of them: whatever the bytes, nothing
@@ -32,7 +33,8 @@ struct HostileMessageTests {
             #expect(location.altitudeMSL.map { Plausible.altitude.contains($0) } ?? true)
             #expect(location.horizontalAccuracy.map { Plausible.error.contains($0) } ?? true)
             #expect(!UntrustedText.hasHidden(location.device ?? ""), "\(location.device ?? "")")
-            #expect(bytes.starts(with: Array(#"{"class":"TPV""#.utf8)) || bytes.starts(with: Array(#"{"class":"POLL""#.utf8))
+            #expect(
+                bytes.starts(with: Array(#"{"class":"TPV""#.utf8)) || bytes.starts(with: Array(#"{"class":"POLL""#.utf8))
                     || String(decoding: bytes, as: UTF8.self).contains(#""class":"TPV""#), "only a TPV is a fix")
         }
         #expect(fixes > 0 && fixes < Self.gpsdCount, "some mutants stay fixes, most do not")

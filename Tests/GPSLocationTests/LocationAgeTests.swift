@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GPSLocation
 
 struct LocationAgeTests {
@@ -7,7 +8,8 @@ struct LocationAgeTests {
 
     @Test func isTheTimeSinceTheFixAndUnknownWhenItCannotBeTrusted() {
         func age(_ offset: Double?) -> Double? {
-            Location(latitude: 0, longitude: 0, time: offset.map { now.addingTimeInterval(-$0) }, mode: .twoDimensional).age(at: now)?.seconds
+            Location(latitude: 0, longitude: 0, time: offset.map { now.addingTimeInterval(-$0) }, mode: .twoDimensional).age(at: now)?
+                .seconds
         }
         #expect(age(30) == 30)
         #expect(age(-3) == 0, "a receiver slightly ahead counts as now")

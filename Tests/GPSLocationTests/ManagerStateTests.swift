@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import GPSLocation
 
 /// What a `GPSLocationManager` keeps, as `CLLocationManager` does: the last location (gated when
@@ -43,8 +44,9 @@ struct ManagerStateTests {
     /// A manager of gpsd at port 1 of loopback: nothing listens there, so a request that reaches
     /// gpsd fails at once.
     private func manager(_ source: MemoryAuthorizationSource, context: ProcessContext = foreground) throws -> GPSLocationManager {
-        GPSLocationManager(authorizationSource: source, configuration: GPSLocationConfiguration(endpoint: try GPSDEndpoint(parsing: "127.0.0.1:1")),
-                           processContext: context)
+        GPSLocationManager(
+            authorizationSource: source, configuration: GPSLocationConfiguration(endpoint: try GPSDEndpoint(parsing: "127.0.0.1:1")),
+            processContext: context)
     }
 
     @Test func theLastLocationIsGatedEachTimeItIsRead() async throws {
@@ -117,7 +119,8 @@ struct ManagerStateTests {
         let fresh = try self.manager(source)
         #expect(try await fresh.requestAuthorization(.always, prompter: upgrade).status == .authorizedAlways)
         #expect(upgrade.count == 1 && source.recorded == [.always])
-        #expect(try await fresh.requestAuthorization(.whenInUse, prompter: keep).status == .authorizedAlways, "when-in-use asks nothing more")
+        #expect(
+            try await fresh.requestAuthorization(.whenInUse, prompter: keep).status == .authorizedAlways, "when-in-use asks nothing more")
     }
 
     @MainActor
@@ -153,7 +156,8 @@ struct ManagerStateTests {
     }
 
     @Test func servicesOffIsItsOwnSwitch() async throws {
-        let manager = try manager(MemoryAuthorizationSource(AuthorizationDecision(locationServicesEnabled: false, status: .authorizedAlways)))
+        let manager = try manager(
+            MemoryAuthorizationSource(AuthorizationDecision(locationServicesEnabled: false, status: .authorizedAlways)))
         #expect(await !manager.locationServicesEnabled)
         #expect(await manager.authorizationStatus == .authorizedAlways)
         #expect(try await manager.authorization().denial == .servicesOff)

@@ -48,11 +48,12 @@ final class MemoryAuthorizationSource: AuthorizationSource {
     func record(_ choice: AuthorizationChoice) throws(GPSLocationError) {
         let decision = state.withLock { state in
             state.recorded.append(choice)
-            state.decision.status = switch choice {
-            case .whenInUse: .authorizedWhenInUse
-            case .always: .authorizedAlways
-            case .denied: .denied
-            }
+            state.decision.status =
+                switch choice {
+                case .whenInUse: .authorizedWhenInUse
+                case .always: .authorizedAlways
+                case .denied: .denied
+                }
             return state.decision
         }
         decide(decision)

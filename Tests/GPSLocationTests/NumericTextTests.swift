@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSLocation
 
 /// One conversion from decimal text to numbers and durations, for the command line, the
@@ -9,17 +10,27 @@ struct NumericTextTests {
         #expect(try NumericText.number(text, in: -1...1e9) == Double(text))
     }
 
-    @Test(arguments: ["", " 5", "5 ", "0x10", "nan", "NaN", "inf", "-inf", "infinity", "1,5", "1_000", "+", ".", "e5", "1e", "--1", "1.2.3", "٣"])
+    @Test(arguments: [
+        "", " 5", "5 ", "0x10", "nan", "NaN", "inf", "-inf", "infinity", "1,5", "1_000", "+", ".", "e5", "1e", "--1", "1.2.3", "٣",
+    ])
     func rejectsWhatIsNotAPlainDecimal(text: String) {
         #expect { try NumericText.number(text) } throws: { ($0 as? NumberError)?.problem == .notANumber }
     }
 
     @Test func checksTheRangeAndSaysWhatWasExpected() {
         #expect(throws: NumberError(text: "-1", problem: .outOfRange, expected: "a number of 0 or more")) { try NumericText.number("-1") }
-        #expect(throws: NumberError(text: "0", problem: .outOfRange, expected: "a number above 0")) { try NumericText.number("0", excludingZero: true) }
-        #expect(throws: NumberError(text: "1e308", problem: .outOfRange, expected: "a number up to 10")) { try NumericText.number("1e308", in: 0...10) }
-        #expect(throws: NumberError(text: "1e999", problem: .outOfRange, expected: "a number up to 10")) { try NumericText.number("1e999", in: 0...10) }
-        #expect(throws: NumberError(text: "91", problem: .outOfRange, expected: "a number from -90 to 90")) { try NumericText.number("91", in: -90...90) }
+        #expect(throws: NumberError(text: "0", problem: .outOfRange, expected: "a number above 0")) {
+            try NumericText.number("0", excludingZero: true)
+        }
+        #expect(throws: NumberError(text: "1e308", problem: .outOfRange, expected: "a number up to 10")) {
+            try NumericText.number("1e308", in: 0...10)
+        }
+        #expect(throws: NumberError(text: "1e999", problem: .outOfRange, expected: "a number up to 10")) {
+            try NumericText.number("1e999", in: 0...10)
+        }
+        #expect(throws: NumberError(text: "91", problem: .outOfRange, expected: "a number from -90 to 90")) {
+            try NumericText.number("91", in: -90...90)
+        }
     }
 
     @Test func secondsBecomeMillisecondsRoundedOnce() throws {

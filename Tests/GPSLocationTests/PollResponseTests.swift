@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSLocation
 
 struct PollResponseTests {
@@ -8,7 +9,8 @@ struct PollResponseTests {
     }
 
     @Test func cutsTheFirstObjectOfAnArray() {
-        let line = #"{"class":"POLL","time":"2026-01-01T08:00:06.000Z","active":1,"tpv":[{"class":"TPV","mode":3,"lat":1.5},{"class":"TPV","mode":2}],"sky":[]}"#
+        let line =
+            #"{"class":"POLL","time":"2026-01-01T08:00:06.000Z","active":1,"tpv":[{"class":"TPV","mode":3,"lat":1.5},{"class":"TPV","mode":2}],"sky":[]}"#
         #expect(PollResponse.isPoll(line.utf8))
         #expect(object("tpv", line) == #"{"class":"TPV","mode":3,"lat":1.5}"#)
         #expect(object("sky", line) == nil)

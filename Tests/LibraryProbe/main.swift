@@ -25,8 +25,9 @@ guard arguments.count >= 3, let endpoint = try? GPSDEndpoint(parsing: arguments[
     exit(2)
 }
 // A daemon-like host: location always allowed, whatever the settings of whoever runs it.
-let manager = GPSLocationManager(authorizationSource: StaticAuthorization(AuthorizationDecision(status: .authorizedAlways)),
-                                 configuration: GPSLocationConfiguration(endpoint: endpoint, connectTimeout: .seconds(2)))
+let manager = GPSLocationManager(
+    authorizationSource: StaticAuthorization(AuthorizationDecision(status: .authorizedAlways)),
+    configuration: GPSLocationConfiguration(endpoint: endpoint, connectTimeout: .seconds(2)))
 switch arguments[1] {
 case "once":
     do {

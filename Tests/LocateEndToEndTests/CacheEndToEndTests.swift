@@ -61,8 +61,9 @@ struct CacheEndToEndTests {
         let now = Date().timeIntervalSince1970
         let port = try closedPort()
         for (label, time) in [("a year ahead", String(now + 365 * 86_400)), ("beyond any year", "1e300")] {
-            try settings.write(#"{"format":1,"lat":10.5,"lon":20.5,"time":\#(time),"received":\#(now),"mode":"3d","accuracy":"full"}"#,
-                               to: settings.cacheFile)
+            try settings.write(
+                #"{"format":1,"lat":10.5,"lon":20.5,"time":\#(time),"received":\#(now),"mode":"3d","accuracy":"full"}"#,
+                to: settings.cacheFile)
             let run = try runLocate(["--json", "--max-age", "1", "127.0.0.1:\(port)"], settings: settings)
             #expect(run.status == 69, "\(label)")
             #expect(!run.stdout.contains("10.5"), "\(label): \(run.stdout)")

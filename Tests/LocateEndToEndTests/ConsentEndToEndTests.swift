@@ -15,7 +15,9 @@ struct ConsentEndToEndTests {
         let settings = try SettingsHome(user: original)
         let deny = try runLocate(["permission", "deny"], settings: settings)
         #expect(deny.status == 0, "\(deny.stderr)")
-        #expect(try content(settings.userFile) == "# written on Windows\r\n[location]\r\nauthorization = denied\r\n[fallback]\r\nlatitude = 1\r\nlongitude = 2")
+        #expect(
+            try content(settings.userFile)
+                == "# written on Windows\r\n[location]\r\nauthorization = denied\r\n[fallback]\r\nlatitude = 1\r\nlongitude = 2")
         let run = try runLocate(["127.0.0.1:1"], settings: settings)
         #expect(run.status == 77 && run.stdout == "1.000000 2.000000\n", "the deny holds")
     }
@@ -27,7 +29,9 @@ struct ConsentEndToEndTests {
         #expect(run.status == 77)
         #expect(run.stdout == Self.fallbackText)
         // Bytes, not a String: a decoder may drop the byte-order mark.
-        #expect(try Data(contentsOf: settings.userFile) == Data("\u{FEFF}[fallback]\r\nenabled = yes\r\n\r\n[location]\r\nauthorization = denied\r\n".utf8))
+        #expect(
+            try Data(contentsOf: settings.userFile)
+                == Data("\u{FEFF}[fallback]\r\nenabled = yes\r\n\r\n[location]\r\nauthorization = denied\r\n".utf8))
     }
 
     @Test func twentyConcurrentAllowsKeepTwentySections() throws {
@@ -45,7 +49,9 @@ struct ConsentEndToEndTests {
     @Test func aDenyAmongConcurrentAllowsIsNeverLost() throws {
         for round in 0..<5 {
             let settings = try SettingsHome(user: "[location]\nauthorization = always\n")
-            var runs = try (0..<8).map { index in try startLocate(["permission", "allow", "--always", "--app", "app\(index)"], settings: settings) }
+            var runs = try (0..<8).map { index in
+                try startLocate(["permission", "allow", "--always", "--app", "app\(index)"], settings: settings)
+            }
             runs.insert(try startLocate(["permission", "deny"], settings: settings), at: 4)
             #expect(try runs.map { try $0.waitForExit() }.allSatisfy { $0 == 0 }, "round \(round)")
             let file = try content(settings.userFile)
@@ -104,13 +110,16 @@ struct ConsentEndToEndTests {
         try FileManager.default.createDirectory(at: workingDirectory, withIntermediateDirectories: true)
         chmod(settings.root.path, 0o755)
         chmod(workingDirectory.path, 0o777)
-        let command = "cd '\(workingDirectory.path)' && exec setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=relative '\(Package.locate.path)'"
+        let command =
+            "cd '\(workingDirectory.path)' && exec setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=relative '\(Package.locate.path)'"
         let allow = try runShell(command + " permission allow", settings: settings)
         #expect(allow.status == 78, "\(allow.stderr)")
         #expect(allow.stderr.contains("/nonexistent"), "the passwd entry's home: \(allow.stderr)")
         let once = try runShell(command + " 127.0.0.1:1", settings: settings)
         #expect(once.status == 77)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty, "nothing written relative to the working directory")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty,
+            "nothing written relative to the working directory")
     }
 
     /// Another user who can write the cache directory could plant a fix to be served or links to
@@ -122,7 +131,8 @@ struct ConsentEndToEndTests {
         let receiver = try GpsdServer(track: "weather", restamp: true)
         let settings = try SettingsHome.allowingAlways()
         let cache = settings.cacheFile.deletingLastPathComponent()
-        let planted = #"{"format":1,"lat":10.5,"lon":20.5,"time":\#(Date().timeIntervalSince1970),"received":\#(Date().timeIntervalSince1970),"mode":"3d","accuracy":"full"}"#
+        let planted =
+            #"{"format":1,"lat":10.5,"lon":20.5,"time":\#(Date().timeIntervalSince1970),"received":\#(Date().timeIntervalSince1970),"mode":"3d","accuracy":"full"}"#
         try settings.write(planted, to: settings.cacheFile)
         if kind == "world-writable" { chmod(cache.path, 0o777) } else { chown(cache.path, 65534, 65534) }
         let cached = try runLocate(["--max-age", "600", "--json", "127.0.0.1:1"], settings: settings)
@@ -130,7 +140,10 @@ struct ConsentEndToEndTests {
         #expect(cached.status == 69)
         let live = try runLocate([receiver.endpoint], settings: settings)
         #expect(live.status == 0 && live.stdout == "64.150432 -21.940457\n", "the fix is still printed")
-        #expect(live.stderr == "locate: not using the cache \(cache.path): it is \(kind == "foreign" ? "owned by another user (uid 65534)" : "writable by others (mode 777)"), not yours alone\n")
+        #expect(
+            live.stderr
+                == "locate: not using the cache \(cache.path): it is \(kind == "foreign" ? "owned by another user (uid 65534)" : "writable by others (mode 777)"), not yours alone\n"
+        )
         #expect(try content(settings.cacheFile) == planted, "nothing written into it")
     }
 
@@ -162,7 +175,8 @@ struct ConsentEndToEndTests {
             #expect(record["accuracy"] as? String == "reduced" && record["timed_out"] as? Bool == true, "\(accuracy): \(run.stdout)")
         }
         #expect(statuses == [75, 75, 75])
-        #expect(try runLocate(["--accuracy", "6000", receiver.endpoint], settings: settings).status == 0, "the cell's own accuracy is accepted")
+        #expect(
+            try runLocate(["--accuracy", "6000", receiver.endpoint], settings: settings).status == 0, "the cell's own accuracy is accepted")
     }
 
     /// A reader that stops reading keeps stream fixes queued; a revoke holds back every one of
@@ -192,7 +206,9 @@ struct ConsentEndToEndTests {
         kill(process.processIdentifier, SIGTERM)
         let fixes = reader.lines.filter { $0.contains("\"source\":\"gpsd\"") }
         let fixBytes = fixes.reduce(0) { $0 + $1.utf8.count + 1 }
-        #expect(fixBytes <= 4096 + 64 * 1024 + 512, "\(fixes.count) fixes (\(fixBytes) bytes) after the revoke: only the pipe's and one write's worth may be")
+        #expect(
+            fixBytes <= 4096 + 64 * 1024 + 512,
+            "\(fixes.count) fixes (\(fixBytes) bytes) after the revoke: only the pipe's and one write's worth may be")
         #expect(reader.lines.last?.contains("\"reason\":\"denied\"") == true)
     }
 
@@ -200,9 +216,10 @@ struct ConsentEndToEndTests {
         let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome()
         let example = Package.locate.deletingLastPathComponent().appendingPathComponent("WeatherAndRun")
-        let run = try RunningProcess(Package.root.appendingPathComponent("Scripts/with-terminal"),
-                                     ["--expect", "[n]o: ", "--answer", "o", "--", example.path, receiver.endpoint, "1"],
-                                     environment: settings.environment.merging(["LANGUAGE": "C", "LANG": "C.UTF-8"]) { $1 })
+        let run = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"),
+            ["--expect", "[n]o: ", "--answer", "o", "--", example.path, receiver.endpoint, "1"],
+            environment: settings.environment.merging(["LANGUAGE": "C", "LANG": "C.UTF-8"]) { $1 })
         #expect(try run.waitForExit(timeout: 60) == 0)
         #expect(run.stdout.text.contains("here: 64.1"), "\(run.stdout.text)")
         #expect(!run.stdout.text.contains("not authorized"))

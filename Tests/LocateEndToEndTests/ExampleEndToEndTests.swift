@@ -10,8 +10,9 @@ struct ExampleEndToEndTests {
         let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome()
         // Not determined: the example's prompter asks on stdin, and "a" (always) is saved.
-        let run = try RunningProcess(Self.example, [receiver.endpoint, "2"],
-                                     environment: settings.environment.merging(["LANGUAGE": "C", "LANG": "C.UTF-8"]) { $1 }, input: true)
+        let run = try RunningProcess(
+            Self.example, [receiver.endpoint, "2"],
+            environment: settings.environment.merging(["LANGUAGE": "C", "LANG": "C.UTF-8"]) { $1 }, input: true)
         try run.stdin?.write(contentsOf: Data("a\n".utf8))
         try run.stdin?.close()
         #expect(try run.waitForExit(timeout: 60) == 0)

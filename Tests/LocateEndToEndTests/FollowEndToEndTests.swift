@@ -38,8 +38,11 @@ struct FollowEndToEndTests {
         #expect(run.status == 0)
         let records = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         let shown = records.map { "\($0["time"] as? String ?? "-") \($0["mode"] as? String ?? "-") \($0["lat"] as? Double ?? 0)" }
-        #expect(shown == ["2026-01-01T08:00:01.000Z 2d 10.0", "2026-01-01T08:00:01.000Z 3d 10.0",
-                          "2026-01-01T08:00:01.000Z 3d 10.000018", "2026-01-01T08:00:02.000Z 3d 10.000018"])
+        #expect(
+            shown == [
+                "2026-01-01T08:00:01.000Z 2d 10.0", "2026-01-01T08:00:01.000Z 3d 10.0",
+                "2026-01-01T08:00:01.000Z 3d 10.000018", "2026-01-01T08:00:02.000Z 3d 10.000018",
+            ])
     }
 
     @Test func recordsArriveAsFixesDoNotAtTheEnd() throws {
@@ -84,8 +87,9 @@ struct FollowEndToEndTests {
     @Test func aClosedPipeEndsTheStreamQuietly() throws {
         let receiver = try GpsdServer(track: "running")
         // What `locate --follow | head -3` does: the reader takes three lines and goes away.
-        let run = try runShell("'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2",
-                               settings: SettingsHome.allowingAlways())
+        let run = try runShell(
+            "'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2",
+            settings: SettingsHome.allowingAlways())
         #expect(run.stdout.split(separator: "\n").count == 3)
         #expect(run.stderr == "status 0\n")
     }

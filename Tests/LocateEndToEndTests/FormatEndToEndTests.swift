@@ -9,14 +9,17 @@ struct FormatEndToEndTests {
     @Test func jqReadsEveryJSONLineAndEveryEvent() throws {
         let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
-        let fixes = try runShell("'\(locate)' --follow --json --count 3 \(receiver.endpoint) | jq -r '[.type, .source, (.lat|type), (.alt_msl|type)] | join(\" \")'", settings: settings)
+        let fixes = try runShell(
+            "'\(locate)' --follow --json --count 3 \(receiver.endpoint) | jq -r '[.type, .source, (.lat|type), (.alt_msl|type)] | join(\" \")'",
+            settings: settings)
         #expect(fixes.status == 0)
         #expect(fixes.stdout.split(separator: "\n").allSatisfy { $0 == "fix gpsd number number" || $0 == "fix gpsd number null" })
         #expect(fixes.stdout.split(separator: "\n").count == 3)
 
         let quiet = try GpsdServer(track: "nofix", wait: "report")
         let output = settings.root.appendingPathComponent("events.jsonl").path
-        let events = try runShell("""
+        let events = try runShell(
+            """
             '\(locate)' --follow --json --events \(quiet.endpoint) > '\(output)' & pid=$!
             until grep -q no_fix '\(output)'; do sleep 0.05; done
             kill -INT $pid; wait $pid && jq -r '.type + " " + .event' '\(output)'
@@ -84,8 +87,10 @@ struct FormatEndToEndTests {
     @Test func pythonsCSVModuleReadsCSV() throws {
         let receiver = try GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
-        let script = "import csv, sys; rows = list(csv.DictReader(sys.stdin)); print(len(rows), rows[0]['source'], rows[0]['mode'], float(rows[-1]['lat']) > 64, rows[0]['reason'] == '')"
-        let run = try runShell("'\(locate)' --follow --csv --count 3 \(receiver.endpoint) | /usr/bin/python3 -c \"\(script)\"", settings: settings)
+        let script =
+            "import csv, sys; rows = list(csv.DictReader(sys.stdin)); print(len(rows), rows[0]['source'], rows[0]['mode'], float(rows[-1]['lat']) > 64, rows[0]['reason'] == '')"
+        let run = try runShell(
+            "'\(locate)' --follow --csv --count 3 \(receiver.endpoint) | /usr/bin/python3 -c \"\(script)\"", settings: settings)
         #expect(run.status == 0)
         #expect(run.stdout == "3 gpsd 3d True True\n" || run.stdout == "3 gpsd 2d True True\n")
         let headless = try runLocate(["--csv", "--no-header", receiver.endpoint], settings: settings)

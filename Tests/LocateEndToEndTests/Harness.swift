@@ -96,7 +96,10 @@ final class RunningProcess: Sendable {
             guard Date() < deadline else {
                 signal(SIGKILL)
                 process.terminate()
-                throw HarnessError(description: "\(process.executableURL?.lastPathComponent ?? "process") did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)")
+                throw HarnessError(
+                    description:
+                        "\(process.executableURL?.lastPathComponent ?? "process") did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
+                )
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -114,8 +117,9 @@ final class RunningProcess: Sendable {
     func signal(_ number: Int32) {
         var target = process.processIdentifier
         if process.executableURL?.lastPathComponent == "setsid",
-           let children = try? String(contentsOfFile: "/proc/\(target)/task/\(target)/children", encoding: .utf8),
-           let child = children.split(separator: " ").first.flatMap({ Int32($0) }) {
+            let children = try? String(contentsOfFile: "/proc/\(target)/task/\(target)/children", encoding: .utf8),
+            let child = children.split(separator: " ").first.flatMap({ Int32($0) })
+        {
             target = child
         }
         kill(target, number)
@@ -133,8 +137,10 @@ final class GpsdServer: Sendable {
     /// The replay runs at 5 epochs per second (`cycle` 0.2 s) so tests reach their fixes sooner;
     /// `restamp` replays it with receiver times from now on (for fix ages).
     /// `late` starts gpsd with no receiver and plugs the track's in that many seconds after it listens.
-    convenience init(track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false,
-                     late: Double? = nil) throws {
+    convenience init(
+        track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false,
+        late: Double? = nil
+    ) throws {
         var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : [])
         if let late { arguments += ["--late", String(late)] }
         if let port { arguments += ["--port", String(port)] }
@@ -195,8 +201,10 @@ final class SettingsHome: Sendable {
     var cacheFile: URL { root.appendingPathComponent("cache/locate/last-fix.json") }
 
     var environment: [String: String] {
-        ["XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path,
-         "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
+        [
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path,
+            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+        ]
     }
 
     func write(_ text: String, to file: URL) throws {
@@ -224,8 +232,9 @@ final class SettingsHome: Sendable {
 /// `locate` with `arguments`, run in a session of its own (`setsid -w`: no controlling terminal,
 /// whoever runs the tests, so no prompt) with `settings` as its settings home.
 func startLocate(_ arguments: [String], settings: SettingsHome, environment: [String: String] = [:]) throws -> RunningProcess {
-    try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path] + arguments,
-                       environment: settings.environment.merging(environment) { $1 })
+    try RunningProcess(
+        URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path] + arguments,
+        environment: settings.environment.merging(environment) { $1 })
 }
 
 /// Runs `locate` (as `startLocate`) to completion and returns its status and output.
@@ -253,8 +262,10 @@ func readWholeFile(_ path: String) -> String {
 }
 
 /// Runs a bash command line to completion (for pipelines), with `settings` as the settings home.
-func runShell(_ commandLine: String, settings: SettingsHome, timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
-    let run = try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "/bin/bash", "-c", commandLine], environment: settings.environment)
+func runShell(_ commandLine: String, settings: SettingsHome, timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String)
+{
+    let run = try RunningProcess(
+        URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "/bin/bash", "-c", commandLine], environment: settings.environment)
     let status = try run.waitForExit(timeout: timeout)
     return (status, run.stdout.text, run.stderr.text)
 }
@@ -274,7 +285,9 @@ func trackPoints(_ name: String) throws -> [(latitude: Double, longitude: Double
             guard let whole = Double(value.prefix(degreeDigits)), let minutes = Double(value.dropFirst(degreeDigits)) else { return nil }
             return (whole + minutes / 60) * (hemisphere == negative ? -1 : 1)
         }
-        guard let latitude = degrees(fields[3], 2, fields[4], "S"), let longitude = degrees(fields[5], 3, fields[6], "W") else { return nil }
+        guard let latitude = degrees(fields[3], 2, fields[4], "S"), let longitude = degrees(fields[5], 3, fields[6], "W") else {
+            return nil
+        }
         return (latitude, longitude)
     }
 }
@@ -296,8 +309,9 @@ func runLocateOnTerminal(
     let stdoutFile = settings.root.appendingPathComponent("stdout-\(UUID().uuidString)")
     var helperArguments = ["--stdout", stdoutFile.path]
     if let answer { helperArguments += ["--expect", "Choose 1-4:", "--answer", answer] }
-    let run = try RunningProcess(Package.root.appendingPathComponent("Scripts/with-terminal"),
-                                 helperArguments + ["--", Package.locate.path] + arguments, environment: settings.environment)
+    let run = try RunningProcess(
+        Package.root.appendingPathComponent("Scripts/with-terminal"),
+        helperArguments + ["--", Package.locate.path] + arguments, environment: settings.environment)
     let status = try run.waitForExit(timeout: 40)
     let stdout = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
     try? FileManager.default.removeItem(at: stdoutFile)

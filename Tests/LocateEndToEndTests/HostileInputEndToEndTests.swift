@@ -14,17 +14,20 @@ struct HostileInputEndToEndTests {
     /// text record, when it is not the built-in one.
     private func checkInvariants(_ run: (status: Int32, stdout: String, stderr: String), _ label: String, fallback: String = fallback) {
         #expect(run.status < 128, "\(label): killed by a signal")
-        #expect(!run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
-                "\(label): raw control characters on stderr")
-        #expect(run.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("locate: ") || $0.hasPrefix("Usage: ") || $0.hasPrefix("See ") },
-                "\(label): \(run.stderr)")
+        #expect(
+            !run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
+            "\(label): raw control characters on stderr")
+        #expect(
+            run.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("locate: ") || $0.hasPrefix("Usage: ") || $0.hasPrefix("See ") },
+            "\(label): \(run.stderr)")
         switch run.status {
         case 64, 74, 78:
             #expect(run.stdout.isEmpty, "\(label): a record on status \(run.status)")
             #expect(!run.stderr.isEmpty, "\(label): no message")
         case 69, 75, 77:
-            #expect(run.stdout.split(separator: "\n").allSatisfy { $0 == fallback || $0.contains(#""source":"fallback""#) },
-                    "\(label): only the fallback on status \(run.status): \(run.stdout)")
+            #expect(
+                run.stdout.split(separator: "\n").allSatisfy { $0 == fallback || $0.contains(#""source":"fallback""#) },
+                "\(label): only the fallback on status \(run.status): \(run.stdout)")
             #expect(!run.stderr.isEmpty, "\(label): no message")
         default:
             break
@@ -35,7 +38,9 @@ struct HostileInputEndToEndTests {
         var mutator = Mutator(seed: 11)
         let gpsd = try ListeningPort()
         var refused = 0
-        for (index, bytes) in mutator.corpus(from: ["[location]\nauthorization = always\n[fallback]\nlatitude = 1.5\nlongitude = 2.5\n"], count: 24).enumerated() {
+        for (index, bytes) in mutator.corpus(
+            from: ["[location]\nauthorization = always\n[fallback]\nlatitude = 1.5\nlongitude = 2.5\n"], count: 24
+        ).enumerated() {
             let settings = try SettingsHome()
             try FileManager.default.createDirectory(at: settings.userFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: settings.userFile)
@@ -47,7 +52,9 @@ struct HostileInputEndToEndTests {
                 refused += 1
                 #expect(run.stderr.hasPrefix("locate: \(settings.userFile.path)"), "the message names the file: \(run.stderr)")
             } else {
-                #expect(run.stdout == "1.500000 2.500000\n" || run.stdout == Self.fallback + "\n" || run.stdout.isEmpty, "mutant \(index): \(run.stdout)")
+                #expect(
+                    run.stdout == "1.500000 2.500000\n" || run.stdout == Self.fallback + "\n" || run.stdout.isEmpty,
+                    "mutant \(index): \(run.stdout)")
             }
         }
         #expect(refused > 0)

@@ -27,10 +27,11 @@ struct LibraryHostEndToEndTests {
     /// Whether process `pid` has a TCP connection attempt under way (SYN_SENT) to loopback `port`.
     private func isConnecting(_ pid: Int32, to port: Int) -> Bool {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        let sockets = Set(descriptors.compactMap { name -> Substring? in
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)")) ?? ""
-            return target.hasPrefix("socket:[") ? target.dropFirst(8).dropLast() : nil
-        })
+        let sockets = Set(
+            descriptors.compactMap { name -> Substring? in
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)")) ?? ""
+                return target.hasPrefix("socket:[") ? target.dropFirst(8).dropLast() : nil
+            })
         let table = readWholeFile("/proc/net/tcp")
         let remote = String(format: "0100007F:%04X", port)
         return table.split(separator: "\n").contains { line in

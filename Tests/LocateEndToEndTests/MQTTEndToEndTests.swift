@@ -18,8 +18,9 @@ struct MQTTEndToEndTests {
 
         let topic = "locate/test-host/fix"
         // Line-buffered, so that each line reaches the test as mosquitto_sub prints it.
-        let subscriber = try RunningProcess(URL(fileURLWithPath: "/usr/bin/stdbuf"),
-                                            ["-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-t", topic, "-d"])
+        let subscriber = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/stdbuf"),
+            ["-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-t", topic, "-d"])
         defer {
             subscriber.signal(SIGKILL)
             _ = try? subscriber.waitForExit(timeout: 10)
@@ -31,8 +32,11 @@ struct MQTTEndToEndTests {
         let settings = try SettingsHome.allowingAlways()
         let publisher = try RunningProcess(
             URL(fileURLWithPath: "/usr/bin/setsid"),
-            ["-w", "/bin/bash", "-c", "set -o pipefail; '\(Package.locate.path)' --follow --json --count 25 \(receiver.endpoint)"
-                + " | mosquitto_pub -h 127.0.0.1 -p \(port) -t \(topic) -l"],
+            [
+                "-w", "/bin/bash", "-c",
+                "set -o pipefail; '\(Package.locate.path)' --follow --json --count 25 \(receiver.endpoint)"
+                    + " | mosquitto_pub -h 127.0.0.1 -p \(port) -t \(topic) -l",
+            ],
             environment: settings.environment)
         var records: [String] { subscriber.stdout.lines.filter { $0.hasPrefix("{") } }
         try subscriber.stdout.wait(for: "the first record") { !records.isEmpty }

@@ -26,9 +26,11 @@ struct OnceEndToEndTests {
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         let record = try jsonObject(String(lines[0]))
-        let keys: Set = ["type", "time", "lat", "lon", "alt_msl", "alt_hae", "h_acc", "v_acc", "speed", "speed_acc",
-                         "course", "course_acc", "climb", "mode", "sats_used", "device", "source", "age", "accuracy",
-                         "reason", "timed_out"]
+        let keys: Set = [
+            "type", "time", "lat", "lon", "alt_msl", "alt_hae", "h_acc", "v_acc", "speed", "speed_acc",
+            "course", "course_acc", "climb", "mode", "sats_used", "device", "source", "age", "accuracy",
+            "reason", "timed_out",
+        ]
         #expect(Set(record.keys) == keys)
         #expect(record["type"] as? String == "fix")
         #expect(abs((record["lat"] as? Double ?? 0) - 64.1504322) < 1e-7)
@@ -102,7 +104,8 @@ struct OnceEndToEndTests {
         #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("\nOPTIONS:\n") && help.stdout.contains("\nEXIT STATUS:\n"))
         let version = try runLocate(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout.hasPrefix("locate ") && version.stdout.contains("(built with libgps 3.") && version.stdout.contains(", API "))
+        #expect(
+            version.stdout.hasPrefix("locate ") && version.stdout.contains("(built with libgps 3.") && version.stdout.contains(", API "))
     }
 
     @Test func usageErrorsGiveStatus64AndTheUsageLine() throws {

@@ -10,9 +10,15 @@ struct PermissionEndToEndTests {
     /// Not-authorized states: (name, user file, policy file, reason, a phrase of the message).
     private static let unauthorizedStates: [(String, String?, String?, String, String)] = [
         ("services off by the user", "[location]\nservices = off\nauthorization = always\n", nil, "services_off", "set 'services = on'"),
-        ("services off by policy", "[location]\nauthorization = always\n", "[location]\nservices = off\n", "services_off", "ask your administrator"),
+        (
+            "services off by policy", "[location]\nauthorization = always\n", "[location]\nservices = off\n", "services_off",
+            "ask your administrator"
+        ),
         ("not determined", nil, nil, "not_determined", "locate permission allow"),
-        ("restricted", "[location]\nauthorization = always\n", "[location]\nauthorization = restricted\n", "restricted", "cannot be changed by the user"),
+        (
+            "restricted", "[location]\nauthorization = always\n", "[location]\nauthorization = restricted\n", "restricted",
+            "cannot be changed by the user"
+        ),
         ("denied", "[location]\nauthorization = denied\n", nil, "denied", "allow it with: locate permission allow"),
         ("when in use, no terminal", "[location]\nauthorization = when-in-use\n", nil, "background", "locate permission allow --always"),
     ]
@@ -37,9 +43,13 @@ struct PermissionEndToEndTests {
                         #expect(run.stdout == Self.fallbackText, "\(label)")
                     }
                     let known = [settings.root.path, receiver.endpoint]
-                    #expect(!leaksParkedCoordinate(run.stdout, known: known) && !leaksParkedCoordinate(run.stderr, known: known), "\(label) leaked")
+                    #expect(
+                        !leaksParkedCoordinate(run.stdout, known: known) && !leaksParkedCoordinate(run.stderr, known: known),
+                        "\(label) leaked")
                     for file in settings.allFiles() {
-                        #expect(!leaksParkedCoordinate(String(decoding: file.content, as: UTF8.self), known: known), "\(label) leaked into \(file.path)")
+                        #expect(
+                            !leaksParkedCoordinate(String(decoding: file.content, as: UTF8.self), known: known),
+                            "\(label) leaked into \(file.path)")
                     }
                 }
             }
@@ -49,7 +59,10 @@ struct PermissionEndToEndTests {
     @Test func placeTokensNeverNameTheRealPlaceInAnyUnauthorizedState() throws {
         #expect(leaksParkedPlace("Reykjavik, Iceland") && leaksParkedPlace(#""country_code":"IS""#), "the leak check itself works")
         let receiver = try GpsdServer(track: "weather")
-        let formats = [["--format", "%lat %lon|%city|%state|%country|%country_code|%timezone|%place"], ["--json", "--geocode"], ["--csv", "--geocode"]]
+        let formats = [
+            ["--format", "%lat %lon|%city|%state|%country|%country_code|%timezone|%place"], ["--json", "--geocode"],
+            ["--csv", "--geocode"],
+        ]
         for (name, user, policy, _, _) in Self.unauthorizedStates {
             for mode in [["--once"], ["--follow", "--count", "1"]] {
                 for format in formats {
@@ -60,11 +73,15 @@ struct PermissionEndToEndTests {
                     #expect(run.stdout.contains("Seoul") && run.stdout.contains("Asia/Seoul"), "\(label): the fallback's place")
                     let known = [settings.root.path, receiver.endpoint]
                     #expect(!leaksParkedPlace(run.stdout) && !leaksParkedPlace(run.stderr), "\(label) named the real place")
-                    #expect(!leaksParkedCoordinate(run.stdout, known: known) && !leaksParkedCoordinate(run.stderr, known: known), "\(label) leaked")
+                    #expect(
+                        !leaksParkedCoordinate(run.stdout, known: known) && !leaksParkedCoordinate(run.stderr, known: known),
+                        "\(label) leaked")
                     // The place index holds every place of libgeonames, the same for everyone: not a leak.
                     for file in settings.allFiles() where !file.path.hasSuffix("/places.index") {
                         let content = String(decoding: file.content, as: UTF8.self)
-                        #expect(!leaksParkedPlace(content) && !leaksParkedCoordinate(content, known: known), "\(label) leaked into \(file.path)")
+                        #expect(
+                            !leaksParkedPlace(content) && !leaksParkedCoordinate(content, known: known), "\(label) leaked into \(file.path)"
+                        )
                     }
                 }
             }
@@ -127,7 +144,8 @@ struct PermissionEndToEndTests {
     func thePromptAsksOnTheTerminalAndSavesTheAnswer(answer: String, status: Int32, saved: String?) throws {
         let receiver = try GpsdServer(track: "weather")
         let settings = try SettingsHome()
-        let run = try runLocateOnTerminal(["--app", "weather", "--purpose", "To show the forecast.", receiver.endpoint], settings: settings, answer: answer)
+        let run = try runLocateOnTerminal(
+            ["--app", "weather", "--purpose", "To show the forecast.", receiver.endpoint], settings: settings, answer: answer)
         #expect(run.terminal.contains("\"weather\" would like to use your location.\r\nTo show the forecast.\r\n"))
         #expect(run.terminal.contains("1) Allow once") && run.terminal.contains("4) Don't allow"))
         #expect(run.status == status)
@@ -146,7 +164,10 @@ struct PermissionEndToEndTests {
         #expect(try runLocate(["permission", "allow", "--always", "--reduced", "--app", "weather"], settings: settings).status == 0)
         #expect(try runLocate(["permission", "deny"], settings: settings).status == 0)
         let file = try String(contentsOf: settings.userFile, encoding: .utf8)
-        #expect(file == "# mine\n[fallback]\nlatitude = 1\nlongitude = 2\n\n[app \"weather\"]\nauthorization = always\naccuracy = reduced\n\n[location]\nauthorization = denied\n")
+        #expect(
+            file
+                == "# mine\n[fallback]\nlatitude = 1\nlongitude = 2\n\n[app \"weather\"]\nauthorization = always\naccuracy = reduced\n\n[location]\nauthorization = denied\n"
+        )
         let status = try runLocate(["permission", "status", "--json"], settings: settings)
         let lines = try status.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(lines.count == 2)

@@ -11,9 +11,12 @@ struct PlacesEndToEndTests {
         #expect(english.stdout == "Seoul, Republic of Korea\n")
         let korean = try runLocate(["geocode", "37.517829", "126.886270"], environment: ["LANGUAGE": "ko", "LANG": "C.UTF-8"])
         #expect(korean.stdout == "서울특별시, 대한민국\n")
-        let json = try jsonObject(try runLocate(["geocode", "--json", "--lang", "C", "--", "-33.8568", "151.2153"]).stdout
-            .trimmingCharacters(in: .newlines))
-        #expect(json["city"] as? String == "Sydney" && json["country_code"] as? String == "AU" && json["timezone"] as? String == "Australia/Sydney")
+        let json = try jsonObject(
+            try runLocate(["geocode", "--json", "--lang", "C", "--", "-33.8568", "151.2153"]).stdout
+                .trimmingCharacters(in: .newlines))
+        #expect(
+            json["city"] as? String == "Sydney" && json["country_code"] as? String == "AU"
+                && json["timezone"] as? String == "Australia/Sydney")
         #expect((json["distance_m"] as? Double).map { $0 > 0 && $0 < 20_000 } == true)
     }
 
@@ -24,8 +27,10 @@ struct PlacesEndToEndTests {
         #expect(springfields.stdout.split(separator: "\n").allSatisfy { $0.contains(" Springfield, ") })
         let negative = try runLocate(["geocode", "-33.8568", "151.2153", "--lang", "C"])
         #expect(negative.stdout == "Sydney, New South Wales, Australia\n", "a negative latitude is an argument, not an option")
-        for (arguments, status) in [(["91", "0"], 64), (["37.5"], 64), (["1", "2", "3"], 1), (["0x10", "5"], 64), ([], 64),
-                                    (["0", "-140"], 1), (["Xanadu", "Nowhere"], 1)] as [([String], Int32)] {
+        for (arguments, status) in [
+            (["91", "0"], 64), (["37.5"], 64), (["1", "2", "3"], 1), (["0x10", "5"], 64), ([], 64),
+            (["0", "-140"], 1), (["Xanadu", "Nowhere"], 1),
+        ] as [([String], Int32)] {
             let run = try runLocate(["geocode"] + arguments)
             #expect(run.status == status, "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty && !run.stderr.isEmpty, "\(arguments)")
@@ -34,11 +39,16 @@ struct PlacesEndToEndTests {
 
     @Test func placeTokensAndGeocodeFieldsComeFromTheFix() throws {
         let receiver = try GpsdServer(track: "weather")
-        let template = try runLocate(["--format", "%lat %city, %country (%country_code, %timezone) %place", "--lang", "C", receiver.endpoint])
+        let template = try runLocate([
+            "--format", "%lat %city, %country (%country_code, %timezone) %place", "--lang", "C", receiver.endpoint,
+        ])
         #expect(template.status == 0)
         #expect(template.stdout == "64.150432 Reykjavik, Iceland (IS, Atlantic/Reykjavik) Reykjavik, Capital Region, Iceland\n")
-        let json = try jsonObject(try runLocate(["--json", "--geocode", "--lang", "C", receiver.endpoint]).stdout.trimmingCharacters(in: .newlines))
-        #expect(json["city"] as? String == "Reykjavik" && json["state"] as? String == "Capital Region" && json["country_code"] as? String == "IS")
+        let json = try jsonObject(
+            try runLocate(["--json", "--geocode", "--lang", "C", receiver.endpoint]).stdout.trimmingCharacters(in: .newlines))
+        #expect(
+            json["city"] as? String == "Reykjavik" && json["state"] as? String == "Capital Region"
+                && json["country_code"] as? String == "IS")
         #expect(json["lat"] as? Double == 64.1504322, "the record's own fields are unchanged")
         let csv = try runLocate(["--csv", "--geocode", "--lang", "C", receiver.endpoint]).stdout.split(separator: "\n")
         #expect(csv.first?.hasSuffix(",timed_out,city,state,country,country_code,timezone") == true)
@@ -62,18 +72,21 @@ struct PlacesEndToEndTests {
 
     @Test func aGermanLocaleStillFindsThePlace() throws {
         // A C parser under a German LC_NUMERIC would read 48.1374 as 48 (a classic atof trap).
-        let munich = try runLocate(["geocode", "--lang", "C", "48.1374", "11.5755"], environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
+        let munich = try runLocate(
+            ["geocode", "--lang", "C", "48.1374", "11.5755"], environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
         #expect(munich.stdout == "Munich, Bavaria, Germany\n")
         let german = try runLocate(["geocode", "48.1374", "11.5755"], environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
         #expect(german.stdout == "München, Bayern, Deutschland\n")
     }
 
     @Test func theFallbackCanBeAPlaceAndABadPlaceIsAConfigurationError() throws {
-        let paris = try runLocate(["127.0.0.1:1"], settings: SettingsHome(user: "[location]\nauthorization = denied\n[fallback]\nplace = Paris, France\n"))
+        let paris = try runLocate(
+            ["127.0.0.1:1"], settings: SettingsHome(user: "[location]\nauthorization = denied\n[fallback]\nplace = Paris, France\n"))
         #expect(paris.status == 77)
         #expect(paris.stdout == "48.853410 2.348800\n")
-        let seoul = try runLocate(["--format", "%lat %lon %city", "--lang", "C", "127.0.0.1:1"],
-                                  settings: SettingsHome(user: "[location]\nauthorization = denied\n[fallback]\nplace = Seoul\n"))
+        let seoul = try runLocate(
+            ["--format", "%lat %lon %city", "--lang", "C", "127.0.0.1:1"],
+            settings: SettingsHome(user: "[location]\nauthorization = denied\n[fallback]\nplace = Seoul\n"))
         #expect(seoul.stdout == "37.566000 126.978400 Seoul\n")
         for (place, phrase) in [("Springfield", "names several places"), ("Xanadu Nowhere", "no place named"), ("", "no place named ''")] {
             let settings = try SettingsHome(user: "[location]\nauthorization = always\n\n[fallback]\nplace = \(place)\n")

@@ -8,7 +8,10 @@ struct SettingsEndToEndTests {
         ("[locaton]\nauthorization = always\n", ":1:2: unknown section [locaton]"),
         ("[location]\nauthorisation = always\n", ":2:1: unknown key 'authorisation' in [location]"),
         ("[location]\nauthorization = always\ntimeout = fast\n", ":3:11: bad value 'fast' for 'timeout'"),
-        ("[location]\nauthorization = always\n[fallback]\nlatitude = 123.4\n", ":4:12: bad value '123.4' for 'latitude' (expected a number from -90 to 90)"),
+        (
+            "[location]\nauthorization = always\n[fallback]\nlatitude = 123.4\n",
+            ":4:12: bad value '123.4' for 'latitude' (expected a number from -90 to 90)"
+        ),
         ("[location]\nauthorization = \"always\n", ":2:17: unterminated quoted value"),
         ("[location]\nauthorization = always\n\u{7f}ELF\u{2}\u{1}\n", ":3:1: unexpected control character"),
     ])
@@ -141,8 +144,9 @@ struct SettingsEndToEndTests {
               kill -INT $follower ) &
             fg %1 > /dev/null
             """
-        let run = try RunningProcess(Package.root.appendingPathComponent("Scripts/with-terminal"),
-                                     ["--", "/bin/bash", "-m", "-c", script], environment: settings.environment)
+        let run = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"),
+            ["--", "/bin/bash", "-m", "-c", script], environment: settings.environment)
         _ = try run.waitForExit(timeout: 40)
         let errorText = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         let outputText = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""

@@ -8,7 +8,9 @@ import Testing
 struct UntrustedTextEndToEndTests {
     /// Any terminal escape, C1 control or bidirectional override, raw.
     private func hasRawControls(_ text: String) -> Bool {
-        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }
+        text.unicodeScalars.contains {
+            ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+        }
     }
 
     @Test func anAppNameFromTheEnvironmentCannotWriteOtherSettings() throws {

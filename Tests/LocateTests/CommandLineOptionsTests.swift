@@ -1,5 +1,6 @@
 import GPSLocation
 import Testing
+
 @testable import locate
 
 struct CommandLineOptionsTests {
@@ -26,7 +27,9 @@ struct CommandLineOptionsTests {
     }
 
     @Test func readsFollowOptionsInBothSpellings() throws {
-        let options = try parse(["--follow", "--count", "3", "--duration=2.5", "--distance", "10", "--interval=1", "--heartbeat", "30", "--json"])
+        let options = try parse([
+            "--follow", "--count", "3", "--duration=2.5", "--distance", "10", "--interval=1", "--heartbeat", "30", "--json",
+        ])
         #expect(options.mode == .follow)
         #expect(options.count == 3)
         #expect(options.duration == .milliseconds(2500))
@@ -39,8 +42,11 @@ struct CommandLineOptionsTests {
     @Test func takesTheEndpointFromArgumentThenOptionThenEnvironment() throws {
         #expect(try parse([]).endpoint == nil, "left to the settings")
         #expect(try parse(["host:3000"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == (try GPSDEndpoint(host: "host", port: "3000")))
-        #expect(try parse(["--gpsd", "opt:2"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == (try GPSDEndpoint(host: "opt", port: "2")))
-        #expect(try parse([], environment: ["LOCATE_GPSD": "env:1:/dev/gps"]).endpoint == (try GPSDEndpoint(host: "env", port: "1", device: "/dev/gps")))
+        #expect(
+            try parse(["--gpsd", "opt:2"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == (try GPSDEndpoint(host: "opt", port: "2")))
+        #expect(
+            try parse([], environment: ["LOCATE_GPSD": "env:1:/dev/gps"]).endpoint
+                == (try GPSDEndpoint(host: "env", port: "1", device: "/dev/gps")))
     }
 
     @Test(arguments: [
@@ -50,7 +56,10 @@ struct CommandLineOptionsTests {
         (["--timeout", "0"], "'--timeout' needs a number above 0, not '0'"),
         (["--accuracy", "nan"], "'--accuracy' needs a number above 0, not 'nan'"),
         (["--follow", "--count", "0"], "'--count' needs a whole number from 1 to 1000000000, not '0'"),
-        (["--follow", "-n", "999999999999999999999999999999"], "'-n' needs a whole number from 1 to 1000000000, not '999999999999999999999999999999'"),
+        (
+            ["--follow", "-n", "999999999999999999999999999999"],
+            "'-n' needs a whole number from 1 to 1000000000, not '999999999999999999999999999999'"
+        ),
         (["--follow", "--count", "+3"], "'--count' needs a whole number from 1 to 1000000000, not '+3'"),
         (["--timeout", "0.0004"], "'--timeout' needs a number of seconds of at least 0.001, not '0.0004'"),
         (["--max-age", "0.0004"], "'--max-age' needs 0 or a number of seconds of at least 0.001, not '0.0004'"),
@@ -72,7 +81,10 @@ struct CommandLineOptionsTests {
         (["--events"], "'--events' goes with --json"),
         (["--csv", "--null", "-"], "'--null' goes with --format"),
         (["--json", "--no-header"], "'--no-header' goes with --csv"),
-        (["--format", "%lat %town"], "unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place %%)"),
+        (
+            ["--format", "%lat %town"],
+            "unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place %%)"
+        ),
         (["host:99999"], "invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
     ])
     func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import locate
 
 /// The man page and the completion scripts are tracked in Scripts/ and rendered from the same
@@ -31,7 +32,9 @@ struct GeneratedFilesTests {
 
     /// Whether `text` has `word` as a word of its own: not inside a longer flag (`-f` in `--format`).
     private func mentions(_ text: String, _ word: String) -> Bool {
-        func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "-" || character == "_" }
+        func isWordCharacter(_ character: Character) -> Bool {
+            character.isLetter || character.isNumber || character == "-" || character == "_"
+        }
         return text.ranges(of: word).contains { range in
             let before = range.lowerBound == text.startIndex ? " " : text[text.index(before: range.lowerBound)]
             let after = range.upperBound == text.endIndex ? " " : text[range.upperBound]
@@ -77,14 +80,15 @@ struct GeneratedFilesTests {
 
     /// A command line on which `flag` is valid: in its first scope, with a value and what it goes with.
     private func example(_ flag: String, _ option: OptionSpec) -> [String] {
-        let value: [String] = switch option.value {
-        case nil: []
-        case "SPEC": ["localhost:2947"]
-        case "TEMPLATE": ["%lat"]
-        case "NAME", "TEXT": ["x"]
-        case "LANG": ["ko"]
-        default: ["1"]
-        }
+        let value: [String] =
+            switch option.value {
+            case nil: []
+            case "SPEC": ["localhost:2947"]
+            case "TEMPLATE": ["%lat"]
+            case "NAME", "TEXT": ["x"]
+            case "LANG": ["ko"]
+            default: ["1"]
+            }
         var arguments = [flag] + value
         switch option.scopes?.sorted(by: { $0.rawValue < $1.rawValue }).first {
         case .follow?: arguments = ["--follow"] + arguments

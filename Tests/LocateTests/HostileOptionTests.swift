@@ -1,13 +1,16 @@
 import GPSLocation
 import HostileInput
 import Testing
+
 @testable import locate
 
 /// Hostile values for every option that takes one, and mutated command lines: each parses or is
 /// a usage error with a clear message that shows no control character raw.
 struct HostileOptionTests {
-    static let values = ["nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e308", "1e-308", "999999999999999999999999999999",
-                         "0x10", "1,5", " 5", "", "\u{1B}[2J", "\u{202E}", String(repeating: "9", count: 10_000), "%", "%lat%", "\\"]
+    static let values = [
+        "nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e308", "1e-308", "999999999999999999999999999999",
+        "0x10", "1,5", " 5", "", "\u{1B}[2J", "\u{202E}", String(repeating: "9", count: 10_000), "%", "%lat%", "\\",
+    ]
 
     @Test func everyValuedOptionTakesHostileValuesSafely() {
         var outcomes = 0
@@ -31,8 +34,10 @@ struct HostileOptionTests {
 
     @Test func mutatedCommandLinesParseOrAreUsageErrors() {
         var mutator = Mutator(seed: 5)
-        let seeds = ["--follow --count 3 --json --distance 10 localhost:2947", "--once --timeout 1.5 --format %lat,%lon --null - host:1:/dev/gps",
-                     "permission allow --always --app weather"]
+        let seeds = [
+            "--follow --count 3 --json --distance 10 localhost:2947", "--once --timeout 1.5 --format %lat,%lon --null - host:1:/dev/gps",
+            "permission allow --always --app weather",
+        ]
         for bytes in mutator.corpus(from: seeds, count: 2000) {
             let arguments = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
             do {

@@ -1,6 +1,7 @@
-import Glibc
 import GPSLocation
+import Glibc
 import Testing
+
 @testable import GPSLocationConsent
 @testable import locate
 
@@ -17,7 +18,9 @@ struct LocaleIndependenceTests {
         try #require(setlocale(LC_NUMERIC, "de_DE.UTF-8") != nil, "the de_DE.UTF-8 locale is missing (Scripts/bootstrap makes it)")
         var buffer = [CChar](repeating: 0, count: 32)
         _ = withVaList([1.5]) { vsnprintf(&buffer, buffer.count, "%.1f", $0) }
-        try #require(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == "1,5", "C's printf follows the German locale here")
+        try #require(
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == "1,5",
+            "C's printf follows the German locale here")
         #expect(strtod("48.5", nil) == 48, "and C's strtod stops at the point")
         try body()
     }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
 import Testing
+
 @testable import locate
 
 /// Golden output of every format for fixed fixes.
@@ -22,7 +23,9 @@ struct OutputFormatTests {
     private func record(_ format: some OutputFormat, _ location: Location, now: Date? = nil, reason: FallbackReason? = nil) -> String? {
         var format = format
         var bytes: [UInt8] = []
-        guard format.record(RecordSource(location: location, reason: reason, now: now ?? fixTime, place: nil), to: &bytes) else { return nil }
+        guard format.record(RecordSource(location: location, reason: reason, now: now ?? fixTime, place: nil), to: &bytes) else {
+            return nil
+        }
         #expect(bytes.last == UInt8(ascii: "\n"), "a record is a whole line")
         return String(decoding: bytes.dropLast(), as: UTF8.self)
     }
@@ -39,16 +42,25 @@ struct OutputFormatTests {
     }
 
     @Test func jsonHasEveryFieldInOrderWithNumbersAsNumbers() {
-        #expect(record(JSONFormat(includesEvents: false), fullFix, now: fixTime.addingTimeInterval(2)) == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":359.9,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false}"#)
+        #expect(
+            record(JSONFormat(includesEvents: false), fullFix, now: fixTime.addingTimeInterval(2))
+                == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":359.9,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false}"#
+        )
     }
 
     @Test func jsonWritesUnknownValuesAsNull() {
-        #expect(record(JSONFormat(includesEvents: false), bareFix) == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false}"#)
+        #expect(
+            record(JSONFormat(includesEvents: false), bareFix)
+                == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false}"#
+        )
     }
 
     @Test func jsonFallbackRecordsSayWhy() {
         let fallback = FallbackCoordinate.builtIn.location
-        #expect(record(JSONFormat(includesEvents: false), fallback, reason: .notAuthorized(.denied)) == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#)
+        #expect(
+            record(JSONFormat(includesEvents: false), fallback, reason: .notAuthorized(.denied))
+                == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#
+        )
     }
 
     @Test func jsonEventsGoToStdoutOnlyWithEvents() {
@@ -57,7 +69,10 @@ struct OutputFormatTests {
         var shown: StatusOutput?
         let eventLine = output { shown = withEvents.status(event, now: fixTime, to: &$0) }
         #expect(shown == .event)
-        #expect(eventLine == #"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"# + "\n")
+        #expect(
+            eventLine
+                == #"{"type":"status","event":"gpsd_lost","time":"2026-01-01T08:00:06.250Z","retry_in":0.25,"message":"lost gpsd at localhost:2947; reconnecting in 0.25 s"}"#
+                + "\n")
         var withoutEvents = JSONFormat(includesEvents: false)
         let nothing = output { shown = withoutEvents.status(event, now: fixTime, to: &$0) }
         #expect(shown == StatusOutput.none)
@@ -70,7 +85,10 @@ struct OutputFormatTests {
 
     @Test func csvHasAHeaderThenRowsWithTheJSONColumns() {
         var csv = CSVFormat(includesHeader: true)
-        #expect(output { csv.prologue(to: &$0) } == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out\n")
+        #expect(
+            output { csv.prologue(to: &$0) }
+                == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out\n"
+        )
         #expect(record(csv, bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false")
         var headless = CSVFormat(includesHeader: false)
         #expect(output { headless.prologue(to: &$0) }.isEmpty)
@@ -91,13 +109,14 @@ struct OutputFormatTests {
             _ = gpx.record(fullFix, now: fixTime, to: &$0)
             gpx.epilogue(to: &$0)
         }
-        #expect(document == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
-            <wpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><fix>3d</fix><sat>8</sat><hdop>0.90</hdop></wpt>
-            </gpx>
+        #expect(
+            document == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+                <wpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><fix>3d</fix><sat>8</sat><hdop>0.90</hdop></wpt>
+                </gpx>
 
-            """)
+                """)
     }
 
     @Test func gpxTrackStartsANewSegmentAfterAGapAndLeavesTheFallbackOut() {
@@ -112,17 +131,18 @@ struct OutputFormatTests {
             #expect(gpx.record(bareFix, now: fixTime, to: &$0))
             gpx.epilogue(to: &$0)
         }
-        #expect(body == """
-            <trkseg>
-            <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
-            </trkseg>
-            <trkseg>
-            <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
-            </trkseg>
-            </trk>
-            </gpx>
+        #expect(
+            body == """
+                <trkseg>
+                <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
+                </trkseg>
+                <trkseg>
+                <trkpt lat="1.0000000" lon="2.0000000"><fix>2d</fix></trkpt>
+                </trkseg>
+                </trk>
+                </gpx>
 
-            """)
+                """)
     }
 
     @Test func templatesWriteTokensEscapesAndNullText() throws {
@@ -151,10 +171,11 @@ struct OutputFormatTests {
         #expect(TemplateFormat.tokens.allSatisfy { RecordFields.named($0.field) != nil })
     }
 
-    @Test(arguments: [
-        (64.150432167, 6, "64.150432"), (-21.940456667, 6, "-21.940457"), (-0.0000001, 6, "0.000000"),
-        (0.5, 0, "1"), (-0.5, 0, "-1"), (1e-7, 7, "0.0000001"), (12345.678, 1, "12345.7"), (1e20, 2, nil),
-    ] as [(Double, Int, String?)])
+    @Test(
+        arguments: [
+            (64.150432167, 6, "64.150432"), (-21.940456667, 6, "-21.940457"), (-0.0000001, 6, "0.000000"),
+            (0.5, 0, "1"), (-0.5, 0, "-1"), (1e-7, 7, "0.0000001"), (12345.678, 1, "12345.7"), (1e20, 2, nil),
+        ] as [(Double, Int, String?)])
     func numbersAreFixedPointWithoutExponent(value: Double, decimals: Int, text: String?) {
         #expect(NumberFormatting.fixed(value, decimals: decimals) == text)
     }

@@ -40,7 +40,9 @@ struct GPSDLink {
     ///   - poll: ask gpsd for its current fix (`?POLL;`) with every WATCH.
     ///   - reconnects: connect again when gpsd goes away (a live stream) instead of failing.
     ///   - connectTimeout: the bound on each attempt; the configuration's when `nil`.
-    init(configuration: GPSLocationConfiguration, poll: Bool, reconnects: Bool, connectTimeout: Duration? = nil, now: ContinuousClock.Instant) {
+    init(
+        configuration: GPSLocationConfiguration, poll: Bool, reconnects: Bool, connectTimeout: Duration? = nil, now: ContinuousClock.Instant
+    ) {
         self.configuration = configuration
         self.poll = poll
         self.reconnects = reconnects

@@ -53,8 +53,10 @@ struct SingleFixQuestion: GPSDQuestion {
     /// The most accurate fix seen, and the form it was judged in.
     private var best: (location: Location, judged: Location)?
 
-    init(endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration, accuracyAuthorization: AccuracyAuthorization,
-         statusHandler: (@Sendable (LocationStatusEvent) -> Void)?) {
+    init(
+        endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration, accuracyAuthorization: AccuracyAuthorization,
+        statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
+    ) {
         device = DeviceWait(endpoint: endpoint)
         self.accuracy = accuracy
         self.maxAge = maxAge

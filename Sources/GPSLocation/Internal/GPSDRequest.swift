@@ -31,12 +31,14 @@ enum GPSDRequest {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Question.Answer, GPSLocationError>, Never>) in
                 let started = DedicatedThread.start {
-                    continuation.resume(returning: Result { () throws(GPSLocationError) in
-                        try run(question, configuration: configuration, deadline: deadline, wakeUp: wakeUp) { cancelled.isSet }
-                    })
+                    continuation.resume(
+                        returning: Result { () throws(GPSLocationError) in
+                            try run(question, configuration: configuration, deadline: deadline, wakeUp: wakeUp) { cancelled.isSet }
+                        })
                 }
                 if !started {
-                    continuation.resume(returning: .failure(.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")))
+                    continuation.resume(
+                        returning: .failure(.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")))
                 }
             }
         } onCancel: {

@@ -116,21 +116,25 @@ final class GPSDMessageDecoder {
         case MODE_3D: mode = .threeDimensional
         default: return .noFix
         }
-        guard data.pointee.set & LATLON_SET != 0, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else { return .noFix }
+        guard data.pointee.set & LATLON_SET != 0, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else {
+            return .noFix
+        }
         let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
         let time = fix.time.tv_sec == 0 ? nil : Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:))
         func altitude(_ value: Double) -> Double? {
             mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
         }
-        return .fix(Location(
-            latitude: fix.latitude, longitude: fix.longitude, time: time,
-            altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
-            horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error), verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),
-            speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
-            course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
-            climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
-            mode: mode, satellitesUsed: satellitesUsed,
-            device: devicePath(), source: .gpsd))
+        return .fix(
+            Location(
+                latitude: fix.latitude, longitude: fix.longitude, time: time,
+                altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
+                horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error),
+                verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),
+                speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
+                course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
+                climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
+                mode: mode, satellitesUsed: satellitesUsed,
+                device: devicePath(), source: .gpsd))
     }
 
     /// The device of the last message, made once per distinct path.

@@ -46,8 +46,10 @@ final class LiveUpdateSession {
         context: ProcessContext?, isAllowedOnce: Bool, shared: SharedAuthorization, queue: LiveUpdateQueue, wakeUp: WakeUp
     ) {
         let started = DedicatedThread.start {
-            LiveUpdateSession(configuration: configuration, source: source, decision: decision, context: context,
-                              isAllowedOnce: isAllowedOnce, shared: shared, queue: queue, wakeUp: wakeUp).run()
+            LiveUpdateSession(
+                configuration: configuration, source: source, decision: decision, context: context,
+                isAllowedOnce: isAllowedOnce, shared: shared, queue: queue, wakeUp: wakeUp
+            ).run()
         }
         if !started {
             queue.finish(throwing: .gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread"))
@@ -80,7 +82,9 @@ final class LiveUpdateSession {
         if authorization.isAuthorized {
             link = startLink()
         } else {
-            report(authorization.isPausedInBackground ? .paused : .authorizationChanged(status: authorization.status, denial: authorization.denial))
+            report(
+                authorization.isPausedInBackground
+                    ? .paused : .authorizationChanged(status: authorization.status, denial: authorization.denial))
         }
         flush()
         var events: [GPSDLink.Event] = []

@@ -15,7 +15,8 @@ package final class WakeUp: Sendable {
     /// A new pair, or `nil` when the process is out of descriptors.
     package init?() {
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
+        else {
             return nil
         }
         descriptor = pair[0]
@@ -53,16 +54,18 @@ package enum DedicatedThread {
         }
         let context = Unmanaged.passRetained(Work(body)).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            var blocked = sigset_t()
-            sigemptyset(&blocked)
-            sigaddset(&blocked, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &blocked, nil)
-            // pthread_create passes the context given below, which is never nil.
-            guard let context else { return nil }
-            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+                // pthread_create passes the context given below, which is never nil.
+                guard let context else { return nil }
+                Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, context)
         guard started == 0 else {
             Unmanaged<Work>.fromOpaque(context).release()
             return false
@@ -146,7 +149,8 @@ enum TCPSocket {
     /// - Returns: the socket (connected or still connecting; wait for `POLLOUT`, then check
     ///   `pendingError`), or the `errno` of the failure.
     static func startConnect(_ address: Address) -> Result<Int32, SystemError> {
-        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(
+            address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failure(SystemError(code: errno)) }
         var storage = address.storage
         let status = withUnsafePointer(to: &storage) {

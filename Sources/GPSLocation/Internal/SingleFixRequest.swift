@@ -70,20 +70,23 @@ package struct SingleFixRequest: Sendable {
     /// The authorization now.
     /// - Throws: `invalidSettings`, or `notAuthorized` when positions may not be delivered.
     private func resolve() throws(GPSLocationError) -> Authorization {
-        let authorization = Authorization(decision: try source.currentDecision(), context: context ?? .current(), isAllowedOnce: isAllowedOnce)
+        let authorization = Authorization(
+            decision: try source.currentDecision(), context: context ?? .current(), isAllowedOnce: isAllowedOnce)
         if let reason = authorization.denial { throw .notAuthorized(reason: reason) }
         return authorization
     }
 
     private func question(under authorization: Authorization) -> SingleFixQuestion {
-        SingleFixQuestion(endpoint: configuration.endpoint, accuracy: accuracy, maxAge: maxAge, timeout: timeout,
-                          accuracyAuthorization: authorization.accuracy, statusHandler: statusHandler)
+        SingleFixQuestion(
+            endpoint: configuration.endpoint, accuracy: accuracy, maxAge: maxAge, timeout: timeout,
+            accuracyAuthorization: authorization.accuracy, statusHandler: statusHandler)
     }
 
     /// The kept fix, released, when `maxAge` asks for one and it is good enough as released.
     private func keptAnswer(under authorization: Authorization) throws(GPSLocationError) -> Answer? {
         guard let maxAge, let kept = source.keptLocation(), let released = PositionGate.releaseOnce(kept, under: authorization),
-              SingleFixQuestion.isAcceptable(released, accuracy: accuracy, maxAge: maxAge) else { return nil }
+            SingleFixQuestion.isAcceptable(released, accuracy: accuracy, maxAge: maxAge)
+        else { return nil }
         return Answer(location: released, authorization: authorization, isKept: true)
     }
 

@@ -43,8 +43,9 @@ package final class DirectoryHandle {
         }
         guard descriptor >= 0 else {
             if errno == ENOENT { throw Failure(description: "does not exist", isMissing: true) }
-            throw Failure(description: errno == ELOOP || errno == ENOTDIR
-                ? "is not a directory of its own (a symbolic link or a file)" : "cannot open: " + String(cString: strerror(errno)))
+            throw Failure(
+                description: errno == ELOOP || errno == ENOTDIR
+                    ? "is not a directory of its own (a symbolic link or a file)" : "cannot open: " + String(cString: strerror(errno)))
         }
         self.descriptor = descriptor
         guard isPrivate else { return }

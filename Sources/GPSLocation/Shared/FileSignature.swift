@@ -42,9 +42,11 @@ package struct FileSignature: Sendable, Hashable {
         }
 
         package static func == (lhs: Stamp, rhs: Stamp) -> Bool {
-            (lhs.device, lhs.inode, lhs.size, lhs.mode, lhs.owner, lhs.error) == (rhs.device, rhs.inode, rhs.size, rhs.mode, rhs.owner, rhs.error)
+            (lhs.device, lhs.inode, lhs.size, lhs.mode, lhs.owner, lhs.error) == (
+                rhs.device, rhs.inode, rhs.size, rhs.mode, rhs.owner, rhs.error
+            )
                 && (lhs.modified.tv_sec, lhs.modified.tv_nsec, lhs.changed.tv_sec, lhs.changed.tv_nsec)
-                == (rhs.modified.tv_sec, rhs.modified.tv_nsec, rhs.changed.tv_sec, rhs.changed.tv_nsec)
+                    == (rhs.modified.tv_sec, rhs.modified.tv_nsec, rhs.changed.tv_sec, rhs.changed.tv_nsec)
         }
 
         package func hash(into hasher: inout Hasher) {

@@ -93,7 +93,8 @@ package enum FlatJSON {
             let start = position
             while position < bytes.count, "+-.eE0123456789".utf8.contains(bytes[position]) { position += 1 }
             guard position > start, position - start <= 64,
-                  let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else { return nil }
+                let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite
+            else { return nil }
             return value
         }
 
@@ -145,14 +146,18 @@ package enum FlatJSON {
         private mutating func unicodeEscape() -> Unicode.Scalar? {
             guard let high = hex4() else { return nil }
             if (0xD800...0xDBFF).contains(high) {
-                guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low) else {
+                    return nil
+                }
                 return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
             }
             return Unicode.Scalar(high)
         }
 
         private mutating func hex4() -> UInt32? {
-            guard position + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else { return nil }
+            guard position + 4 <= bytes.count,
+                let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+            else { return nil }
             position += 4
             return value
         }

@@ -41,8 +41,9 @@ package enum NumericText {
         let value = try number(text, excludingZero: !allowingZero)
         let milliseconds = (value * 1000).rounded()
         if value > 0, milliseconds == 0 {
-            throw NumberError(text: text, problem: .belowResolution,
-                              expected: (allowingZero ? "0 or " : "") + "a number of seconds of at least 0.001")
+            throw NumberError(
+                text: text, problem: .belowResolution,
+                expected: (allowingZero ? "0 or " : "") + "a number of seconds of at least 0.001")
         }
         return .milliseconds(Int64(milliseconds))
     }

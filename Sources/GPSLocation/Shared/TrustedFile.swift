@@ -96,7 +96,10 @@ package enum TrustedFile {
             guard status.st_uid == user else { throw Refusal(description: "is owned by another user (uid \(status.st_uid))") }
         }
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
-            throw Refusal(description: "is writable by \(status.st_mode & S_IWOTH != 0 ? "others" : "its group") (mode \(String(status.st_mode & 0o7777, radix: 8))); run chmod go-w on it")
+            throw Refusal(
+                description:
+                    "is writable by \(status.st_mode & S_IWOTH != 0 ? "others" : "its group") (mode \(String(status.st_mode & 0o7777, radix: 8))); run chmod go-w on it"
+            )
         }
     }
 

@@ -18,7 +18,8 @@ enum GeonamesLibrary {
     ///   and name, country code and name, time zone, population, latitude, longitude).
     static func readPlaces() throws(GPSLocationError) -> (places: [PlaceRecord], libraryPath: String) {
         guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw .placeDataUnavailable(reason: "cannot load \(soname) (install libgeonames0): " + (dlerror().map { String(cString: $0) } ?? "unknown error"))
+            throw .placeDataUnavailable(
+                reason: "cannot load \(soname) (install libgeonames0): " + (dlerror().map { String(cString: $0) } ?? "unknown error"))
         }
         // Kept open: GLib cannot be unloaded safely once it has started.
         func symbol<Function>(_ name: String, as type: Function.Type) throws(GPSLocationError) -> Function {
@@ -57,10 +58,12 @@ enum GeonamesLibrary {
             func text(_ position: Int) -> String {
                 field(position, "") { value in string(value, nil).map { String(cString: $0) } ?? "" }
             }
-            places.append(PlaceRecord(
-                id: text(0), name: text(1), divisionCode: text(2), division: text(3),
-                countryCode: text(4), country: text(5), timeZone: text(6),
-                population: field(7, 0) { uint32($0) }, latitude: field(8, .nan) { double($0) }, longitude: field(9, .nan) { double($0) }))
+            places.append(
+                PlaceRecord(
+                    id: text(0), name: text(1), divisionCode: text(2), division: text(3),
+                    countryCode: text(4), country: text(5), timeZone: text(6),
+                    population: field(7, 0) { uint32($0) }, latitude: field(8, .nan) { double($0) },
+                    longitude: field(9, .nan) { double($0) }))
         }
         return (places, libraryPath)
     }
