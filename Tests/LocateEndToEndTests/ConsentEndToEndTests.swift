@@ -185,23 +185,29 @@ struct ConsentEndToEndTests {
     @Test func aSlowReaderGetsNoQueuedFixAfterARevoke() throws {
         let gpsd = try GpsdServer(misbehaving: "flood")
         let settings = try SettingsHome.allowingAlways()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", Package.locate.path, "--follow", "--json", gpsd.endpoint]
-        process.environment = ProcessInfo.processInfo.environment.merging(settings.environment) { $1 }
-        let output = Pipe()
+        let output = try PipeEnds()
         let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc does not export
-        _ = fcntl(output.fileHandleForWriting.fileDescriptor, setPipeSize, 4096)
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // Let the stream fill the pipe and the queue behind it.
-        Thread.sleep(forTimeInterval: 1.5)
+        _ = fcntl(output.write, setPipeSize, 4096)
+        let nullDevice = try openNullDevice()
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path, "--follow", "--json", gpsd.endpoint],
+            environment: ProcessInfo.processInfo.environment.merging(settings.environment) { $1 },
+            stdin: nullDevice, stdout: output.write, stderr: nullDevice)
+        close(output.write)
+        close(nullDevice)
+        defer { process.kill() }
+        // The stream fills the pipe, then the queue behind it.
+        let deadline = Date().addingTimeInterval(20)
+        var queued: Int32 = 0
+        while ioctl(output.read, UInt(FIONREAD), &queued) == 0, queued < 4096, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(queued >= 4096, "the stream filled the pipe")
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        // The revoke is seen within a fraction of a second (a 200 ms tick at most).
+        // The revoke is seen within a 200 ms tick; nothing outside marks it (the writer is blocked
+        // on the full pipe), so this one wait is a fixed one, five ticks long.
         Thread.sleep(forTimeInterval: 1)
-        let reader = OutputCollector(output)
+        let reader = OutputCollector(readingFrom: output.read)
         try reader.wait(for: "the fallback after the revoke") { reader.lines.contains { $0.contains("\"source\":\"fallback\"") } }
         kill(process.processIdentifier, SIGTERM)
         let fixes = reader.lines.filter { $0.contains("\"source\":\"gpsd\"") }

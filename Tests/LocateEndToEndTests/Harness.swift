@@ -27,13 +27,18 @@ final class OutputCollector: Sendable {
     private let bytes = Mutex(Data())
     private let ended = Mutex(false)
 
-    /// Reads the pipe on a thread of its own until end of file.
-    init(_ pipe: Pipe) {
-        let handle = pipe.fileHandleForReading
+    /// Reads the pipe's read end on a thread of its own until end of file, then closes it.
+    init(readingFrom descriptor: Int32) {
         Thread.detachNewThread { [self] in
-            while case let chunk = handle.availableData, !chunk.isEmpty {
-                bytes.withLock { $0.append(chunk) }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while case let count = read(descriptor, &chunk, chunk.count), count != 0 {
+                if count < 0 {
+                    guard errno == EINTR else { break }
+                    continue
+                }
+                bytes.withLock { $0.append(contentsOf: chunk[0..<count]) }
             }
+            close(descriptor)
             ended.withLock { $0 = true }
         }
     }
@@ -62,30 +67,26 @@ final class OutputCollector: Sendable {
 
 /// A running program with collected stdout and stderr.
 final class RunningProcess: Sendable {
-    let process: Process
+    let process: ChildProcess
     let stdout: OutputCollector
     let stderr: OutputCollector
     /// The program's stdin, when it was started with `input: true` (otherwise it reads /dev/null).
     let stdin: FileHandle?
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
         for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_CACHE_HOME"] { inherited[name] = nil }
-        process.environment = inherited.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let inputPipe = input ? Pipe() : nil
-        process.standardInput = inputPipe ?? FileHandle.nullDevice
-        stdin = inputPipe?.fileHandleForWriting
-        stdout = OutputCollector(out)
-        stderr = OutputCollector(err)
-        try process.run()
-        self.process = process
+        let out = try PipeEnds()
+        let err = try PipeEnds()
+        let inputPipe = input ? try PipeEnds() : nil
+        let childInput = try inputPipe?.read ?? openNullDevice()
+        defer { [out.write, err.write, childInput].forEach { close($0) } }
+        stdin = inputPipe.map { FileHandle(fileDescriptor: $0.write, closeOnDealloc: true) }
+        stdout = OutputCollector(readingFrom: out.read)
+        stderr = OutputCollector(readingFrom: err.read)
+        process = try ChildProcess(
+            executable, arguments, environment: inherited.merging(environment) { $1 },
+            stdin: childInput, stdout: out.write, stderr: err.write)
     }
 
     /// Waits for the process to exit and for its output to be read; its exit status.
@@ -95,28 +96,28 @@ final class RunningProcess: Sendable {
         while process.isRunning || !stdout.isEnded || !stderr.isEnded {
             guard Date() < deadline else {
                 signal(SIGKILL)
-                process.terminate()
+                process.kill()
                 throw HarnessError(
                     description:
-                        "\(process.executableURL?.lastPathComponent ?? "process") did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
+                        "\(process.executable.lastPathComponent) did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
                 )
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        return process.terminationStatus
+        return process.terminationStatus ?? -1
     }
 
     deinit {
         if process.isRunning {
             signal(SIGKILL)
-            process.terminate()
+            process.kill()
         }
     }
 
     /// Sends a signal to the program; under `setsid -w`, to the program setsid started.
     func signal(_ number: Int32) {
         var target = process.processIdentifier
-        if process.executableURL?.lastPathComponent == "setsid",
+        if process.executable.lastPathComponent == "setsid",
             let children = try? String(contentsOfFile: "/proc/\(target)/task/\(target)/children", encoding: .utf8),
             let child = children.split(separator: " ").first.flatMap({ Int32($0) })
         {
