@@ -170,9 +170,9 @@ public struct SettingsProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Duration {
-    /// Seconds for a message: to a tenth, and a whole number without a decimal point.
+    /// Seconds for a message, to the millisecond, as `NumberFormatting.plain` writes numbers:
+    /// `2`, `0.25`, `1.5`.
     package var formattedSeconds: String {
-        let tenths = (seconds * 10).rounded() / 10
-        return tenths == tenths.rounded() && abs(tenths) < 1e15 ? String(Int64(tenths)) : String(tenths)
+        NumberFormatting.plain((seconds * 1000).rounded() / 1000)
     }
 }

@@ -145,6 +145,7 @@ public final class ConsentStore: AuthorizationSource {
         let started = DedicatedThread.start { [self] in
             // The watcher comes first, so that a change made while the files are read is seen.
             let watcher = SettingsWatcher(paths)
+            var wait = EventWait(wakeUp: wakeUp)
             var last: AuthorizationDecision?
             while !stopped.isSet {
                 do throws(GPSLocationError) {
@@ -155,9 +156,9 @@ public final class ConsentStore: AuthorizationSource {
                     continuation.finish(throwing: error)
                     return
                 }
-                var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
-                if let inotify = watcher.descriptor { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-                waitForEvents(&descriptors, timeout: SettingsWatcher.tick)
+                wait.wait(
+                    for: watcher.descriptor.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) },
+                    until: .now.advanced(by: SettingsWatcher.tick))
                 // The signatures decide (in `settings()`); the watcher's events only wake this loop early.
                 _ = watcher.filesChanged()
             }

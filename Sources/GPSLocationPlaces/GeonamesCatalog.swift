@@ -24,9 +24,9 @@ struct GeonamesCatalog: Sendable {
         case (0x95, 0x04, 0x12, 0xde): isBigEndian = true
         default: return nil
         }
-        let count = Self.word(bytes, at: 8, bigEndian: isBigEndian)
-        let originals = Self.word(bytes, at: 12, bigEndian: isBigEndian)
-        let translations = Self.word(bytes, at: 16, bigEndian: isBigEndian)
+        let count = ByteWords.word(bytes, at: 8, bigEndian: isBigEndian)
+        let originals = ByteWords.word(bytes, at: 12, bigEndian: isBigEndian)
+        let translations = ByteWords.word(bytes, at: 16, bigEndian: isBigEndian)
         guard count <= 1_000_000, originals <= bytes.count - count * 8, translations <= bytes.count - count * 8 else { return nil }
         self.bytes = bytes
         self.count = count
@@ -88,11 +88,6 @@ struct GeonamesCatalog: Sendable {
     }
 
     private func word(at offset: Int) -> Int {
-        Self.word(bytes, at: offset, bigEndian: isBigEndian)
-    }
-
-    private static func word(_ bytes: [UInt8], at offset: Int, bigEndian: Bool) -> Int {
-        let word = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-        return bigEndian ? word : Int(UInt32(truncatingIfNeeded: word).byteSwapped)
+        ByteWords.word(bytes, at: offset, bigEndian: isBigEndian)
     }
 }

@@ -185,7 +185,7 @@ struct PlaceIndex: Sendable {
     private func coordinate(_ row: Int, _ offset: Int) -> Int { Int(Int32(bitPattern: UInt32(word(rows + row * Self.rowSize + offset)))) }
 
     private func word(_ offset: Int) -> Int {
-        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        ByteWords.word(bytes, at: offset)
     }
 }
 
@@ -201,8 +201,8 @@ private struct ByteReader {
     }
 
     mutating func u32() -> Int? {
-        guard let word = take(4) else { return nil }
-        return word.reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard take(4) != nil else { return nil }
+        return ByteWords.word(bytes, at: position - 4)
     }
 
     mutating func i64() -> Int64? {

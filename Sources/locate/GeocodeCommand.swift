@@ -24,7 +24,8 @@ struct GeocodeCommand {
         switch query {
         case .coordinate(let latitude, let longitude):
             guard let place = finder.reverseGeocode(latitude: latitude, longitude: longitude) else {
-                StandardStreams.diagnose("no place of the data within 100 km of \(latitude), \(longitude)")
+                StandardStreams.diagnose(
+                    "no place of the data within 100 km of \(NumberFormatting.plain(latitude)), \(NumberFormatting.plain(longitude))")
                 return .failure
             }
             try StandardStreams.writeRecord(json ? Self.json(place) : place.formatted)

@@ -16,15 +16,11 @@ struct JSONFormat: OutputFormat {
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        output.append(UInt8(ascii: "{"))
-        var first = true
+        var object = JSONObjectWriter()
         for field in fields {
-            if !first { output.append(UInt8(ascii: ",")) }
-            first = false
-            output += field.jsonKey
-            field.value(source).appendJSON(to: &output)
+            object.add(encodedKey: field.jsonKey) { field.value(source).appendJSON(to: &$0) }
         }
-        output += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        object.appendLine(to: &output)
         return true
     }
 
@@ -38,8 +34,7 @@ struct JSONFormat: OutputFormat {
             object.add(detail.key, detail.value)
         }
         object.add("message", .text(event.message))
-        output += object.text.utf8
-        output.append(UInt8(ascii: "\n"))
+        object.appendLine(to: &output)
         return .event
     }
 }
@@ -47,8 +42,6 @@ struct JSONFormat: OutputFormat {
 extension JSONObjectWriter {
     /// Adds a record field: text and times quoted, numbers and flags as they are, unknown as `null`.
     mutating func add(_ key: String, _ value: FieldValue) {
-        var bytes: [UInt8] = []
-        value.appendJSON(to: &bytes)
-        add(key, json: String(decoding: bytes, as: UTF8.self))
+        add(key) { value.appendJSON(to: &$0) }
     }
 }

@@ -34,7 +34,7 @@ struct RecordField: Sendable {
 
     init(name: String, value: @escaping @Sendable (RecordSource) -> FieldValue) {
         self.name = name
-        jsonKey = Array(FlatJSON.quoted(name).utf8) + [UInt8(ascii: ":")]
+        jsonKey = JSONObjectWriter.encodedKey(name)
         self.value = value
     }
 }

@@ -25,7 +25,7 @@ struct StatusEvent {
             self.init(name: event.name, message: "gpsd at \(endpoint) has no GPS device; waiting for one")
         case .gpsdLost(let retryIn):
             self.init(
-                name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn.seconds) s",
+                name: event.name, message: "lost gpsd at \(endpoint); reconnecting in \(retryIn.formattedSeconds) s",
                 details: [("retry_in", .number(retryIn.seconds, decimals: 2))])
         case .reconnected:
             self.init(name: event.name, message: "reconnected to gpsd at \(endpoint)")

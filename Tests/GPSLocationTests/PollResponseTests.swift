@@ -5,7 +5,7 @@ import Testing
 struct PollResponseTests {
     /// The first object of the array `key` in `line`, as text.
     private func object(_ key: String, _ line: String) -> String? {
-        PollResponse.firstObject(inArray: key, of: Array(line.utf8)[...]).map { String(decoding: $0, as: UTF8.self) }
+        FlatJSON.firstObject(inArray: key, of: Array(line.utf8)[...]).map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func cutsTheFirstObjectOfAnArray() {
@@ -24,6 +24,9 @@ struct PollResponseTests {
 
     @Test func refusesAnObjectCutShort() {
         #expect(object("tpv", #"{"class":"POLL","tpv":[{"class":"TPV","mode":3"#) == nil)
+        #expect(object("tpv", #"{"class":"POLL","sky":[{"a":[[[1]]]}],"tpv":[{"mode":3}]}"#) == #"{"mode":3}"#, "nested values are skipped")
+        #expect(object("tpv", #"{"class":"POLL","tpv":[1,{"mode":3}]}"#) == nil, "the first element must be the object")
+        #expect(object("tpv", #"{"class":"POLL","x":"# + String(repeating: "[", count: 100) + #"],"tpv":[{}]}"#) == nil, "too deep")
         #expect(!PollResponse.isPoll(#"{"class":"TPV","mode":3}"#.utf8))
     }
 }

@@ -37,7 +37,7 @@ struct FaultEndToEndTests {
 
         let settings = try SettingsHome.allowingAlways()
         let follow = try startLocate(["--follow", gpsd.endpoint], settings: settings)
-        try follow.stderr.wait(for: "the back-off to grow") { follow.stderr.text.contains("reconnecting in 1.0 s") }
+        try follow.stderr.wait(for: "the back-off to grow") { follow.stderr.text.contains("reconnecting in 1 s") }
         follow.signal(SIGTERM)
         #expect(try follow.waitForExit() == 0)
         #expect(follow.stderr.text.contains("reconnecting in 0.25 s") && follow.stderr.text.contains("reconnecting in 0.5 s"))

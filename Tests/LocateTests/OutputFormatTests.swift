@@ -80,7 +80,10 @@ struct OutputFormatTests {
     }
 
     @Test func jsonEscapesStrings() {
-        #expect(FlatJSON.quoted("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
+        var object = JSONObjectWriter()
+        object.add("k\"", string: "a\"b\\c\nd\u{1}")
+        object.add("none", string: nil)
+        #expect(object.text == #"{"k\"":"a\"b\\c\nd\u0001","none":null}"#)
     }
 
     @Test func csvHasAHeaderThenRowsWithTheJSONColumns() {

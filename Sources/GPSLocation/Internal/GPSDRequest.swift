@@ -69,17 +69,13 @@ enum GPSDRequest {
         var link = GPSDLink(configuration: configuration, poll: true, reconnects: false, connectTimeout: connectTimeout, now: start)
         defer { link.close() }
         var events: [GPSDLink.Event] = []
-        var descriptors = [pollfd(fd: -1, events: 0, revents: 0)]
-        if let wakeUp { descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)) }
+        var wait = EventWait(wakeUp: wakeUp)
         while true {
             if isCancelled() { throw .cancelled }
-            // The link's descriptor first, the wake-up (if any) after it.
-            descriptors[0] = link.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0)
-            let wakeAt = link.nextDeadline.map { min($0, deadline) } ?? deadline
-            waitForEvents(&descriptors, timeout: ContinuousClock.now.duration(to: wakeAt))
+            let revents = wait.wait(for: link.pollRequest, until: link.nextDeadline.map { min($0, deadline) } ?? deadline)
             let now = ContinuousClock.now
             events.removeAll(keepingCapacity: true)
-            link.advance(descriptors[0].revents, now: now, events: &events)
+            link.advance(revents, now: now, events: &events)
             for event in events {
                 switch event {
                 case .report(let report):

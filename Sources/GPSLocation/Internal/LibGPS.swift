@@ -89,11 +89,11 @@ final class GPSDMessageDecoder {
     }
 
     private func decodePoll(_ line: ArraySlice<UInt8>) -> GPSDReport {
-        if let sky = PollResponse.firstObject(inArray: "sky", of: line) {
+        if let sky = FlatJSON.firstObject(inArray: "sky", of: line) {
             _ = decode(bytes: sky)
         }
         // An empty list or a mode-0 TPV means gpsd has no fix to tell.
-        guard let tpv = PollResponse.firstObject(inArray: "tpv", of: line) else { return .noFix }
+        guard let tpv = FlatJSON.firstObject(inArray: "tpv", of: line) else { return .noFix }
         let report = decode(bytes: tpv)
         return report == .other ? .noFix : report
     }

@@ -88,19 +88,17 @@ final class LiveUpdateSession {
         }
         flush()
         var events: [GPSDLink.Event] = []
+        var wait = EventWait(wakeUp: wakeUp)
         while !isFinished, !queue.isCancelled {
-            var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
             let stallDeadline = queue.dropIfStalled(now: .now)
             // Back-pressure: while the consumer's queue is full, gpsd waits in the socket.
-            var polled: (index: Int, generation: Int)?
-            if stallDeadline == nil, let request = link?.pollRequest {
-                polled = (descriptors.count, linkGeneration)
-                descriptors.append(request)
-            }
-            let wakeAt = [nextTick, link?.nextDeadline, stallDeadline].compactMap { $0 }.min() ?? nextTick
-            waitForEvents(&descriptors, timeout: ContinuousClock.now.duration(to: wakeAt))
+            let request = stallDeadline == nil ? link?.pollRequest : nil
+            let polledGeneration = linkGeneration
+            var wakeAt = nextTick
+            if let linkDeadline = link?.nextDeadline { wakeAt = min(wakeAt, linkDeadline) }
+            if let stallDeadline { wakeAt = min(wakeAt, stallDeadline) }
+            let polled = wait.wait(for: request, until: wakeAt)
             let now = ContinuousClock.now
-            if descriptors[0].revents != 0 { wakeUp.clear() }
             if queue.isCancelled { break }
             var mayHaveChanged = false
             switch follower.take() {
@@ -120,7 +118,7 @@ final class LiveUpdateSession {
             }
             if mayHaveChanged, !isFinished { authorizationMayHaveChanged() }
             if link != nil, !isFinished {
-                let revents = polled.flatMap { $0.generation == linkGeneration ? descriptors[$0.index].revents : nil } ?? 0
+                let revents = polledGeneration == linkGeneration ? polled : 0
                 events.removeAll(keepingCapacity: true)
                 link?.advance(revents, now: now, events: &events)
                 for event in events { handle(event) }

@@ -1,6 +1,8 @@
-/// One JSON object on one line, with scalar members only: what `locate` writes (records, status
-/// events, the last-fix cache) and what it reads back (the cache). Strict and bounded, so a
-/// hostile file is an error, never a crash or a long wait. Shared with the command (`package`).
+/// The one JSON reader and quoting of the libraries and the command (`package`): one object on
+/// one line, with scalar members (what `locate` writes in records, status events and the
+/// last-fix cache, and reads back from the cache), and, in gpsd's replies, the first object of a
+/// member's array, found by skipping nested values. Strict and bounded, so hostile bytes are an
+/// error, never a crash or a long wait.
 package enum FlatJSON {
     /// A member's value.
     package enum Value: Hashable, Sendable {
@@ -18,14 +20,17 @@ package enum FlatJSON {
         return reader.object()
     }
 
-    /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-    package static func quoted(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        appendQuoted(text, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    /// The bytes of the first object of the array `key` of the object in `bytes` (such as a
+    /// POLL reply's `"tpv":[{...},...]`), or `nil` when there is none, or the JSON is not well
+    /// formed up to the point where it is found (values nested deeper than 32 are refused).
+    package static func firstObject(inArray key: String, of bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var reader = Reader(bytes: Array(bytes))
+        guard let range = reader.firstObject(inArray: key) else { return nil }
+        return bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
     }
 
-    /// Appends `quoted(text)` to `bytes`, with no intermediate string.
+    /// Appends `text` as a JSON string literal (RFC 8259): quotes, backslashes and control
+    /// characters escaped.
     package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
@@ -71,6 +76,56 @@ package enum FlatJSON {
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")), end() else { return nil }
             return members
+        }
+
+        /// The range of the first object of the array member `key` of the object at the start.
+        mutating func firstObject(inArray key: String) -> Range<Int>? {
+            skipSpace()
+            guard take(UInt8(ascii: "{")) else { return nil }
+            repeat {
+                skipSpace()
+                guard let name = string() else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                if name == key {
+                    guard take(UInt8(ascii: "[")) else { return nil }
+                    skipSpace()
+                    let start = position
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil }
+                    return start..<position
+                }
+                guard skipValue(depth: 0) else { return nil }
+                skipSpace()
+            } while take(UInt8(ascii: ","))
+            return nil
+        }
+
+        /// Steps over one value of any kind, nested up to 32 deep.
+        private mutating func skipValue(depth: Int) -> Bool {
+            guard depth < 32, position < bytes.count else { return false }
+            switch bytes[position] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close = bytes[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let isObject = close == UInt8(ascii: "}")
+                position += 1
+                skipSpace()
+                if take(close) { return true }
+                repeat {
+                    skipSpace()
+                    if isObject {
+                        guard string() != nil else { return false }
+                        skipSpace()
+                        guard take(UInt8(ascii: ":")) else { return false }
+                        skipSpace()
+                    }
+                    guard skipValue(depth: depth + 1) else { return false }
+                    skipSpace()
+                } while take(UInt8(ascii: ","))
+                return take(close)
+            default:
+                return value() != nil
+            }
         }
 
         private mutating func end() -> Bool {
@@ -178,31 +233,5 @@ package enum FlatJSON {
         private mutating func skipSpace() {
             while position < bytes.count, " \t\r\n".utf8.contains(bytes[position]) { position += 1 }
         }
-    }
-}
-
-/// Builds one flat JSON object on one line; keys are written in the order they are added.
-package struct JSONObjectWriter {
-    private var members = ""
-
-    package init() {}
-
-    /// The object.
-    package var text: String { "{" + members + "}" }
-
-    /// Adds a member whose value is already JSON text (a number, `true`, `null`).
-    package mutating func add(_ key: String, json value: String) {
-        if !members.isEmpty { members += "," }
-        members += FlatJSON.quoted(key) + ":" + value
-    }
-
-    /// Adds a string member, or `null`.
-    package mutating func add(_ key: String, string value: String?) {
-        add(key, json: value.map(FlatJSON.quoted) ?? "null")
-    }
-
-    /// Adds a boolean member.
-    package mutating func add(_ key: String, bool value: Bool) {
-        add(key, json: value ? "true" : "false")
     }
 }

@@ -12,6 +12,16 @@ package enum NumberFormatting {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `value` as a person reads it in a message: as many decimals as it needs (up to 6), none
+    /// for a whole number (`17.2`, `0.25`, `30`, `-90`). The one way numbers become text in
+    /// messages, so a user never sees `1 s` in one and `1.0 s` in another.
+    package static func plain(_ value: Double) -> String {
+        guard var text = fixed(value, decimals: 6) else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
     /// Appends `fixed(value, decimals:)` to `bytes`, with no intermediate string.
     /// - Returns: `false` (appending nothing) when the value has no text.
     package static func append(_ value: Double, decimals: Int, to bytes: inout [UInt8]) -> Bool {

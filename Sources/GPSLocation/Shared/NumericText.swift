@@ -20,13 +20,13 @@ package enum NumericText {
         if range.lowerBound == 0 {
             expected = excludingZero ? "a number above 0" : "a number of 0 or more"
         } else {
-            expected = "a number from \(plain(range.lowerBound)) to \(plain(range.upperBound))"
+            expected = "a number from \(NumberFormatting.plain(range.lowerBound)) to \(NumberFormatting.plain(range.upperBound))"
         }
         guard isPlainDecimal(text), let value = Double(text) else {
             throw NumberError(text: text, problem: .notANumber, expected: expected)
         }
         if value > range.upperBound, range.lowerBound == 0 {
-            throw NumberError(text: text, problem: .outOfRange, expected: "a number up to \(plain(range.upperBound))")
+            throw NumberError(text: text, problem: .outOfRange, expected: "a number up to \(NumberFormatting.plain(range.upperBound))")
         }
         guard range.contains(value), !(excludingZero && value == 0) else {
             throw NumberError(text: text, problem: .outOfRange, expected: expected)
@@ -74,9 +74,6 @@ package enum NumericText {
         return bytes.isEmpty
     }
 
-    private static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
 }
 
 /// A number given as text that cannot be used where it was given.

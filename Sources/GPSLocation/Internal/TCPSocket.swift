@@ -1,88 +1,4 @@
-package import Glibc
-import Synchronization
-
-// The glibc calls that take raw pointers or C structures (sockets and their addresses, threads,
-// name lookup), wrapped in Swift types: the one file of the library that uses them, as
-// LibGPS.swift is for libgps.
-
-/// A non-blocking descriptor pair that wakes a thread out of `poll`: any thread calls
-/// `signal()`, the polling thread watches `descriptor` and calls `clear()` when it is readable.
-package final class WakeUp: Sendable {
-    /// The end the polling thread watches for `POLLIN`.
-    package let descriptor: Int32
-    private let writer: Int32
-
-    /// A new pair, or `nil` when the process is out of descriptors.
-    package init?() {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
-        else {
-            return nil
-        }
-        descriptor = pair[0]
-        writer = pair[1]
-    }
-
-    /// Makes `descriptor` readable; safe from any thread, and never blocks (a full pair is awake already).
-    package func signal() {
-        var byte: UInt8 = 1
-        _ = send(writer, &byte, 1, Int32(MSG_NOSIGNAL))
-    }
-
-    /// Empties `descriptor`, so the next `poll` waits again.
-    package func clear() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while recv(descriptor, &bytes, bytes.count, 0) > 0 {}
-    }
-
-    deinit {
-        close(descriptor)
-        close(writer)
-    }
-}
-
-/// Threads of the library's own, for work that blocks (in `poll`), so that it never runs on
-/// Swift's cooperative pool.
-package enum DedicatedThread {
-    /// Runs `body` on a new detached thread, with SIGPIPE blocked on it: a write to a connection
-    /// that gpsd closed must be an `EPIPE`, never a signal that kills the host program.
-    /// - Returns: `false` when the system cannot start a thread.
-    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-        final class Work {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let context = Unmanaged.passRetained(Work(body)).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                var blocked = sigset_t()
-                sigemptyset(&blocked)
-                sigaddset(&blocked, SIGPIPE)
-                pthread_sigmask(SIG_BLOCK, &blocked, nil)
-                // pthread_create passes the context given below, which is never nil.
-                guard let context else { return nil }
-                Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
-                return nil
-            }, context)
-        guard started == 0 else {
-            Unmanaged<Work>.fromOpaque(context).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
-    }
-}
-
-/// Waits for any of `descriptors` (with the events each asks for) until `timeout` passes;
-/// `nil` waits without a limit. Fills in each descriptor's returned events.
-package func waitForEvents(_ descriptors: inout [pollfd], timeout: Duration?) {
-    let milliseconds = timeout.map { Int32(clamping: $0.millisecondsRoundedUp) } ?? -1
-    if poll(&descriptors, nfds_t(descriptors.count), milliseconds) < 0 {
-        for index in descriptors.indices { descriptors[index].revents = 0 }
-    }
-}
+import Glibc
 
 /// A failed system call, by its `errno`.
 struct SystemError: Error, Equatable {
@@ -179,8 +95,8 @@ enum TCPSocket {
             if sent < 0 {
                 if errno == EINTR { continue }
                 guard errno == EAGAIN else { return errno }
-                var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
-                waitForEvents(&descriptors, timeout: .seconds(1))
+                var wait = EventWait(wakeUp: nil)
+                wait.wait(for: pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0), until: .now.advanced(by: .seconds(1)))
                 continue
             }
             offset += sent
@@ -197,31 +113,4 @@ enum TCPSocket {
             return recv(descriptor, base + offset, limit - offset, 0)
         }
     }
-}
-
-/// A name lookup on a thread of its own, so that waiting for a resolver can be abandoned on a
-/// deadline or a stop: the waiting thread polls `descriptor` instead of calling `getaddrinfo`.
-final class NameLookup: Sendable {
-    private let wakeUp: WakeUp
-    private let result = Mutex<Result<[TCPSocket.Address], LookupError>?>(nil)
-
-    /// Starts looking up `host` and `port`; `nil` when no descriptor or thread is to be had.
-    init?(host: String, port: String) {
-        guard let wakeUp = WakeUp() else { return nil }
-        self.wakeUp = wakeUp
-        // The thread keeps the lookup alive until the resolver answers, even when its owner
-        // gave up waiting; then both go.
-        let started = DedicatedThread.start { [self] in
-            let addresses = TCPSocket.addresses(host: host, port: port)
-            result.withLock { $0 = addresses }
-            wakeUp.signal()
-        }
-        guard started else { return nil }
-    }
-
-    /// Readable when the lookup is done.
-    var descriptor: Int32 { wakeUp.descriptor }
-
-    /// The addresses, or the lookup's error text; `nil` while the lookup runs.
-    var addresses: Result<[TCPSocket.Address], LookupError>? { result.withLock { $0 } }
 }

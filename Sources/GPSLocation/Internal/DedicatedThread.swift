@@ -1,0 +1,35 @@
+import Glibc
+
+/// Threads of the library's own, for work that blocks (in `poll`), so that it never runs on
+/// Swift's cooperative pool.
+package enum DedicatedThread {
+    /// Runs `body` on a new detached thread, with SIGPIPE blocked on it: a write to a connection
+    /// that gpsd closed must be an `EPIPE`, never a signal that kills the host program.
+    /// - Returns: `false` when the system cannot start a thread.
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+        final class Work {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+                // pthread_create passes the context given below, which is never nil.
+                guard let context else { return nil }
+                Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, context)
+        guard started == 0 else {
+            Unmanaged<Work>.fromOpaque(context).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}
