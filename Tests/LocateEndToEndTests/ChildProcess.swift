@@ -6,7 +6,7 @@ import Synchronization
 /// and crashed one full test run in five; this is the harness's one way to start a program.
 ///
 /// The child gets the descriptors it is given as its stdin, stdout and stderr and nothing else
-/// of the test process (the harness makes every descriptor it opens close-on-exec), every signal
+/// of the test process (every other one is closed in it), every signal
 /// at its default disposition and none blocked, and a process group of its own, so a test's
 /// Ctrl-C reaches the test runner only.
 final class ChildProcess: Sendable {
@@ -44,7 +44,15 @@ final class ChildProcess: Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = Self.spawnLock.withLock { _ in posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp) }
+        let result = Self.spawnLock.withLock { _ in
+            // Every other descriptor of the test process is closed in the child (a listening
+            // socket a child kept open would answer for a port a test closed).
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            for descriptor in open.compactMap({ Int32($0) }) where descriptor > STDERR_FILENO {
+                posix_spawn_file_actions_addclose(&actions, descriptor)
+            }
+            return posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        }
         guard result == 0 else {
             throw HarnessError(description: "cannot start \(executable.path): \(String(cString: strerror(result)))")
         }
