@@ -20,6 +20,9 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     /// Fixes arrived within `timeout`, but none within the accuracy asked for; `bestSeen` is the
     /// most accurate of them, released as any position is (its grid cell under reduced accuracy).
     case accuracyNotReached(timeout: Duration, bestSeen: Location)
+    /// Fixes arrived, but all older than the `maxAge` asked for; `age` is the youngest one's age
+    /// when it arrived.
+    case fixTooOld(age: Duration, maxAge: Duration)
     /// Location is not authorized for this process now; `reason` says why.
     case notAuthorized(reason: DenialReason)
     /// A settings or policy file cannot be used (malformed, unreadable, not safe to trust, or
@@ -55,6 +58,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         case noFix = "no_fix"
         /// ``GPSLocationError/accuracyNotReached(timeout:bestSeen:)``.
         case accuracyNotReached = "accuracy_not_reached"
+        /// ``GPSLocationError/fixTooOld(age:maxAge:)``.
+        case fixTooOld = "fix_too_old"
         /// ``GPSLocationError/notAuthorized(reason:)``.
         case notAuthorized = "not_authorized"
         /// ``GPSLocationError/invalidSettings(_:)``.
@@ -82,6 +87,7 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         case .gpsdClosedConnection: .gpsdClosedConnection
         case .noFix: .noFix
         case .accuracyNotReached: .accuracyNotReached
+        case .fixTooOld: .fixTooOld
         case .notAuthorized: .notAuthorized
         case .invalidSettings: .invalidSettings
         case .invalidAppName: .invalidAppName
@@ -115,6 +121,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
             "no fix within \(timeout.formattedSeconds) s"
         case .accuracyNotReached(let timeout, _):
             "no fix accurate enough within \(timeout.formattedSeconds) s"
+        case .fixTooOld(let age, let maxAge):
+            "the youngest fix was \(age.formattedSeconds) s old, older than the \(maxAge.formattedSeconds) s asked for"
         case .notAuthorized(let reason):
             "location is not authorized (\(reason.rawValue))"
         case .invalidSettings(let problem):

@@ -79,8 +79,34 @@ public struct PlaceLanguage: Sendable, Hashable {
             return PlaceLanguage(languages: list.split(separator: ":").map(String.init))
         }
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
-        let language = String(locale.prefix { $0 != "." && $0 != "@" })
-        return language == "C" || language == "POSIX" ? .english : PlaceLanguage(languages: [language])
+        return Self.locale(locale) ?? .english
+    }
+
+    /// The language of a locale name as the C library names locales,
+    /// `language[_TERRITORY][.codeset][@modifier]` (`de_DE.UTF-8`, `sr_RS@latin`, `ko`), its
+    /// language part used; `C` and `POSIX` (`C.UTF-8` too) are English. `nil` for text that is
+    /// not a locale name.
+    public static func locale(_ name: String) -> PlaceLanguage? {
+        func all(_ text: Substring, _ allowed: (UInt8) -> Bool) -> Bool { text.utf8.allSatisfy(allowed) }
+        let letter = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        let word = { (byte: UInt8) in
+            letter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        var rest = Substring(name)
+        if let at = rest.firstIndex(of: "@") {
+            guard all(rest[rest.index(after: at)...], word), rest.index(after: at) < rest.endIndex else { return nil }
+            rest = rest[..<at]
+        }
+        if let dot = rest.firstIndex(of: ".") {
+            guard all(rest[rest.index(after: dot)...], word), rest.index(after: dot) < rest.endIndex else { return nil }
+            rest = rest[..<dot]
+        }
+        if rest == "C" || rest == "POSIX" { return .english }
+        let parts = rest.split(separator: "_", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let language = parts.first, (2...3).contains(language.count), all(language, letter),
+            parts.count == 1 || (1...8).contains(parts[1].count) && all(parts[1], word)
+        else { return nil }
+        return PlaceLanguage(languages: [String(rest)])
     }
 
     /// The language of this process's environment.

@@ -228,13 +228,16 @@ extension CommandLineOptions {
 
     /// One output format at most, and the options that only make sense with another one.
     private mutating func checkCombinations(_ parsed: ParsedArguments, used: [OptionSpec]) throws(UsageError) {
-        if parsed.formats.count > 1 {
-            throw UsageError(message: "choose one output format, not \(parsed.formats.joined(separator: " and "))")
+        // One format; the same one given again is no conflict, and a message names each once.
+        var formats: [String] = []
+        for format in parsed.formats where !formats.contains(format) { formats.append(format) }
+        if formats.count > 1 {
+            throw UsageError(message: "choose one output format, not \(formats.joined(separator: " and "))")
         }
         let flags = Set(used.flatMap(\.flags))
         for (option, needs, given) in [
-            ("--events", "--json", isJSON), ("--no-header", "--csv", parsed.formats == ["--csv"]),
-            ("--geocode", "--json or --csv", isJSON || parsed.formats == ["--csv"]),
+            ("--events", "--json", isJSON), ("--no-header", "--csv", formats == ["--csv"]),
+            ("--geocode", "--json or --csv", isJSON || formats == ["--csv"]),
             ("--null", "--format", parsed.template != nil),
         ] where flags.contains(option) && !given {
             throw UsageError(message: "'\(option)' goes with \(needs)")

@@ -34,7 +34,7 @@ extension ExitStatus {
     /// The exit status for an error of the libraries.
     init(_ error: GPSLocationError) {
         switch error.code {
-        case .noFix, .accuracyNotReached: self = .timedOut
+        case .noFix, .accuracyNotReached, .fixTooOld: self = .timedOut
         case .notAuthorized: self = .notAuthorized
         case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection, .placeDataUnavailable: self = .unavailable
         case .invalidEndpoint, .invalidAppName: self = .usage
@@ -49,7 +49,7 @@ extension FallbackReason {
     init(_ error: GPSLocationError) {
         switch error {
         case .notAuthorized(let reason): self = .notAuthorized(reason)
-        case .noFix, .accuracyNotReached: self = .timeout
+        case .noFix, .accuracyNotReached, .fixTooOld: self = .timeout
         default: self = .gpsdUnavailable
         }
     }

@@ -6,12 +6,17 @@ import GPSLocation
 ///
 /// When location stops being authorized, the fallback record (unless disabled) takes the place
 /// of live fixes until it is authorized again. The exit status says what the last record was:
-/// 0 for a live fix (or no record at all), otherwise the status of the fallback's reason.
+/// 0 for a live fix, otherwise the status of the fallback's reason. A stream that ends (by
+/// `--count`, `--duration` or a signal) without a single live fix is no success either: the
+/// fallback record follows, with 75 when gpsd answered without a fix and 69 when it never
+/// answered (or closed every connection, as a gpsd serving as many clients as it takes does).
 struct FollowCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
     let writer: RecordWriter
     let explainer: AuthorizationMessages
+    /// When the stream started, for how long it waited.
+    let started = ContinuousClock.now
 
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -28,10 +33,17 @@ struct FollowCommand {
         return try outcome.get()
     }
 
-    /// What the stream printed last, for the exit status.
+    /// What the stream printed, and what gpsd said, for the exit status.
     private struct Progress {
+        /// Records written (fallbacks too), for `--count`.
         var printed = 0
+        /// Live fixes written.
+        var fixes = 0
         var lastFallback: FallbackReason?
+        /// gpsd said something about its receiver (a fix, no fix, no device).
+        var gpsdAnswered = false
+        /// gpsd closed the connection at least once.
+        var gpsdClosed = false
     }
 
     private func follow() async -> Result<ExitStatus, StandardStreams.OutputError> {
@@ -79,14 +91,37 @@ struct FollowCommand {
             StandardStreams.diagnose(problem.description)
             return .configuration
         } catch .cancelled {
-            return progress.lastFallback.map(ExitStatus.init) ?? .success
+            return end(&writer, progress: &progress)
         } catch {
             writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
             writer.writeFallback(.gpsdUnavailable)
             return ExitStatus(error)
         }
         if let outputFailure { throw outputFailure }
-        return progress.lastFallback.map(ExitStatus.init) ?? .success
+        return end(&writer, progress: &progress)
+    }
+
+    /// The status of a stream that ended normally: its last record's, or, when it printed no live
+    /// fix at all, the fallback's for why not.
+    private func end(_ writer: inout RecordWriter, progress: inout Progress) -> ExitStatus {
+        if let lastFallback = progress.lastFallback { return ExitStatus(lastFallback) }
+        guard progress.fixes == 0 else { return .success }
+        let endpoint = manager.configuration.endpoint
+        let elapsed = started.duration(to: .now).formattedSeconds
+        let (reason, message): (FallbackReason, String) =
+            if progress.gpsdAnswered {
+                (.timeout, "no fix from gpsd at \(endpoint) in \(elapsed) s")
+            } else if progress.gpsdClosed {
+                (
+                    .gpsdUnavailable,
+                    "gpsd at \(endpoint) closed the connection each time (gpsd closes connections beyond the clients it serves)"
+                )
+            } else {
+                (.gpsdUnavailable, "gpsd at \(endpoint) did not answer in \(elapsed) s")
+            }
+        writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: message))
+        writer.writeFallback(reason)
+        return ExitStatus(reason)
     }
 
     /// Whether `--count` records are out.
@@ -99,8 +134,15 @@ struct FollowCommand {
         switch update {
         case .location(let location):
             if writer.write(location) { progress.printed += 1 }
+            progress.fixes += 1
+            progress.gpsdAnswered = true
             progress.lastFallback = nil
         case .status(let event):
+            switch event {
+            case .noFix, .noDevice: progress.gpsdAnswered = true
+            case .gpsdLost: progress.gpsdClosed = true
+            default: break
+            }
             writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain))
             if case .authorizationChanged(_, let denial?) = event {
                 let reason = FallbackReason.notAuthorized(denial)

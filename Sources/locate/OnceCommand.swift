@@ -37,9 +37,9 @@ struct OnceCommand {
             writer.writeFallback(.notAuthorized(reason))
             status = ExitStatus(FallbackReason.notAuthorized(reason))
         } catch .accuracyNotReached(_, let best) {
-            StandardStreams.diagnose(
-                "no fix within \(options.accuracy.flatMap { NumberFormatting.fixed($0, decimals: 1) } ?? "?") m in time; printing the most accurate fix seen"
-            )
+            // Only --accuracy holds fixes back this way (a fix too old is never the best seen).
+            let accuracy = options.accuracy.map(NumberFormatting.plain) ?? ""
+            StandardStreams.diagnose("no fix within \(accuracy) m in \(timeout.formattedSeconds) s; printing the most accurate fix seen")
             writer.write(best, timedOut: true)
             status = .timedOut
         } catch .invalidSettings(let problem) {

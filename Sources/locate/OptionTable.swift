@@ -231,12 +231,14 @@ enum OptionTable {
     }
 
     /// A language for place names: `C` (or `POSIX`, `en`) for English, else a language name.
+    /// A language for place names: any locale name the C library takes (`ko`, `pt_BR`,
+    /// `de_DE.UTF-8`, `C.UTF-8`), its language part used; `C` or `POSIX` for English.
     private static func language(_ text: String, for option: String) throws(UsageError) -> PlaceLanguage {
-        if ["C", "POSIX", "en"].contains(text) { return .english }
-        let language = PlaceLanguage(languages: [text])
-        guard !language.languages.isEmpty else {
+        guard let language = PlaceLanguage.locale(text) else {
             throw UsageError(
-                message: "'\(option)' needs a language such as ko, de or pt_BR (or C), not '\(UntrustedText.visible(text, limit: 40))'")
+                message:
+                    "'\(option)' needs a language or locale such as ko, de_DE.UTF-8 or pt_BR (or C), not '\(UntrustedText.visible(text, limit: 40))'"
+            )
         }
         return language
     }

@@ -1,17 +1,18 @@
 import Dispatch
 import Glibc
 
-/// SIGINT and SIGTERM, for the commands that end their output cleanly when interrupted
-/// (`--follow` closes a GPX document).
+/// SIGINT, SIGTERM and SIGHUP, for the commands that end their output cleanly when interrupted
+/// (`--follow` closes a GPX document). SIGHUP (a closed terminal, a session's logout) is a stop
+/// like SIGTERM, not a crash: the document is closed and the status is the stream's own.
 ///
 /// No code runs in a C signal handler: the signals are blocked in every thread from the start
 /// of `main`, and one thread waits for them with `sigwait`. Only the first is trapped: a second
-/// SIGINT or SIGTERM ends the process at once with the signal's default action, however busy it
+/// SIGINT, SIGTERM or SIGHUP ends the process at once with the signal's default action, however busy it
 /// is (as service-lifecycle does), and so does the first one when stdout is or gets blocked
 /// before the clean end is done (its reader stopped reading, and a clean end would have to write).
 enum SignalTrap {
     /// The signals trapped.
-    static let signals = [SIGINT, SIGTERM]
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     /// How long a write to stdout must have hung for a first signal to end the process at once.
     static let blockedOutput = Duration.milliseconds(100)

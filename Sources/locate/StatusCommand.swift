@@ -12,44 +12,54 @@ struct StatusCommand {
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
         let authorization = (try? await manager.authorization()) ?? Authorization(decision: settings.decision, context: .current())
-        var facts: [(key: String, value: String?)] = [
-            ("services", authorization.locationServicesEnabled ? "on" : "off"),
+        func text(_ value: String?) -> FieldValue { value.map(FieldValue.text) ?? .unknown }
+        var facts: [(key: String, value: FieldValue)] = [
+            ("services", .text(authorization.locationServicesEnabled ? "on" : "off")),
             (
                 "authorization",
-                AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)
+                .text(AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled))
             ),
-            ("decided_by", settings.statusOrigin?.description),
-            ("accuracy", authorization.accuracy.rawValue),
-            ("authorized_now", authorization.isAuthorized ? "yes" : "no"),
-            ("reason", authorization.denial?.rawValue),
-            ("gpsd", manager.configuration.endpoint.description),
+            ("decided_by", text(settings.statusOrigin?.description)),
+            ("accuracy", .text(authorization.accuracy.rawValue)),
+            ("authorized_now", .flag(authorization.isAuthorized)),
+            ("reason", text(authorization.denial?.rawValue)),
+            ("gpsd", .text(manager.configuration.endpoint.description)),
         ]
         var status = ExitStatus.success
         if let reason = authorization.denial {
-            facts.append(("gpsd_state", "not asked (location not authorized)"))
+            facts.append(("gpsd_state", .text("not asked (location not authorized)")))
             status = ExitStatus(FallbackReason.notAuthorized(reason))
         } else {
             do throws(GPSLocationError) {
                 let receiver = try await manager.receiverStatus()
-                facts.append(("gpsd_state", "reachable"))
-                facts.append(("devices", receiver.devices.joined(separator: " ")))
-                facts.append(("fix", receiver.mode?.rawValue ?? "none"))
-                facts.append(("sats_used", receiver.satellitesUsed.map(String.init)))
-                facts.append(("h_acc", receiver.horizontalAccuracy.flatMap { NumberFormatting.fixed($0, decimals: 1) }))
+                facts.append(("gpsd_state", .text("reachable")))
+                facts.append(("devices", .text(receiver.devices.joined(separator: " "))))
+                facts.append(("fix", .text(receiver.mode?.rawValue ?? "none")))
+                facts.append(("sats_used", receiver.satellitesUsed.map { .number(Double($0), decimals: 0) } ?? .unknown))
+                facts.append(("h_acc", receiver.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown))
             } catch {
-                facts.append(("gpsd_state", error.description))
+                facts.append(("gpsd_state", .text(error.description)))
                 status = ExitStatus(error)
             }
         }
-        let text: String
+        // JSON: numbers as numbers, the flag as a boolean, unknown as null. Text: a line a fact.
+        let output: String
         if options.isJSON {
             var object = JSONObjectWriter()
-            for fact in facts { object.add(fact.key, string: fact.value) }
-            text = object.text
+            for fact in facts { object.add(fact.key, fact.value) }
+            output = object.text
         } else {
-            text = facts.map { "\($0.key): \(UntrustedText.visible($0.value ?? "-"))" }.joined(separator: "\n")
+            output = facts.map { fact in
+                var bytes: [UInt8] = []
+                if case .flag(let flag) = fact.value {
+                    bytes = Array((flag ? "yes" : "no").utf8)
+                } else if !fact.value.appendPlain(to: &bytes) {
+                    bytes = Array("-".utf8)
+                }
+                return "\(fact.key): \(UntrustedText.visible(String(decoding: bytes, as: UTF8.self)))"
+            }.joined(separator: "\n")
         }
-        try StandardStreams.writeRecord(text)
+        try StandardStreams.writeRecord(output)
         return status
     }
 }

@@ -30,14 +30,17 @@ enum Usage {
     )
 
     static let exitStatuses: [(code: Int32, meaning: String)] = [
-        (0, "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, closed pipe) after a live fix."),
+        (0, "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix."),
         (64, "Usage error: unknown option, bad value, unknown --format token."),
         (
             69,
             "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read."
         ),
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
-        (75, "No acceptable fix in time (the best fix seen, or the fallback, is printed)."),
+        (
+            75,
+            "No acceptable fix in time, or only fixes older than --max-age (the best fix seen, or the fallback, is printed); --follow ended without a single fix from a gpsd that answered."
+        ),
         (
             77,
             "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled)."

@@ -24,15 +24,6 @@ struct CacheEndToEndTests {
         #expect(withoutMaxAge.stdout == "37.517829 126.886270\n")
     }
 
-    @Test func maxAgeRejectsOldFixes() throws {
-        // The bundled track's receiver times are in January 2026: older than any --max-age here.
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--json", "--max-age", "60", "--timeout", "3", receiver.endpoint])
-        #expect(run.status == 75)
-        let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
-        #expect(record["timed_out"] as? Bool == true)
-    }
-
     @Test func denyAndResetPurgeTheCache() throws {
         let settings = try SettingsHome.allowingAlways()
         let receiver = try GpsdServer(track: "weather", restamp: true)

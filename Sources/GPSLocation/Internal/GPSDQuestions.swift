@@ -50,8 +50,10 @@ struct SingleFixQuestion: GPSDQuestion {
     /// Called (on the request's thread) for what the wait should tell: `noDevice`, once.
     let statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
     private var device: DeviceWait
-    /// The most accurate fix seen, and the form it was judged in.
+    /// The most accurate fix seen young enough, and the form it was judged in.
     private var best: (location: Location, judged: Location)?
+    /// The age of the youngest fix seen that was older than `maxAge`.
+    private var youngestTooOld: Duration?
 
     init(
         endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration, accuracyAuthorization: AccuracyAuthorization,
@@ -71,7 +73,12 @@ struct SingleFixQuestion: GPSDQuestion {
         case .fix(let location):
             let judged = accuracyAuthorization == .reducedAccuracy ? AccuracyReducer.snapped(location) : location
             if Self.isAcceptable(judged, accuracy: accuracy, maxAge: maxAge) { return .acceptable(location) }
-            if best.map({ Self.isMoreAccurate(judged, than: $0.judged) }) ?? true { best = (location, judged) }
+            if let maxAge, !(location.age().map { $0 <= maxAge } ?? false) {
+                // Too old (or of an age unknown) is never an answer, not even the best one seen.
+                if let age = location.age() { youngestTooOld = min(youngestTooOld ?? age, age) }
+            } else if best.map({ Self.isMoreAccurate(judged, than: $0.judged) }) ?? true {
+                best = (location, judged)
+            }
         case .error(let message):
             throw .gpsdRefused(endpoint: device.endpoint, message: message)
         case .noFix, .devices, .deviceAdded, .other:
@@ -84,8 +91,9 @@ struct SingleFixQuestion: GPSDQuestion {
     /// `accuracyNotReached` with it once it is released).
     func answerAtDeadline() throws(GPSLocationError) -> SingleFixAnswer {
         if device.isWaiting { throw .noDevice(endpoint: device.endpoint) }
-        guard let best else { throw .noFix(timeout: timeout) }
-        return .bestSeen(best.location)
+        if let best { return .bestSeen(best.location) }
+        if let youngestTooOld, let maxAge { throw .fixTooOld(age: youngestTooOld, maxAge: maxAge) }
+        throw .noFix(timeout: timeout)
     }
 
     /// Good enough: within `accuracy` (its horizontal error known and at most that), and no
