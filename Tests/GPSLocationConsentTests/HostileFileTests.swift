@@ -46,7 +46,7 @@ struct HostileFileTests {
         for bytes in mutator.corpus(from: Self.settingsSeeds, count: Self.settingsCount) {
             let lineCount = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
             for role in [LocationSettings.Role.user, .policy] {
-                do {
+                do throws(GPSLocationError) {
                     let settings = try LocationSettings(SettingsLines(bytes), file: "/f", role: role)
                     for value in [settings.fallbackLatitude?.value, settings.fallbackLongitude?.value].compactMap({ $0 }) {
                         #expect(value.isFinite && abs(value) <= 180)

@@ -4,47 +4,93 @@ import Testing
 
 @testable import locate
 
-/// Hostile values for every option that takes one, and mutated command lines: each parses or is
-/// a usage error with a clear message that shows no control character raw.
+/// Hostile values for every option that takes one, and mutated command lines: each value is
+/// accepted exactly when it is what the option documents, and a refusal is one short line that
+/// names the option and shows no control character raw.
 struct HostileOptionTests {
     static let values = [
         "nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e308", "1e-308", "999999999999999999999999999999",
         "0x10", "1,5", " 5", "", "\u{1B}[2J", "\u{202E}", String(repeating: "9", count: 10_000), "%", "%lat%", "\\",
+        "C.UTF-8",
     ]
 
-    @Test func everyValuedOptionTakesHostileValuesSafely() {
-        var outcomes = 0
+    /// What each option must accept of `values`; everything else is a usage error. Seconds and
+    /// metres are plain decimals in range (a duration of at least a millisecond); counts are whole
+    /// numbers from 1; an endpoint is host[:port[:device]] of a host name's characters; a language
+    /// is a locale name; an app name is 1 to 64 of letters, digits, `.`, `_`, `-`; free text is free.
+    static let accepted: [String: Set<String>] = [
+        "--timeout": [], "--duration": [], "--heartbeat": [],
+        "--max-age": ["0", "-0"], "--interval": ["0", "-0"],
+        "--accuracy": ["1e-308"], "--distance": ["0", "-0", "1e-308"],
+        "--count": [], "--limit": [],
+        "--gpsd": [
+            "nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "", "C.UTF-8",
+        ],
+        "--lang": ["nan", "NaN", "inf", "C.UTF-8"],
+        "--app": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
+        "--format": Set(values).subtracting(["%", "%lat%", "\\"]),
+        "--null": Set(values), "--purpose": Set(values),
+    ]
+
+    /// The words before an option so that it applies where it is given.
+    private static func context(_ option: OptionSpec) -> [String] {
+        switch option.scopes?.first {
+        case .follow?: ["--follow"]
+        case .geocode?: ["geocode", "Paris"]
+        default: option.name == "--null" ? ["--format", "%lat"] : []
+        }
+    }
+
+    @Test func everyValuedOptionAcceptsExactlyWhatItDocuments() throws {
         for option in OptionTable.options where option.value != nil {
+            let accepted = try #require(Self.accepted[option.name], "\(option.name) has no expectation")
             for flag in option.flags {
                 for value in Self.values {
-                    outcomes += 1
-                    for arguments in [[flag, value], ["--follow", flag, value], ["permission", "allow", flag, value]] {
-                        do {
-                            _ = try CommandLineOptions(arguments: arguments, environment: [:])
-                        } catch {
-                            #expect(!UntrustedText.hasHidden(error.message), "\(arguments): \(error.message)")
-                            #expect(error.message.count < 400, "\(arguments)")
+                    let arguments = Self.context(option) + [flag, value]
+                    do {
+                        let options = try CommandLineOptions(arguments: arguments, environment: [:])
+                        #expect(accepted.contains(value), "\(flag) accepted '\(value.prefix(20))'")
+                        for number in [options.accuracy, options.distance].compactMap({ $0 }) {
+                            #expect(number.isFinite && number >= 0 && number <= 1e9, "\(flag) '\(value.prefix(20))' gave \(number)")
                         }
+                    } catch {
+                        #expect(!accepted.contains(value), "\(flag) refused '\(value.prefix(20))': \(error.message)")
+                        #expect(
+                            error.message.contains(flag) || error.message.contains("--format") || option.name == "--gpsd",
+                            "\(flag): the message names the option: \(error.message)")
+                        #expect(!UntrustedText.hasHidden(error.message) && !error.message.contains("\n"), "\(arguments): \(error.message)")
+                        #expect(error.message.count < 300, "\(flag): \(error.message.count) characters")
                     }
                 }
             }
         }
-        #expect(outcomes > 100)
     }
 
-    @Test func mutatedCommandLinesParseOrAreUsageErrors() {
+    @Test func mutatedCommandLinesParseToSaneValuesOrAreOneLineErrors() {
         var mutator = Mutator(seed: 5)
         let seeds = [
             "--follow --count 3 --json --distance 10 localhost:2947", "--once --timeout 1.5 --format %lat,%lon --null - host:1:/dev/gps",
             "permission allow --always --app weather",
         ]
+        var parsed = 0
+        var refused = 0
         for bytes in mutator.corpus(from: seeds, count: 2000) {
             let arguments = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
             do {
-                _ = try CommandLineOptions(arguments: arguments, environment: [:])
+                let options = try CommandLineOptions(arguments: arguments, environment: [:])
+                parsed += 1
+                #expect(options.timeout.map { $0 > .zero } ?? true, "\(arguments)")
+                #expect(options.count.map { $0 >= 1 } ?? true, "\(arguments)")
+                #expect(options.accuracy.map { $0 > 0 && $0.isFinite } ?? true, "\(arguments)")
+                #expect(options.distance >= 0 && options.distance.isFinite, "\(arguments)")
+                #expect(!UntrustedText.hasHidden(options.endpoint?.description ?? ""), "\(arguments)")
+                #expect(options.app.map { !UntrustedText.hasHidden($0.rawValue) && $0.rawValue.utf8.count <= 64 } ?? true, "\(arguments)")
             } catch {
-                #expect(!UntrustedText.hasHidden(error.message), "\(arguments): \(error.message)")
+                refused += 1
+                #expect(!UntrustedText.hasHidden(error.message) && !error.message.contains("\n"), "\(arguments): \(error.message)")
+                #expect(error.message.count < 300, "\(arguments)")
             }
         }
+        #expect(parsed > 0 && refused > 0, "the mutations reach both the values and the errors: \(parsed) parsed, \(refused) refused")
     }
 }
