@@ -38,7 +38,7 @@ let package = Package(
         // Tests
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "HostileInput"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "HostileInput"]),
-        .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces"]),
+        .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "HostileInput"]),
         .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "LibraryProbe", "HostileInput"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).

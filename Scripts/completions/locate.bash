@@ -10,6 +10,6 @@ _locate() {
         COMPREPLY=($(compgen -W "permission status geocode" -- "$current"))
         return
     fi
-    COMPREPLY=($(compgen -W "--once -f --follow --gpsd --timeout --accuracy --max-age -n --count --duration --distance --interval --heartbeat --json --geocode --lang --limit --events --csv --no-header --gpx --format --null --no-fallback --app --purpose --always --reduced -V --version -h --help" -- "$current"))
+    COMPREPLY=($(compgen -W "--once -f --follow --gpsd --timeout --accuracy --max-age -n --count --duration --distance --interval --heartbeat --json --geocode --lang --limit --batch --events --csv --no-header --gpx --format --null --no-fallback --app --purpose --always --reduced -V --version -h --help" -- "$current"))
 }
 complete -F _locate locate

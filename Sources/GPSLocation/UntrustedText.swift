@@ -33,6 +33,15 @@ public enum UntrustedText {
         text.unicodeScalars.contains(where: isHidden)
     }
 
+    /// The text in `bytes` when they are valid UTF-8 with nothing `visible(_:)` would write out,
+    /// else `nil`: the one check for text read from files. Printable ASCII, most of it, is taken
+    /// without decoding twice.
+    package static func shownText(_ bytes: ArraySlice<UInt8>) -> String? {
+        if bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self), !hasHidden(text) else { return nil }
+        return text
+    }
+
     /// A scalar that changes how a terminal shows what follows instead of showing itself.
     package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

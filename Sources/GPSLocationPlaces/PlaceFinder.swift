@@ -2,29 +2,46 @@ public import GPSLocation
 import Glibc
 
 /// Turns coordinates into places and names into coordinates, offline, as `CLGeocoder` does for
-/// CoreLocation apps, from Debian's libgeonames (about 24,000 places of at least ~15,000 people,
-/// GeoNames data under CC BY 4.0).
+/// CoreLocation apps, from the data the system keeps up to date: libgeonames (about 24,000
+/// places of at least ~15,000 people, GeoNames data under CC BY 4.0), tzdata's principal city of
+/// every zone, and iso-codes' country and subdivision names (see `PlaceIndexBuilder`).
 ///
-/// Making a finder loads the place index from the cache (building it from libgeonames the first
-/// time, about 60 ms); a lookup then takes a fraction of a millisecond. Nothing here touches
-/// the network, the process's locale or its environment.
+/// Making a finder loads the place index from the cache (building it the first time, a fraction
+/// of a second); a lookup then takes microseconds. Nothing here touches the network, the
+/// process's locale or its environment.
 ///
 /// **Which place is named.** Not simply the nearest centre point: inside a big city that is often
 /// a smaller neighbour's. Each place reaches out from its centre by a radius that grows with the
 /// square root of its population (12 m per √person: about 38 km for Seoul's 10 million, 7 km
 /// for a city of 350,000, 1.5 km for a town of 15,000). Among the places whose radius reaches the
 /// coordinate, the one it is deepest inside (the smallest distance ÷ radius) is named; when no
-/// radius reaches it, the nearest place within 100 km; beyond that, none. Only places in the
-/// country of the nearest place compete, so a big city does not reach across a border. So 37.517829,
-/// 126.886270 (Yeongdeungpo-gu) is Seoul, not Gwangmyeong 4.8 km away, while a suburb that is a
-/// city of its own (Santa Monica, Cambridge MA) keeps its name. Limits: districts are not in the
-/// data (no "Shinjuku"), nor are places under ~15,000 people, nor some city-states (Singapore,
-/// Macau); where the nearest centre point is across a border, the other side wins.
+/// radius reaches it, the nearest place. Only places in the country of the nearest place compete,
+/// so a big city does not reach across a border. So 37.517829, 126.886270 (Yeongdeungpo-gu) is
+/// Seoul, not Gwangmyeong 4.8 km away, while a suburb that is a city of its own (Santa Monica,
+/// Cambridge MA) keeps its name.
+///
+/// **Far from any place.** When the nearest place is more than ``cityRange`` (100 km) away, no
+/// city is named (``Placemark/city`` is `nil`) but the nearest place's state, country and time
+/// zone are given, with ``Placemark/distance`` saying how far that place is: the middle of
+/// Siberia, the Outback or the Sahara still gets its country. Beyond ``regionRange`` (1,500 km:
+/// the open ocean, far from any island with a zone of its own) nothing is named.
+///
+/// **Limits.** Districts are not in the data (no "Shinjuku"), nor are places under ~15,000 people
+/// (a tzdata principal city stands for its whole zone); where the nearest centre point is across
+/// a border, the other side wins, and far from any place the nearest one's country, state and
+/// zone may not be the point's own. A place's zone is its own, so near a zone border a point may
+/// be given the zone of a town on the other side.
 public struct PlaceFinder: Sendable {
+    /// Within this distance of the nearest place (metres), a city is named.
+    public static let cityRange = 100_000.0
+    /// Within this distance of the nearest place (metres), a state, country and time zone are
+    /// named; beyond it, nothing.
+    public static let regionRange = 1_500_000.0
+
     /// The language of the names this finder gives.
     public let language: PlaceLanguage
     private let index: PlaceIndex
-    private let catalogs: [GeonamesCatalog]
+    private let translations: PlaceTranslations
 
     /// A finder for names in `language`, with the place index kept in `cacheDirectory`
     /// (default: `$XDG_CACHE_HOME/locate`, or `~/.cache/locate`; used only when it is the
@@ -32,13 +49,20 @@ public struct PlaceFinder: Sendable {
     /// - Throws: `GPSLocationError.placeDataUnavailable` when there is no usable
     ///   index and libgeonames (apt `libgeonames0`) cannot be read.
     public init(language: PlaceLanguage = .current, cacheDirectory: String? = nil) throws(GPSLocationError) {
-        self.language = language
-        index = try PlaceIndex.load(cacheDirectory: cacheDirectory ?? BaseDirectories.current.cacheHome.map { $0 + "/locate" })
-        catalogs = GeonamesCatalog.load(languages: language.languages)
+        self.init(
+            index: try PlaceIndex.load(cacheDirectory: cacheDirectory ?? BaseDirectories.current.cacheHome.map { $0 + "/locate" }),
+            language: language)
     }
 
-    /// The place a person at `location` would name, or `nil` when no place of the data is within
-    /// 100 km.
+    /// A finder over `index`, for names in `language`.
+    init(index: PlaceIndex, language: PlaceLanguage) {
+        self.language = language
+        self.index = index
+        translations = PlaceTranslations(languages: language.languages)
+    }
+
+    /// The place a person at `location` would name (see the rule above), or `nil` when no place
+    /// of the data is within ``regionRange``.
     public func reverseGeocode(_ location: Location) -> Placemark? {
         reverseGeocode(latitude: location.latitude, longitude: location.longitude)
     }
@@ -46,26 +70,26 @@ public struct PlaceFinder: Sendable {
     /// The place a person at `latitude`, `longitude` (degrees) would name, or `nil`.
     public func reverseGeocode(latitude: Double, longitude: Double) -> Placemark? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
-        let kilometresPerDegree = 111.195
-        let shrink = cos(latitude * .pi / 180)
-        var reaching: [(row: Int, depth: Double)] = []
-        var nearest: (row: Int, distance: Double)?
-        for row in 0..<index.count {
-            let northing = (index.latitude(row) - latitude) * kilometresPerDegree
-            let easting = remainder(index.longitude(row) - longitude, 360) * shrink * kilometresPerDegree
-            let squared = northing * northing + easting * easting
-            // Radius² in km²: (0.012 km × √population)².
-            let reach = 0.000144 * Double(max(index.population(row), 1))
-            if squared <= reach { reaching.append((row, squared / reach)) }
-            if squared < nearest?.distance ?? .infinity { nearest = (row, squared) }
-        }
-        guard let nearest, nearest.distance <= 100 * 100 else { return nil }
+        let point = UnitVector(latitude: latitude, longitude: longitude)
+        guard let nearest = KDOrder.nearest(to: point, in: index.vectors) else { return nil }
+        let nearestDistance = distance(to: nearest, latitude, longitude)
+        guard nearestDistance <= Self.regionRange else { return nil }
+        guard nearestDistance <= Self.cityRange else { return placemark(nearest, from: (latitude, longitude), namingCity: false) }
         // A border is a line no radius knows: a big city across it (Kinshasa from Brazzaville)
         // must not take the name of a place on this side, so only places of the nearest place's
         // country compete.
-        let country = index.record(nearest.row)?.countryCode
-        let row = reaching.filter { index.record($0.row)?.countryCode == country }.min { $0.depth < $1.depth }?.row ?? nearest.row
-        return placemark(row, from: (latitude, longitude))
+        let country = index.countryIndex(nearest)
+        var deepest: (row: Int, depth: Double)? = nil
+        let reaching = KDOrder.rows(reaching: point, in: index.vectors, reaches: index.reaches, subtreeReaches: index.subtreeReaches)
+        for row in reaching where index.countryIndex(row) == country {
+            let depth = distance(to: row, latitude, longitude) / PlaceIndex.reach(population: index.population(row))
+            if depth <= 1, depth < deepest?.depth ?? .infinity { deepest = (row, depth) }
+        }
+        return placemark(deepest?.row ?? nearest, from: (latitude, longitude), namingCity: true)
+    }
+
+    private func distance(to row: Int, _ latitude: Double, _ longitude: Double) -> Double {
+        greatCircleDistance(latitude, longitude, index.latitude(row), index.longitude(row))
     }
 
     /// Places whose name is `name`, largest first, then places whose name starts with it, up to
@@ -104,14 +128,14 @@ public struct PlaceFinder: Sendable {
         let parts = query.split(separator: ",", maxSplits: 1).map { $0.trimmingSpaces }
         guard let wanted = parts.first.map(PlaceNameFolding.fold), !wanted.isEmpty else { return [] }
         let qualifier = parts.count > 1 ? PlaceNameFolding.fold(parts[1]) : nil
-        let useCatalogs = localized && !catalogs.isEmpty
+        let useCatalogs = localized && !translations.isEmpty
         var found: [Match] = []
         for row in 0..<index.count {
             var names = [PlaceNameFolding.fold(index.name(row))]
             var record: PlaceRecord?
             if useCatalogs {
                 record = index.record(row)
-                if let record, let translated = translated(record.id) { names.append(PlaceNameFolding.fold(translated)) }
+                if let record, let translated = translations.city(record) { names.append(PlaceNameFolding.fold(translated)) }
             }
             guard let isExact = names.contains(wanted) ? true : names.contains(where: { $0.starts(with: wanted) }) ? false : nil else {
                 continue
@@ -119,9 +143,7 @@ public struct PlaceFinder: Sendable {
             if let qualifier {
                 guard let place = record ?? index.record(row) else { continue }
                 var labels = [place.countryCode, place.country, place.division].map(PlaceNameFolding.fold)
-                labels += [translated(place.countryCode), translated(place.countryCode + "." + place.divisionCode)].compactMap {
-                    $0.map(PlaceNameFolding.fold)
-                }
+                labels += [translations.country(place), translations.state(place)].compactMap { $0.map(PlaceNameFolding.fold) }
                 guard labels.contains(qualifier) else { continue }
             }
             found.append(Match(row: row, isExact: isExact, population: index.population(row)))
@@ -129,20 +151,13 @@ public struct PlaceFinder: Sendable {
         return found.sorted { ($0.isExact ? 1 : 0, $0.population) > ($1.isExact ? 1 : 0, $1.population) }
     }
 
-    private func translated(_ key: String) -> String? {
-        for catalog in catalogs {
-            if let text = catalog.translation(of: key) { return text }
-        }
-        return nil
-    }
-
-    private func placemark(_ row: Int, from query: (latitude: Double, longitude: Double)?) -> Placemark? {
+    private func placemark(_ row: Int, from query: (latitude: Double, longitude: Double)?, namingCity: Bool = true) -> Placemark? {
         guard let place = index.record(row) else { return nil }
-        let state = translated(place.countryCode + "." + place.divisionCode) ?? place.division
+        let state = translations.state(place) ?? place.division
         return Placemark(
-            city: translated(place.id) ?? place.name,
+            city: namingCity ? translations.city(place) ?? place.name : nil,
             state: state.isEmpty ? nil : state,
-            country: translated(place.countryCode) ?? place.country,
+            country: translations.country(place) ?? place.country,
             countryCode: place.countryCode, timeZone: place.timeZone,
             latitude: place.latitude, longitude: place.longitude, population: Int(place.population),
             distance: query.map { greatCircleDistance($0.latitude, $0.longitude, place.latitude, place.longitude) })

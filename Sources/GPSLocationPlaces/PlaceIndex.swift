@@ -2,52 +2,70 @@ import GPSLocation
 import Glibc
 import Synchronization
 
-/// One place as libgeonames has it, in English (its translations are looked up by the ids).
+/// One place of the index, in English (its translations are looked up by its id and codes).
 struct PlaceRecord: Sendable, Equatable {
+    /// The GeoNames id (the key of the place's name in libgeonames' catalogues); empty for a
+    /// principal city from tzdata.
     var id: String
     var name: String
     var divisionCode: String
     var division: String
+    /// The ISO 3166-2 name of the division (the key of iso-codes' catalogue), or empty.
+    var divisionISOName: String
     var countryCode: String
     var country: String
+    /// The ISO 3166-1 name of the country (the key of iso-codes' catalogue), or empty.
+    var countryISOName: String
     var timeZone: String
     var population: UInt32
     var latitude: Double
     var longitude: Double
 }
 
-/// Every place of libgeonames in a compact form that loads in a fraction of a millisecond: a
-/// table of fixed-size rows (coordinates in microdegrees, population, where the place's texts
-/// are) and the texts after it. Built from libgeonames once and kept in the cache
-/// (`$XDG_CACHE_HOME/locate/places.index`, written atomically), stamped with the libgeonames
-/// file it came from: a different libgeonames (an upgrade) makes it be built again. A cached file
-/// that is damaged or not one of ours is ignored and replaced.
+/// Every place in a compact form that loads in about a millisecond, laid out for nearest-place
+/// searches: a table of fixed-size rows in the order of an implicit k-d tree over the places'
+/// unit vectors (so a lookup visits a few dozen rows, not all of them), the divisions, countries
+/// and time zones once each in tables of their own, and the texts after them.
+///
+/// Built once from the system's data (`PlaceIndexBuilder`) and kept in the cache
+/// (`$XDG_CACHE_HOME/locate/places.index`, written atomically), stamped with the files it came
+/// from: a change to any of them (an upgrade of libgeonames, tzdata or iso-codes) makes it be
+/// built again. A cached file that is damaged or not one of ours is ignored and replaced.
 struct PlaceIndex: Sendable {
-    static let magic = Array("LOCATE-PLACES-1\n".utf8)
-    private static let rowSize = 20
-    /// Between the texts of a place (ASCII unit separator, never in a name).
-    private static let separator = UInt8(0x1F)
+    static let magic = Array("LOCATE-PLACES-2\n".utf8)
+    /// The index file's name in the cache directory.
+    static let fileName = "places.index"
+
+    private static let rowSize = 44
+    private static let tableEntrySize = (division: 24, country: 24, zone: 8)
 
     private let bytes: [UInt8]
     private let rows: Int
+    private let divisions: (offset: Int, count: Int)
+    private let countries: (offset: Int, count: Int)
+    private let zones: (offset: Int, count: Int)
     private let texts: Int
-    /// The libgeonames file the index was built from, and its `stat` stamp then.
-    private let libraryPath: String
-    private let libraryStamp: [Int]
+    /// The files the index was built from, with their `stat` stamps then.
+    private let sources: [(path: String, stamp: [Int])]
+    /// The unit vector of each row, three floats a row, for the searches.
+    let vectors: [Float]
+    /// For each row, at least the squared chord its place reaches (the square of the reach as an
+    /// angle, (reach ÷ earth's radius)², never less than the chord's), and the largest of those
+    /// in the subtree it splits, for `KDOrder.rows(reaching:…)`; the finder then measures each
+    /// place found along the surface.
+    let reaches: [Float]
+    let subtreeReaches: [Float]
     /// Number of places.
     let count: Int
-
-    /// The index file's name in the cache directory.
-    static let fileName = "places.index"
 
     /// The indexes this process has loaded, by path, with the file's `stat` stamp then: an index
     /// file that did not change is not read again.
     private static let loaded = Mutex<[String: (stamp: FileSignature.Stamp, index: PlaceIndex)]>([:])
 
-    /// The index kept in the cache directory: loaded, or built from libgeonames and kept. The
-    /// directory must be the user's alone (not a link, owned by the user, writable by no one
-    /// else) and the file the user's own; otherwise the index is built for this process only,
-    /// and nothing is written there.
+    /// The index kept in the cache directory: loaded, or built and kept. The directory must be
+    /// the user's alone (not a link, owned by the user, writable by no one else) and the file
+    /// the user's own; otherwise the index is built for this process only, and nothing is
+    /// written there.
     /// - Throws: `GPSLocationError.placeDataUnavailable` when there is no valid kept index and
     ///   libgeonames cannot be read.
     static func load(cacheDirectory: String?) throws(GPSLocationError) -> PlaceIndex {
@@ -60,10 +78,9 @@ struct PlaceIndex: Sendable {
             loaded.withLock { $0[path] = (FileSignature(path: path).file, kept) }
             return kept
         }
-        let (places, libraryPath) = try GeonamesLibrary.readPlaces()
-        let bytes = encode(places, libraryPath: libraryPath, stamp: FileSignature(path: libraryPath).file.numbers)
+        let bytes = try PlaceIndexBuilder.build()
         guard let built = PlaceIndex(bytes: bytes) else {
-            throw .placeDataUnavailable(reason: "libgeonames' places do not make a valid index")
+            throw .placeDataUnavailable(reason: "the system's place data does not make a valid index")
         }
         if let directory {
             try? directory.replace(fileName, with: bytes, durable: false)
@@ -77,115 +94,211 @@ struct PlaceIndex: Sendable {
         var reader = ByteReader(bytes: bytes)
         guard reader.take(Self.magic.count) == Self.magic[...],
             let count = reader.u32(), count <= 1_000_000,
-            let stampCount = reader.u32(), stampCount <= 32
+            let divisionCount = reader.u32(), divisionCount <= 65_536,
+            let countryCount = reader.u32(), countryCount <= 65_536,
+            let zoneCount = reader.u32(), zoneCount <= 65_536,
+            let textSize = reader.u32(),
+            let sourceCount = reader.u32(), sourceCount <= 16
         else { return nil }
-        var stamp: [Int] = []
-        for _ in 0..<stampCount {
-            guard let value = reader.i64() else { return nil }
-            stamp.append(Int(value))
-        }
-        guard let pathLength = reader.u32(), let path = reader.take(pathLength) else { return nil }
-        let rows = reader.position
-        guard bytes.count - rows >= count * Self.rowSize else { return nil }
-        self.bytes = bytes
-        libraryPath = String(decoding: path, as: UTF8.self)
-        libraryStamp = stamp
-        self.rows = rows
-        self.texts = rows + count * Self.rowSize
-        self.count = count
-        for row in 0..<count {
-            let (latitude, longitude) = (coordinate(row, 0), coordinate(row, 4))
-            let (offset, length) = (word(rows + row * Self.rowSize + 12), word(rows + row * Self.rowSize + 16))
-            guard abs(latitude) <= 90_000_000, abs(longitude) <= 180_000_000,
-                offset <= bytes.count - texts, length <= bytes.count - texts - offset
+        var sources: [(path: String, stamp: [Int])] = []
+        for _ in 0..<sourceCount {
+            guard let pathLength = reader.u32(), let path = reader.take(pathLength), let stampCount = reader.u32(), stampCount <= 32
             else { return nil }
+            var stamp: [Int] = []
+            for _ in 0..<stampCount {
+                guard let value = reader.i64() else { return nil }
+                stamp.append(Int(value))
+            }
+            sources.append((String(decoding: path, as: UTF8.self), stamp))
+        }
+        let rows = reader.position
+        let divisions = rows + count * Self.rowSize
+        let countries = divisions + divisionCount * Self.tableEntrySize.division
+        let zones = countries + countryCount * Self.tableEntrySize.country
+        let texts = zones + zoneCount * Self.tableEntrySize.zone
+        guard texts <= bytes.count, bytes.count - texts == textSize else { return nil }
+        self.bytes = bytes
+        self.rows = rows
+        self.divisions = (divisions, divisionCount)
+        self.countries = (countries, countryCount)
+        self.zones = (zones, zoneCount)
+        self.texts = texts
+        self.sources = sources
+        self.count = count
+        let textSpace = bytes.count - texts
+        func isText(_ offset: Int, _ length: Int) -> Bool { offset <= textSpace && length <= textSpace - offset }
+        var vectors = [Float](repeating: 0, count: count * 3)
+        for row in 0..<count {
+            let base = rows + row * Self.rowSize
+            for axis in 0..<3 {
+                let value = Float(bitPattern: UInt32(ByteWords.word(bytes, at: base + axis * 4)))
+                guard value.isFinite, abs(value) <= 1.001 else { return nil }
+                vectors[row * 3 + axis] = value
+            }
+            let (latitude, longitude) = (
+                Self.signed(ByteWords.word(bytes, at: base + 12)), Self.signed(ByteWords.word(bytes, at: base + 16))
+            )
+            guard abs(latitude) <= 90_000_000, abs(longitude) <= 180_000_000,
+                isText(ByteWords.word(bytes, at: base + 28), ByteWords.word(bytes, at: base + 32)),
+                ByteWords.short(bytes, at: base + 36) < divisionCount, ByteWords.short(bytes, at: base + 38) < countryCount,
+                ByteWords.short(bytes, at: base + 40) < zoneCount
+            else { return nil }
+        }
+        self.vectors = vectors
+        let reaches = (0..<count).map { row in
+            // Rounded up, so that the float never cuts off what the double takes in.
+            Float(Double(max(ByteWords.word(bytes, at: rows + row * Self.rowSize + 20), 1)) * 144 / (6_371_008.8 * 6_371_008.8)).nextUp
+        }
+        self.reaches = reaches
+        subtreeReaches = KDOrder.subtreeMaxima(reaches)
+        for (table, entries) in [(self.divisions, 3), (self.countries, 3), (self.zones, 1)] {
+            for index in 0..<table.count {
+                for field in 0..<entries {
+                    let reference = table.offset + (index * entries + field) * 8
+                    guard isText(ByteWords.word(bytes, at: reference), ByteWords.word(bytes, at: reference + 4)) else { return nil }
+                }
+            }
         }
     }
 
-    /// Whether the libgeonames this index was built from is the one installed now.
+    /// Whether the files this index was built from are the ones installed now: libgeonames
+    /// (first), then `PlaceIndexBuilder.dataFiles`, each with the stamp it had.
     private var isCurrent: Bool {
-        FileSignature(path: libraryPath).file.numbers == libraryStamp
+        sources.dropFirst().map(\.path) == PlaceIndexBuilder.dataFiles
+            && sources.allSatisfy { FileSignature(path: $0.path).file.numbers == $0.stamp }
     }
 
     /// The latitude of place `row`, in degrees.
-    func latitude(_ row: Int) -> Double { Double(coordinate(row, 0)) / 1e6 }
+    func latitude(_ row: Int) -> Double { Double(Self.signed(word(row, 12))) / 1e6 }
     /// The longitude of place `row`, in degrees.
-    func longitude(_ row: Int) -> Double { Double(coordinate(row, 4)) / 1e6 }
+    func longitude(_ row: Int) -> Double { Double(Self.signed(word(row, 16))) / 1e6 }
     /// The population of place `row`.
-    func population(_ row: Int) -> Int { word(rows + row * Self.rowSize + 8) }
+    func population(_ row: Int) -> Int { word(row, 20) }
+    /// The index of the country of place `row` in the country table (places of one country
+    /// share it).
+    func countryIndex(_ row: Int) -> Int { ByteWords.short(bytes, at: rows + row * Self.rowSize + 38) }
 
     /// Place `row`, or `nil` when its texts are not valid (a damaged file).
     func record(_ row: Int) -> PlaceRecord? {
         let base = rows + row * Self.rowSize
-        let start = texts + word(base + 12)
-        let fields = bytes[start..<(start + word(base + 16))].split(separator: Self.separator, omittingEmptySubsequences: false)
-        guard fields.count == 7 else { return nil }
-        var strings: [String] = []
-        for field in fields {
-            guard let text = String(validating: field, as: UTF8.self),
-                !UntrustedText.hasHidden(text)
-            else { return nil }
-            strings.append(text)
-        }
+        let division = divisions.offset + ByteWords.short(bytes, at: base + 36) * Self.tableEntrySize.division
+        let country = countries.offset + countryIndex(row) * Self.tableEntrySize.country
+        let zone = zones.offset + ByteWords.short(bytes, at: base + 40) * Self.tableEntrySize.zone
+        guard let name = text(at: base + 28),
+            let divisionCode = text(at: division), let divisionName = text(at: division + 8), let divisionISOName = text(at: division + 16),
+            let countryCode = text(at: country), let countryName = text(at: country + 8), let countryISOName = text(at: country + 16),
+            let timeZone = text(at: zone)
+        else { return nil }
+        let id = word(row, 24)
         return PlaceRecord(
-            id: strings[0], name: strings[1], divisionCode: strings[2], division: strings[3],
-            countryCode: strings[4], country: strings[5], timeZone: strings[6],
+            id: id == 0 ? "" : String(id), name: name, divisionCode: divisionCode, division: divisionName, divisionISOName: divisionISOName,
+            countryCode: countryCode, country: countryName, countryISOName: countryISOName, timeZone: timeZone,
             population: UInt32(population(row)), latitude: latitude(row), longitude: longitude(row))
     }
 
     /// The English name of place `row`, as text, without checking the rest of its record (for
     /// matching names; an invalid name only fails to match).
     func name(_ row: Int) -> String {
-        let base = rows + row * Self.rowSize
-        let start = texts + word(base + 12)
-        let end = start + word(base + 16)
-        let fields = bytes[start..<end].split(separator: Self.separator, maxSplits: 2, omittingEmptySubsequences: false)
-        return fields.count > 1 ? String(decoding: fields[1], as: UTF8.self) : ""
+        let reference = rows + row * Self.rowSize + 28
+        let start = texts + ByteWords.word(bytes, at: reference)
+        return String(decoding: bytes[start..<(start + ByteWords.word(bytes, at: reference + 4))], as: UTF8.self)
     }
 
-    /// The bytes of an index of `places`, stamped with the library they came from.
-    static func encode(_ places: [PlaceRecord], libraryPath: String, stamp: [Int]) -> [UInt8] {
-        var header = magic
-        var table: [UInt8] = []
+    /// The text whose offset and length are at `reference`, if it is valid.
+    private func text(at reference: Int) -> String? {
+        let start = texts + ByteWords.word(bytes, at: reference)
+        return UntrustedText.shownText(bytes[start..<(start + ByteWords.word(bytes, at: reference + 4))])
+    }
+
+    private func word(_ row: Int, _ offset: Int) -> Int {
+        ByteWords.word(bytes, at: rows + row * Self.rowSize + offset)
+    }
+
+    /// How far a place of `population` reaches from its point, in metres: 12 m × √population
+    /// (about 38 km for 10 million, 7 km for 350,000, 1.5 km for 15,000; 12 m for a place
+    /// without a figure).
+    static func reach(population: Int) -> Double {
+        12 * Double(max(population, 1)).squareRoot()
+    }
+
+    private static func signed(_ word: Int) -> Int { Int(Int32(bitPattern: UInt32(word))) }
+
+    /// The bytes of an index of `places` (in any order; they are put in the tree's), stamped
+    /// with the files they came from.
+    static func encode(_ places: [PlaceRecord], sources: [(path: String, stamp: [Int])]) -> [UInt8] {
         var texts: [UInt8] = []
-        var kept = 0
-        for place in places {
-            let fields = [place.id, place.name, place.divisionCode, place.division, place.countryCode, place.country, place.timeZone]
-            guard place.latitude.isFinite, place.longitude.isFinite, abs(place.latitude) <= 90, abs(place.longitude) <= 180,
-                fields.allSatisfy({ !$0.utf8.contains(separator) })
-            else { continue }
-            let text = Array(fields.joined(separator: String(UnicodeScalar(separator))).utf8)
-            append(UInt32(bitPattern: Int32((place.latitude * 1e6).rounded())), to: &table)
-            append(UInt32(bitPattern: Int32((place.longitude * 1e6).rounded())), to: &table)
-            append(place.population, to: &table)
-            append(UInt32(texts.count), to: &table)
-            append(UInt32(text.count), to: &table)
-            texts += text
-            kept += 1
+        var textOffsets: [String: Int] = [:]
+        func reference(_ text: String) -> [UInt8] {
+            let offset =
+                textOffsets[text]
+                ?? {
+                    let offset = texts.count
+                    texts += text.utf8
+                    textOffsets[text] = offset
+                    return offset
+                }()
+            return word(UInt32(offset)) + word(UInt32(text.utf8.count))
         }
-        append(UInt32(kept), to: &header)
-        append(UInt32(stamp.count), to: &header)
-        for value in stamp {
-            let bits = UInt64(bitPattern: Int64(value))
-            append(UInt32(truncatingIfNeeded: bits), to: &header)
-            append(UInt32(truncatingIfNeeded: bits >> 32), to: &header)
+        var tables: (divisions: [UInt8], countries: [UInt8], zones: [UInt8]) = ([], [], [])
+        var indexes: (divisions: [[String]: Int], countries: [[String]: Int], zones: [String: Int]) = ([:], [:], [:])
+        func division(_ place: PlaceRecord) -> Int {
+            let key = [place.countryCode, place.divisionCode, place.division, place.divisionISOName]
+            if let index = indexes.divisions[key] { return index }
+            indexes.divisions[key] = indexes.divisions.count
+            tables.divisions += reference(place.divisionCode) + reference(place.division) + reference(place.divisionISOName)
+            return indexes.divisions.count - 1
         }
-        let path = Array(libraryPath.utf8)
-        append(UInt32(path.count), to: &header)
-        return header + path + table + texts
+        func country(_ place: PlaceRecord) -> Int {
+            let key = [place.countryCode, place.country, place.countryISOName]
+            if let index = indexes.countries[key] { return index }
+            indexes.countries[key] = indexes.countries.count
+            tables.countries += reference(place.countryCode) + reference(place.country) + reference(place.countryISOName)
+            return indexes.countries.count - 1
+        }
+        func zone(_ place: PlaceRecord) -> Int {
+            if let index = indexes.zones[place.timeZone] { return index }
+            indexes.zones[place.timeZone] = indexes.zones.count
+            tables.zones += reference(place.timeZone)
+            return indexes.zones.count - 1
+        }
+        let kept = places.filter { place in
+            place.latitude.isFinite && place.longitude.isFinite && abs(place.latitude) <= 90 && abs(place.longitude) <= 180
+                && (place.id.isEmpty || UInt32(place.id) != nil)
+        }
+        var table: [UInt8] = []
+        for place in KDOrder.arranged(kept, vector: { UnitVector(latitude: $0.latitude, longitude: $0.longitude) }) {
+            let vector = UnitVector(latitude: place.latitude, longitude: place.longitude)
+            for component in [vector.x, vector.y, vector.z] { table += word(Float(component).bitPattern) }
+            table += word(UInt32(bitPattern: Int32((place.latitude * 1e6).rounded())))
+            table += word(UInt32(bitPattern: Int32((place.longitude * 1e6).rounded())))
+            table += word(place.population) + word(UInt32(place.id) ?? 0) + reference(place.name)
+            for index in [division(place), country(place), zone(place), 0] { table += short(UInt16(truncatingIfNeeded: index)) }
+        }
+        guard indexes.divisions.count <= 65_536, indexes.countries.count <= 65_536, indexes.zones.count <= 65_536 else { return [] }
+        var header = magic
+        for value in [kept.count, indexes.divisions.count, indexes.countries.count, indexes.zones.count, texts.count] {
+            header += word(UInt32(value))
+        }
+        header += word(UInt32(sources.count))
+        for source in sources {
+            header += word(UInt32(source.path.utf8.count)) + Array(source.path.utf8) + word(UInt32(source.stamp.count))
+            for value in source.stamp {
+                let bits = UInt64(bitPattern: Int64(value))
+                header += word(UInt32(truncatingIfNeeded: bits)) + word(UInt32(truncatingIfNeeded: bits >> 32))
+            }
+        }
+        return header + table + tables.divisions + tables.countries + tables.zones + texts
     }
 
-    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes += [
-            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-            UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24),
+    private static func word(_ value: UInt32) -> [UInt8] {
+        [
+            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 24),
         ]
     }
 
-    private func coordinate(_ row: Int, _ offset: Int) -> Int { Int(Int32(bitPattern: UInt32(word(rows + row * Self.rowSize + offset)))) }
-
-    private func word(_ offset: Int) -> Int {
-        ByteWords.word(bytes, at: offset)
+    private static func short(_ value: UInt16) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
     }
 }
 

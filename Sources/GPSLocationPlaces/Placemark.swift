@@ -1,13 +1,15 @@
 package import GPSLocation
 
 /// A named place, as `CLPlacemark` gives one: a city (or town) of at least about 15,000 people,
-/// its first-level division, its country and its time zone, from libgeonames' offline data.
+/// its first-level division, its country and its time zone, from the system's offline data.
 ///
-/// Names are in the language the ``PlaceFinder`` was made for, where libgeonames' catalogues
-/// have a translation (divisions often have none), and in English otherwise.
+/// Names are in the language the ``PlaceFinder`` was made for, where libgeonames' or
+/// iso-codes' catalogues have a translation, and in English otherwise.
 public struct Placemark: Sendable, Hashable {
-    /// The city or town, such as "Seoul" or "서울특별시".
-    public var city: String
+    /// The city or town, such as "Seoul" or "서울특별시"; `nil` for a coordinate farther than
+    /// ``PlaceFinder/cityRange`` from any place, whose state, country and time zone are then the
+    /// nearest place's (and ``distance`` how far that place is).
+    public var city: String?
     /// The first-level division (state, province, region), such as "Île-de-France Region";
     /// `nil` when the data has none.
     public var state: String?
@@ -17,21 +19,23 @@ public struct Placemark: Sendable, Hashable {
     public var countryCode: String
     /// The IANA time zone identifier, such as "Asia/Seoul".
     public var timeZone: String
-    /// The place's own coordinate (its centre point in the data), in degrees.
+    /// The place's own latitude (its centre point in the data; the nearest place's when
+    /// ``city`` is `nil`), in degrees.
     public var latitude: Double
     /// The place's own longitude, in degrees.
     public var longitude: Double
-    /// The place's population in the data.
+    /// The place's population in the data (0 for a principal city of tzdata, which has none).
     public var population: Int
     /// The great-circle distance in metres from the coordinate that was looked up to the place's
     /// own coordinate; `nil` for a place found by name.
     public var distance: Double?
 
-    /// "City, state, country", with a part left out when it repeats the one before it (the
-    /// city-state "Seoul, Seoul" is "Seoul, Republic of Korea").
+    /// "City, state, country", with a part left out when it is unknown or repeats the one
+    /// before it (the city-state "Seoul, Seoul" is "Seoul, Republic of Korea"; far from any
+    /// city, "Krasnoyarsk Krai, Russia").
     public var formatted: String {
-        var parts = [city]
-        for part in [state, country].compactMap({ $0 }) where !part.isEmpty && part != parts.last {
+        var parts: [String] = []
+        for part in [city, state, country].compactMap({ $0 }) where !part.isEmpty && part != parts.last {
             parts.append(part)
         }
         var text = ""

@@ -17,25 +17,30 @@ struct CSVFormat: OutputFormat {
 
     mutating func prologue(to output: inout [UInt8]) {
         guard includesHeader else { return }
-        output += fields.map(\.name).joined(separator: ",").utf8
-        output.append(UInt8(ascii: "\n"))
+        Self.appendRow(fields.map { .text($0.name) }, to: &output)
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        for (index, field) in fields.enumerated() {
+        Self.appendRow(fields.map { $0.value(source) }, to: &output)
+        return true
+    }
+
+    /// One row and its line end: the values in order, text quoted when it needs it, unknown
+    /// values empty.
+    static func appendRow(_ values: [FieldValue], to output: inout [UInt8]) {
+        for (index, value) in values.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            switch field.value(source) {
-            case .text(let text): Self.appendField(text, to: &output)
-            case let value: _ = value.appendPlain(to: &output)
+            switch value {
+            case .text(let text): appendField(text, to: &output)
+            default: _ = value.appendPlain(to: &output)
             }
         }
         output.append(UInt8(ascii: "\n"))
-        return true
     }
 
     /// A field as RFC 4180 wants it: in double quotes (inner quotes doubled) when it has a comma,
     /// a quote or a line break.
-    static func appendField(_ text: String, to output: inout [UInt8]) {
+    private static func appendField(_ text: String, to output: inout [UInt8]) {
         guard
             text.utf8.contains(where: {
                 $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")

@@ -11,7 +11,8 @@ struct CommandLineOptions: Sendable {
         case permission(PermissionAction)
         /// `locate status`: explain services, permission, gpsd and the receiver.
         case status
-        /// `locate geocode LAT LON | NAME`: the place at a coordinate, or the places of a name.
+        /// `locate geocode LAT LON | NAME | --batch`: the place at a coordinate, the places of a
+        /// name, or the place of every point read from stdin.
         case geocode
     }
 
@@ -19,6 +20,8 @@ struct CommandLineOptions: Sendable {
     enum GeocodeQuery: Sendable, Equatable {
         case coordinate(latitude: Double, longitude: Double)
         case name(String)
+        /// `--batch`: points from stdin, a record each.
+        case batch
     }
 
     enum PermissionAction: String, Sendable, CaseIterable {
@@ -64,6 +67,8 @@ struct CommandLineOptions: Sendable {
     var placeLanguage: PlaceLanguage?
     /// `--limit`, for `geocode NAME`.
     var limit = 10
+    /// `--batch`, for `geocode`.
+    var geocodeBatch = false
     /// The arguments of `locate geocode`.
     var geocodeQuery: GeocodeQuery?
 
@@ -162,7 +167,7 @@ extension CommandLineOptions {
         }
         try checkCombinations(parsed, used: used)
         if command == .geocode {
-            geocodeQuery = try Self.geocodeQuery(positional)
+            geocodeQuery = geocodeBatch ? try Self.batchQuery(positional, used: used) : try Self.geocodeQuery(positional, used: used)
             return
         }
         guard positional.count <= 1 else {
@@ -203,8 +208,24 @@ extension CommandLineOptions {
         }
     }
 
-    /// `LAT LON` (two numbers in range) or a name (the words, joined by spaces).
-    private static func geocodeQuery(_ words: [String]) throws(UsageError) -> GeocodeQuery {
+    /// `--batch`: no coordinate or name (the points come from stdin), and no `--limit`.
+    private static func batchQuery(_ words: [String], used: [OptionSpec]) throws(UsageError) -> GeocodeQuery {
+        if let word = words.first {
+            throw UsageError(
+                message: "'geocode --batch' reads its points from stdin; unexpected argument '\(UntrustedText.visible(word, limit: 80))'")
+        }
+        if let limit = used.first(where: { $0.flags.contains("--limit") }) {
+            throw UsageError(message: "'\(limit.name)' applies to 'geocode NAME', not to --batch")
+        }
+        return .batch
+    }
+
+    /// `LAT LON` (two numbers in range) or a name (the words, joined by spaces); CSV only with
+    /// `--batch`.
+    private static func geocodeQuery(_ words: [String], used: [OptionSpec]) throws(UsageError) -> GeocodeQuery {
+        if let csv = used.first(where: { $0.flags.contains("--csv") || $0.flags.contains("--no-header") }) {
+            throw UsageError(message: "'\(csv.name)' with geocode needs --batch")
+        }
         guard !words.isEmpty else { throw UsageError(message: "'geocode' needs a coordinate (LAT LON) or a place name") }
         if words.count <= 2, words.contains(where: NumericText.isNumber) {
             guard words.count == 2, words.allSatisfy(NumericText.isNumber) else {

@@ -9,6 +9,8 @@ enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// EX_USAGE: unknown option, bad value.
     case usage = 64
+    /// EX_DATAERR: `geocode --batch` read lines that are not points (each has an error record).
+    case dataError = 65
     /// EX_UNAVAILABLE: gpsd unreachable or without a GPS device.
     case unavailable = 69
     /// EX_IOERR: stdout could not be written for another reason than a closed pipe.

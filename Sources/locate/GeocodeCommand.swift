@@ -2,14 +2,22 @@ import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
 
-/// `locate geocode LAT LON` (the place at a coordinate) and `locate geocode NAME` (the places of
-/// a name, largest first). Not the user's position, so no permission is involved.
+/// `locate geocode LAT LON` (the place at a coordinate), `locate geocode NAME` (the places of a
+/// name, largest first) and `locate geocode --batch` (the place of every point on stdin, see
+/// `GeocodeBatch`). Not the user's position, so no permission is involved.
 ///
 /// Text: for a coordinate, the place as "city, state, country"; for a name, a line per place,
 /// "lat lon city, state, country". `--json`: one object per place.
 struct GeocodeCommand {
+    /// How records are written.
+    enum Format {
+        case text, json
+        /// `--csv` (with `--batch`), with or without its header line.
+        case csv(header: Bool)
+    }
+
     let query: CommandLineOptions.GeocodeQuery
-    let json: Bool
+    let format: Format
     let limit: Int
     let language: PlaceLanguage
 
@@ -21,14 +29,16 @@ struct GeocodeCommand {
             StandardStreams.diagnose(error.description)
             return ExitStatus(error)
         }
+        let isJSON = if case .json = format { true } else { false }
         switch query {
         case .coordinate(let latitude, let longitude):
             guard let place = finder.reverseGeocode(latitude: latitude, longitude: longitude) else {
                 StandardStreams.diagnose(
-                    "no place of the data within 100 km of \(NumberFormatting.plain(latitude)), \(NumberFormatting.plain(longitude))")
+                    "no place of the data within \(NumberFormatting.plain(PlaceFinder.regionRange / 1000)) km of "
+                        + "\(NumberFormatting.plain(latitude)), \(NumberFormatting.plain(longitude))")
                 return .failure
             }
-            try StandardStreams.writeRecord(json ? Self.json(place) : place.formatted)
+            try StandardStreams.writeRecord(isJSON ? Self.json(place) : place.formatted)
         case .name(let name):
             let places = finder.geocode(name, limit: limit)
             guard !places.isEmpty else {
@@ -37,10 +47,12 @@ struct GeocodeCommand {
             }
             var lines = ""
             for place in places {
-                lines += json ? Self.json(place) : Self.coordinates(place) + " " + place.formatted
+                lines += isJSON ? Self.json(place) : Self.coordinates(place) + " " + place.formatted
                 lines += "\n"
             }
             try StandardStreams.write(Array(lines.utf8))
+        case .batch:
+            return try GeocodeBatch(finder: finder, format: format).run()
         }
         return .success
     }
@@ -49,18 +61,34 @@ struct GeocodeCommand {
         (NumberFormatting.fixed(place.latitude, decimals: 6) ?? "") + " " + (NumberFormatting.fixed(place.longitude, decimals: 6) ?? "")
     }
 
-    /// `{"city":…,"state":…,"country":…,"country_code":…,"timezone":…,"lat":…,"lon":…,"population":…,"distance_m":…}`.
+    /// The names of a place in records: `city` (unknown far from any city), `state`, `country`,
+    /// `country_code` and `timezone`; all unknown when there is no place.
+    static func nameFields(_ place: Placemark?) -> [(name: String, value: FieldValue)] {
+        [
+            ("city", place?.city.map(FieldValue.text) ?? .unknown),
+            ("state", place?.state.map(FieldValue.text) ?? .unknown),
+            ("country", place.map { .text($0.country) } ?? .unknown),
+            ("country_code", place.map { .text($0.countryCode) } ?? .unknown),
+            ("timezone", place.map { .text($0.timeZone) } ?? .unknown),
+        ]
+    }
+
+    /// `distance_m`: metres from the point to the place named (to the nearest place, far from
+    /// any city).
+    static func distanceField(_ place: Placemark?) -> (name: String, value: FieldValue) {
+        ("distance_m", place?.distance.map { .number($0, decimals: 0) } ?? .unknown)
+    }
+
+    /// `{"city":…,"state":…,"country":…,"country_code":…,"timezone":…,"lat":…,"lon":…,"population":…,"distance_m":…}`,
+    /// with the place's own coordinate.
     static func json(_ place: Placemark) -> String {
         var object = JSONObjectWriter()
-        object.add("city", string: place.city)
-        object.add("state", string: place.state)
-        object.add("country", string: place.country)
-        object.add("country_code", string: place.countryCode)
-        object.add("timezone", string: place.timeZone)
-        object.add("lat", json: NumberFormatting.fixed(place.latitude, decimals: 6) ?? "null")
-        object.add("lon", json: NumberFormatting.fixed(place.longitude, decimals: 6) ?? "null")
-        object.add("population", json: String(place.population))
-        object.add("distance_m", json: place.distance.flatMap { NumberFormatting.fixed($0, decimals: 0) } ?? "null")
+        let fields =
+            nameFields(place) + [
+                ("lat", .number(place.latitude, decimals: 6)), ("lon", .number(place.longitude, decimals: 6)),
+                ("population", .number(Double(place.population), decimals: 0)), distanceField(place),
+            ]
+        for field in fields { object.add(field.name, field.value) }
         return object.text
     }
 }

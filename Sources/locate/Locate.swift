@@ -77,8 +77,14 @@ enum Locate {
             return .success
         }
         if options.command == .geocode, let query = options.geocodeQuery {
+            let format: GeocodeCommand.Format =
+                switch options.format {
+                case .json: .json
+                case .csv: .csv(header: options.csvHeader)
+                default: .text
+                }
             return try GeocodeCommand(
-                query: query, json: options.isJSON, limit: options.limit,
+                query: query, format: format, limit: options.limit,
                 language: options.placeLanguage ?? .environment(environment)
             ).run()
         }

@@ -128,19 +128,27 @@ enum OptionTable {
             parsed.options.limit = try count(value, for: flag)
         },
         OptionSpec(
+            flags: ["--batch"], value: nil, scopes: [.geocode],
+            help: "(geocode) Read points from stdin (LAT LON, LAT,LON or JSON Lines with lat and lon) and write a record for each line."
+        ) { parsed, _, _ in
+            parsed.options.geocodeBatch = true
+        },
+        OptionSpec(
             flags: ["--events"], value: nil, scopes: OptionScope.positions,
             help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects."
         ) { parsed, _, _ in
             parsed.options.events = true
         },
         OptionSpec(
-            flags: ["--csv"], value: nil, scopes: OptionScope.positions,
-            help: "CSV (RFC 4180) with a header line and the JSON fields as columns."
+            flags: ["--csv"], value: nil, scopes: OptionScope.positions + [.geocode],
+            help: "CSV (RFC 4180) with a header line and the JSON fields as columns (geocode: with --batch)."
         ) { parsed, flag, _ in
             parsed.options.format = .csv
             parsed.formats.append(flag)
         },
-        OptionSpec(flags: ["--no-header"], value: nil, scopes: OptionScope.positions, help: "(with --csv) Leave the header line out.") {
+        OptionSpec(
+            flags: ["--no-header"], value: nil, scopes: OptionScope.positions + [.geocode], help: "(with --csv) Leave the header line out."
+        ) {
             parsed, _, _ in
             parsed.options.csvHeader = false
         },

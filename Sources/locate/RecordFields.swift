@@ -70,7 +70,7 @@ enum RecordFields {
     /// The fields `--geocode` adds: the place of the location written (see `PlaceFinder`), in
     /// the language of `--lang`, `LANGUAGE` or the locale; unknown when there is none.
     static let places: [RecordField] = [
-        RecordField(name: "city") { record in record.place.map { .text($0.city) } ?? .unknown },
+        RecordField(name: "city") { record in record.place?.city.map(FieldValue.text) ?? .unknown },
         RecordField(name: "state") { record in record.place?.state.map(FieldValue.text) ?? .unknown },
         RecordField(name: "country") { record in record.place.map { .text($0.country) } ?? .unknown },
         RecordField(name: "country_code") { record in record.place.map { .text($0.countryCode) } ?? .unknown },

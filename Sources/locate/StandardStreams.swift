@@ -23,6 +23,42 @@ enum StandardStreams {
         }
     }
 
+    /// Why stdin could not be read.
+    struct InputError: Error, CustomStringConvertible {
+        let code: Int32
+
+        var description: String { "cannot read standard input: " + String(cString: strerror(code)) }
+    }
+
+    /// What stdin has, up to 64 KiB (waiting until it has something); empty at its end.
+    static func readInput() throws(InputError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(STDIN_FILENO, &chunk, chunk.count)
+            if count >= 0 { return Array(chunk[0..<count]) }
+            if errno != EINTR { throw InputError(code: errno) }
+        }
+    }
+
+    /// Writes whole lines to stdout in writes of at most `PIPE_BUF` bytes cut at line ends (a
+    /// longer line alone), each of which a pipe takes whole or not at all: a signal that ends
+    /// the process while the reader is slow never leaves half a line.
+    static func writeLines(_ bytes: [UInt8]) throws(OutputError) {
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + Int(PIPE_BUF), bytes.count)
+            if end < bytes.count {
+                if let lineEnd = bytes[start..<end].lastIndex(of: UInt8(ascii: "\n")) {
+                    end = lineEnd + 1
+                } else {
+                    end = (bytes[end...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count - 1) + 1
+                }
+            }
+            try write(Array(bytes[start..<end]))
+            start = end
+        }
+    }
+
     /// Writes one record and its line end to stdout.
     static func writeRecord(_ record: String) throws(OutputError) {
         try write(Array((record + "\n").utf8))

@@ -19,6 +19,7 @@ enum Usage {
         "locate permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]",
         "locate status [--json] [--app NAME] [host[:port[:device]]]",
         "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
+        "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
     ]
 
     static let argument = (
@@ -32,6 +33,7 @@ enum Usage {
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (0, "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix."),
         (64, "Usage error: unknown option, bad value, unknown --format token."),
+        (65, "locate geocode --batch read lines that are not points (each got an error record; the others their place)."),
         (
             69,
             "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read."
@@ -49,7 +51,7 @@ enum Usage {
             78,
             "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else); nothing is printed, gpsd is not asked."
         ),
-        (1, "locate geocode found no place; anything else."),
+        (1, "locate geocode found no place (nothing within 1,500 km, or no place of that name); anything else."),
     ]
 
     static let files: [(path: String, meaning: String)] = [
@@ -64,7 +66,7 @@ enum Usage {
         ),
         (
             "$XDG_CACHE_HOME/locate/places.index",
-            "The places of libgeonames in a compact form, built on first use of place names and again after libgeonames changes; the same for every user, nothing of the position."
+            "The places of libgeonames, tzdata and iso-codes in a compact form, built on first use of place names and again after any of them changes; the same for every user, nothing of the position."
         ),
     ]
 

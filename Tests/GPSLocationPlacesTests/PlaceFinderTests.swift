@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import HostileInput
 import Testing
 
 @testable import GPSLocationPlaces
@@ -75,14 +76,131 @@ struct PlaceFinderTests {
         #expect(abs((place.distance ?? 0) - 9_700) < 300, "Seoul's own point is about 9.7 km away")
     }
 
-    @Test func theAntimeridianWrapsAndEmptyPlacesHaveNoName() throws {
+    @Test func theAntimeridianWrapsAndOnlyTheOpenOceanHasNoPlace() throws {
         let finder = try finder
         // Taveuni at 179.98 W: the nearest town (Labasa) is at 179.4 E, across the antimeridian.
         #expect(finder.reverseGeocode(latitude: -16.80, longitude: -179.98)?.countryCode == "FJ")
-        #expect(finder.reverseGeocode(latitude: 0, longitude: -140) == nil, "the middle of the Pacific")
-        #expect(finder.reverseGeocode(latitude: 90, longitude: 0) == nil)
+        #expect(finder.reverseGeocode(latitude: -48.88, longitude: -123.39) == nil, "Point Nemo, 2,700 km from any land")
         #expect(finder.reverseGeocode(latitude: .nan, longitude: 0) == nil)
         #expect(finder.reverseGeocode(latitude: 91, longitude: 0) == nil)
+        #expect(finder.reverseGeocode(latitude: 0, longitude: 180.5) == nil)
+    }
+
+    /// Far from any town of the data, a point still gets its country, state and time zone, with
+    /// no city and the distance to the place they come from.
+    /// (The nearest place in Greenland and Antarctica is a principal city of tzdata, which has no
+    /// state.)
+    @Test(arguments: [
+        ("the middle of Siberia", 65.0, 105.0, "RU", "Asia/"),
+        ("the Outback", -25.0, 133.0, "AU", "Australia/"),
+        ("the Sahara, in Algeria", 25.0, 0.0, "DZ", "Africa/Algiers"),
+        ("the Greenland ice sheet", 72.0, -40.0, "GL", "America/"),
+        ("the South Pole", -90.0, 0.0, "AQ", "Antarctica/"),
+    ])
+    func farFromAnyCityThePointKeepsItsCountry(label: String, latitude: Double, longitude: Double, country: String, zone: String) throws {
+        let place = try #require(try finder.reverseGeocode(latitude: latitude, longitude: longitude), "\(label): nothing")
+        #expect(place.city == nil, "\(label): \(place.formatted)")
+        #expect(place.countryCode == country && place.timeZone.hasPrefix(zone), "\(label): \(place.countryCode) \(place.timeZone)")
+        #expect((place.distance ?? 0) > PlaceFinder.cityRange && (place.distance ?? .infinity) <= PlaceFinder.regionRange)
+        #expect(!place.formatted.isEmpty && !place.formatted.hasPrefix(","))
+        if !["GL", "AQ"].contains(country) { #expect(place.state != nil, "\(label): a state") }
+    }
+
+    /// City-states and territories that libgeonames lacks or names as a neighbour are answered
+    /// with their own country, from tzdata's principal cities.
+    @Test(arguments: [
+        ("Singapore, Raffles Place", 1.2840, 103.8514, "SG", "Asia/Singapore"),
+        ("Macau, Senado Square", 22.1937, 113.5399, "MO", "Asia/Macau"),
+        ("Vatican City, St Peter's Square", 41.9022, 12.4568, "VA", "Europe/Vatican"),
+        ("Gibraltar, Main Street", 36.1408, -5.3536, "GI", "Europe/Gibraltar"),
+        ("Monaco, Monte Carlo", 43.7396, 7.4277, "MC", "Europe/Monaco"),
+        ("Nouakchott", 18.0858, -15.9785, "MR", "Africa/Nouakchott"),
+        ("Stanley, Falkland Islands", -51.6921, -57.8589, "FK", "Atlantic/Stanley"),
+        ("San Marino", 43.9356, 12.4473, "SM", "Europe/San_Marino"),
+    ])
+    func microstatesAndTerritoriesAreTheirOwnCountry(
+        label: String, latitude: Double, longitude: Double, country: String, zone: String
+    )
+        throws
+    {
+        let place = try #require(try finder.reverseGeocode(latitude: latitude, longitude: longitude), "\(label): nothing")
+        #expect(place.countryCode == country && place.timeZone == zone, "\(label): \(place.formatted) \(place.timeZone)")
+        #expect(place.city != nil, "\(label): a city")
+    }
+
+    @Test func timeZonesAreTodaysIds() throws {
+        let finder = try finder
+        #expect(finder.reverseGeocode(latitude: 50.4501, longitude: 30.5234)?.timeZone == "Europe/Kyiv", "not Europe/Kiev")
+        // Ciudad Juárez keeps US daylight saving time since 2022 (America/Ciudad_Juarez), unlike
+        // Ojinaga's zone where GeoNames put it.
+        let juarez = try #require(finder.reverseGeocode(latitude: 31.7202, longitude: -106.4608))
+        let zone = try #require(TimeZone(identifier: juarez.timeZone), "\(juarez.timeZone)")
+        let winter = Date(timeIntervalSince1970: 1_768_478_400)  // 2026-01-15
+        let summer = Date(timeIntervalSince1970: 1_784_116_800)  // 2026-07-15
+        #expect(zone.secondsFromGMT(for: winter) == -7 * 3600 && zone.secondsFromGMT(for: summer) == -6 * 3600, "\(juarez.timeZone)")
+        // No place keeps a zone name that tzdata lists only as a link to another.
+        let zones = TimeZoneData.load()
+        let index = try PlaceIndex.load(cacheDirectory: Self.cacheDirectory)
+        let stale = (0..<index.count).compactMap { index.record($0)?.timeZone }.filter { zones.current($0) != $0 }
+        #expect(stale.isEmpty, "\(Set(stale).sorted().prefix(5))")
+    }
+
+    /// A state libgeonames does not translate is translated by iso-codes' catalogue, where that
+    /// has it; cities keep libgeonames' names.
+    @Test(arguments: [
+        ("ko", 45.50884, -73.58781, "퀘벡"),
+        ("ja", -23.5475, -46.63611, "サンパウロ"),
+        ("ja", 28.65195, 77.23149, "デリー"),
+        ("de", 39.9075, 116.39723, "Peking"),
+        ("de", -34.61315, -58.37723, "Autonome Stadt Buenos Aires"),
+    ])
+    func statesAreTranslatedByIsoCodesToo(language: String, latitude: Double, longitude: Double, state: String) throws {
+        let finder = try PlaceFinder(language: PlaceLanguage(languages: [language]), cacheDirectory: Self.cacheDirectory)
+        #expect(finder.reverseGeocode(latitude: latitude, longitude: longitude)?.state == state)
+    }
+
+    /// The index answers exactly as the rule read over every place would, for points anywhere.
+    @Test func theSpatialIndexAnswersAsAScanOfEveryPlace() throws {
+        let finder = try finder
+        let index = try PlaceIndex.load(cacheDirectory: Self.cacheDirectory)
+        var generator = Mutator(seed: 16)
+        var points = (0..<400).map { _ in
+            (Double.random(in: -90...90, using: &generator), Double.random(in: -180...180, using: &generator))
+        }
+        // And 300 near places, where the reaches compete.
+        points += (0..<300).map { _ in
+            let row = Int.random(in: 0..<index.count, using: &generator)
+            return (
+                max(-90, min(90, index.latitude(row) + Double.random(in: -0.3...0.3, using: &generator))),
+                max(-180, min(180, index.longitude(row) + Double.random(in: -0.3...0.3, using: &generator)))
+            )
+        }
+        var differences: [String] = []
+        for (latitude, longitude) in points {
+            let distances = (0..<index.count).map { greatCircleDistance(latitude, longitude, index.latitude($0), index.longitude($0)) }
+            let nearest = distances.indices.min { distances[$0] < distances[$1] } ?? 0
+            var expected: (row: Int, city: Bool)?
+            if distances[nearest] <= PlaceFinder.cityRange {
+                let country = index.record(nearest)?.countryCode
+                let deepest = distances.indices.filter {
+                    distances[$0] <= PlaceIndex.reach(population: index.population($0)) && index.record($0)?.countryCode == country
+                }.min {
+                    distances[$0] / PlaceIndex.reach(population: index.population($0)) < distances[$1]
+                        / PlaceIndex.reach(population: index.population($1))
+                }
+                expected = (deepest ?? nearest, true)
+            } else if distances[nearest] <= PlaceFinder.regionRange {
+                expected = (nearest, false)
+            }
+            let answer = finder.reverseGeocode(latitude: latitude, longitude: longitude)
+            let wanted = expected.flatMap { choice in index.record(choice.row).map { (record: $0, namesCity: choice.city) } }
+            if answer?.countryCode != wanted?.record.countryCode || answer?.city != (wanted?.namesCity == true ? wanted?.record.name : nil)
+                || answer?.latitude != wanted?.record.latitude
+            {
+                differences.append("\(latitude), \(longitude): \(answer?.formatted ?? "nothing") ≠ \(wanted?.record.name ?? "nothing")")
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) of \(points.count): \(differences.prefix(5))")
     }
 
     @Test func namesFollowTheLanguageAndFallBackToEnglish() throws {
@@ -159,38 +277,52 @@ struct PlaceFinderTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try PlaceFinder(language: .english, cacheDirectory: directory)
         let path = directory + "/places.index"
-        let good = try Data(contentsOf: URL(fileURLWithPath: path))
-        var generator = SystemRandomNumberGenerator()
-        var damaged: [Data] = [Data(), Data("LOCATE-PLACES-1\n".utf8), good.prefix(good.count / 2), Data(repeating: 0xFF, count: 4096)]
-        for _ in 0..<20 {
-            var bytes = [UInt8](good)
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var generator = Mutator(seed: 7)
+        var damaged: [[UInt8]] = [
+            [], Array("LOCATE-PLACES-2\n".utf8), Array(good.prefix(good.count / 2)), [UInt8](repeating: 0xFF, count: 4096),
+        ]
+        for _ in 0..<100 {
+            damaged.append(generator.mutate(good))
+            var bytes = good
             for _ in 0..<8 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
-            damaged.append(Data(bytes))
+            damaged.append(bytes)
         }
+        // Whatever a damaged file holds, reading it never crashes: it is refused, or each of its
+        // places is valid text or no place at all.
+        var refused = 0
         for bytes in damaged {
-            try bytes.write(to: URL(fileURLWithPath: path))
-            // Loading never crashes; a file that does not check out is replaced by a good one.
-            let finder = try PlaceFinder(language: .english, cacheDirectory: directory)
-            _ = finder.reverseGeocode(latitude: 37.517829, longitude: 126.886270)
+            guard let index = PlaceIndex(bytes: bytes) else {
+                refused += 1
+                continue
+            }
+            let finder = PlaceFinder(index: index, language: .english)
+            for _ in 0..<20 {
+                let place = finder.reverseGeocode(
+                    latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator))
+                #expect(place.map { !UntrustedText.hasHidden($0.formatted) } ?? true)
+            }
             _ = finder.geocode("Seoul")
         }
+        #expect(refused >= 4, "the empty, short, truncated and foreign files are refused")
+        // A file that does not check out is replaced by a good one.
         try Data(good.prefix(good.count - 1)).write(to: URL(fileURLWithPath: path))
         #expect(
             try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city
                 == "Seoul")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "a truncated index is replaced")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == good, "a truncated index is replaced")
     }
 
-    @Test func anIndexFromAnotherLibgeonamesIsRebuilt() throws {
+    @Test func anIndexFromOtherDataIsRebuilt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let stale = PlaceIndex.encode(
             [
                 PlaceRecord(
-                    id: "1", name: "Stale", divisionCode: "", division: "", countryCode: "ZZ", country: "Nowhere",
-                    timeZone: "UTC", population: 1_000_000, latitude: 37.5, longitude: 126.9)
+                    id: "1", name: "Stale", divisionCode: "", division: "", divisionISOName: "", countryCode: "ZZ", country: "Nowhere",
+                    countryISOName: "", timeZone: "UTC", population: 1_000_000, latitude: 37.5, longitude: 126.9)
             ],
-            libraryPath: "/nonexistent/libgeonames.so.0", stamp: [1, 2, 3])
+            sources: [(path: "/nonexistent/libgeonames.so.0", stamp: [1, 2, 3])] + PlaceIndexBuilder.dataFiles.map { ($0, [1]) })
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(stale).write(to: URL(fileURLWithPath: directory + "/places.index"))
         #expect(
@@ -199,8 +331,8 @@ struct PlaceFinderTests {
     }
 
     @Test func aHostileCatalogIsNoTranslation() {
-        #expect(GeonamesCatalog(bytes: []) == nil)
-        #expect(GeonamesCatalog(bytes: [0xde, 0x12, 0x04, 0x95] + [UInt8](repeating: 0xFF, count: 24)) == nil, "tables out of bounds")
+        #expect(GettextCatalog(bytes: []) == nil)
+        #expect(GettextCatalog(bytes: [0xde, 0x12, 0x04, 0x95] + [UInt8](repeating: 0xFF, count: 24)) == nil, "tables out of bounds")
         // One entry whose translation points past the end, and one with a control character.
         var bytes: [UInt8] = [0xde, 0x12, 0x04, 0x95, 0, 0, 0, 0]
         func word(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), 0, 0] }
@@ -208,7 +340,7 @@ struct PlaceFinderTests {
         bytes += word(1) + word(60) + word(1) + word(62)
         bytes += word(1) + word(5000) + word(2) + word(64)
         bytes += Array("A\0B\0".utf8) + [UInt8(ascii: "x"), 0x1B, 0]
-        let catalog = GeonamesCatalog(bytes: bytes)
+        let catalog = GettextCatalog(bytes: bytes)
         #expect(catalog != nil)
         #expect(catalog?.translation(of: "A") == nil)
         #expect(catalog?.translation(of: "B") == nil)

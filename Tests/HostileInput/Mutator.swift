@@ -1,6 +1,6 @@
 /// Seeded, deterministic mutations of valid inputs, for the hostile-input tests: the same seed
 /// gives the same inputs on every machine and every run.
-public struct Mutator {
+public struct Mutator: RandomNumberGenerator {
     private var state: UInt64
 
     /// A mutator whose choices follow from `seed`.

@@ -191,6 +191,23 @@ final class SettingsHome: Sendable {
         if let policy { try write(policy, to: policyFile) }
     }
 
+    /// Puts a copy of the place index in the cache, as a first run leaves it: building it takes
+    /// seconds in a debug build, and only a few tests are about building it.
+    func installPlaceIndex() throws {
+        let directory = cacheFile.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = directory.appendingPathComponent("places.index")
+        try PlaceIndexCopy.bytes.get().write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+    }
+
+    /// `allowingAlways()` (or `user` as the settings) with the place index in place.
+    static func withPlaceIndex(user: String = "[location]\nauthorization = always\n") throws -> SettingsHome {
+        let home = try SettingsHome(user: user)
+        try home.installPlaceIndex()
+        return home
+    }
+
     /// Location allowed always, for tests about something else than permission.
     static func allowingAlways() throws -> SettingsHome {
         try SettingsHome(user: "[location]\nauthorization = always\n")
@@ -227,6 +244,17 @@ final class SettingsHome: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: root)
+    }
+}
+
+/// The place index the built `locate` makes, made once per test run (in a cache of its own).
+enum PlaceIndexCopy {
+    static let bytes = Result<Data, any Error> {
+        let home = try SettingsHome()
+        let run = try startLocate(["geocode", "0", "0"], settings: home)
+        let status = try run.waitForExit(timeout: 120)
+        guard status == 0 else { throw HarnessError(description: "locate geocode 0 0 failed (\(status)): \(run.stderr.text)") }
+        return try Data(contentsOf: home.cacheFile.deletingLastPathComponent().appendingPathComponent("places.index"))
     }
 }
 

@@ -6,13 +6,14 @@ import Testing
 @Suite(.serialized)
 struct PlacesEndToEndTests {
     @Test func geocodeNamesTheFallbackCoordinateInTwoLanguages() throws {
-        let english = try runLocate(["geocode", "--lang", "C", "37.517829", "126.886270"])
+        let english = try runLocate(["geocode", "--lang", "C", "37.517829", "126.886270"], settings: .withPlaceIndex())
         #expect(english.status == 0)
         #expect(english.stdout == "Seoul, Republic of Korea\n")
-        let korean = try runLocate(["geocode", "37.517829", "126.886270"], environment: ["LANGUAGE": "ko", "LANG": "C.UTF-8"])
+        let korean = try runLocate(
+            ["geocode", "37.517829", "126.886270"], settings: .withPlaceIndex(), environment: ["LANGUAGE": "ko", "LANG": "C.UTF-8"])
         #expect(korean.stdout == "서울특별시, 대한민국\n")
         let json = try jsonObject(
-            try runLocate(["geocode", "--json", "--lang", "C", "--", "-33.8568", "151.2153"]).stdout
+            try runLocate(["geocode", "--json", "--lang", "C", "--", "-33.8568", "151.2153"], settings: .withPlaceIndex()).stdout
                 .trimmingCharacters(in: .newlines))
         #expect(
             json["city"] as? String == "Sydney" && json["country_code"] as? String == "AU"
@@ -21,17 +22,18 @@ struct PlacesEndToEndTests {
     }
 
     @Test func geocodeFindsNamesAndSaysWhenNothingMatches() throws {
-        let springfields = try runLocate(["geocode", "Springfield", "--limit", "2", "--lang", "C"])
+        let springfields = try runLocate(["geocode", "Springfield", "--limit", "2", "--lang", "C"], settings: .withPlaceIndex())
         #expect(springfields.status == 0)
         #expect(springfields.stdout.split(separator: "\n").count == 2)
         #expect(springfields.stdout.split(separator: "\n").allSatisfy { $0.contains(" Springfield, ") })
-        let negative = try runLocate(["geocode", "-33.8568", "151.2153", "--lang", "C"])
+        let negative = try runLocate(["geocode", "-33.8568", "151.2153", "--lang", "C"], settings: .withPlaceIndex())
         #expect(negative.stdout == "Sydney, New South Wales, Australia\n", "a negative latitude is an argument, not an option")
         for (arguments, status) in [
             (["91", "0"], 64), (["37.5"], 64), (["1", "2", "3"], 1), (["0x10", "5"], 64), ([], 64),
-            (["0", "-140"], 1), (["Xanadu", "Nowhere"], 1),
+            (["--", "-48.88", "-123.39"], 1), (["Xanadu", "Nowhere"], 1), (["--csv", "1", "2"], 64), (["--batch", "1", "2"], 64),
+            (["--batch", "--limit", "2"], 64),
         ] as [([String], Int32)] {
-            let run = try runLocate(["geocode"] + arguments)
+            let run = try runLocate(["geocode"] + arguments, settings: .withPlaceIndex())
             #expect(run.status == status, "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty && !run.stderr.isEmpty, "\(arguments)")
         }
@@ -39,18 +41,20 @@ struct PlacesEndToEndTests {
 
     @Test func placeTokensAndGeocodeFieldsComeFromTheFix() throws {
         let receiver = try GpsdServer(track: "weather")
-        let template = try runLocate([
-            "--format", "%lat %city, %country (%country_code, %timezone) %place", "--lang", "C", receiver.endpoint,
-        ])
+        let template = try runLocate(
+            ["--format", "%lat %city, %country (%country_code, %timezone) %place", "--lang", "C", receiver.endpoint],
+            settings: .withPlaceIndex())
         #expect(template.status == 0)
         #expect(template.stdout == "64.150432 Reykjavik, Iceland (IS, Atlantic/Reykjavik) Reykjavik, Capital Region, Iceland\n")
         let json = try jsonObject(
-            try runLocate(["--json", "--geocode", "--lang", "C", receiver.endpoint]).stdout.trimmingCharacters(in: .newlines))
+            try runLocate(["--json", "--geocode", "--lang", "C", receiver.endpoint], settings: .withPlaceIndex()).stdout.trimmingCharacters(
+                in: .newlines))
         #expect(
             json["city"] as? String == "Reykjavik" && json["state"] as? String == "Capital Region"
                 && json["country_code"] as? String == "IS")
         #expect(json["lat"] as? Double == 64.1504322, "the record's own fields are unchanged")
-        let csv = try runLocate(["--csv", "--geocode", "--lang", "C", receiver.endpoint]).stdout.split(separator: "\n")
+        let csv = try runLocate(["--csv", "--geocode", "--lang", "C", receiver.endpoint], settings: .withPlaceIndex()).stdout.split(
+            separator: "\n")
         #expect(csv.first?.hasSuffix(",timed_out,city,state,country,country_code,timezone") == true)
         #expect(csv.last?.hasSuffix(",false,Reykjavik,Capital Region,Iceland,IS,Atlantic/Reykjavik") == true)
         let withoutPlaces = try runLocate(["--json", receiver.endpoint])
@@ -60,7 +64,7 @@ struct PlacesEndToEndTests {
 
     @Test func underReducedAccuracyThePlaceIsTheCells() throws {
         let receiver = try GpsdServer(track: "weather")
-        let settings = try SettingsHome(user: "[location]\nauthorization = always\naccuracy = reduced\n")
+        let settings = try SettingsHome.withPlaceIndex(user: "[location]\nauthorization = always\naccuracy = reduced\n")
         let run = try runLocate(["--format", "%lat %lon|%place", "--lang", "C", receiver.endpoint], settings: settings)
         #expect(run.status == 0)
         let parts = run.stdout.trimmingCharacters(in: .newlines).split(separator: "|")
@@ -73,23 +77,25 @@ struct PlacesEndToEndTests {
     @Test func aGermanLocaleStillFindsThePlace() throws {
         // A C parser under a German LC_NUMERIC would read 48.1374 as 48 (a classic atof trap).
         let munich = try runLocate(
-            ["geocode", "--lang", "C", "48.1374", "11.5755"], environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
+            ["geocode", "--lang", "C", "48.1374", "11.5755"], settings: .withPlaceIndex(),
+            environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
         #expect(munich.stdout == "Munich, Bavaria, Germany\n")
-        let german = try runLocate(["geocode", "48.1374", "11.5755"], environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
+        let german = try runLocate(
+            ["geocode", "48.1374", "11.5755"], settings: .withPlaceIndex(), environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
         #expect(german.stdout == "München, Bayern, Deutschland\n")
     }
 
     @Test func theFallbackCanBeAPlaceAndABadPlaceIsAConfigurationError() throws {
         let paris = try runLocate(
-            ["127.0.0.1:1"], settings: SettingsHome(user: "[location]\nauthorization = denied\n[fallback]\nplace = Paris, France\n"))
+            ["127.0.0.1:1"], settings: .withPlaceIndex(user: "[location]\nauthorization = denied\n[fallback]\nplace = Paris, France\n"))
         #expect(paris.status == 77)
         #expect(paris.stdout == "48.853410 2.348800\n")
         let seoul = try runLocate(
             ["--format", "%lat %lon %city", "--lang", "C", "127.0.0.1:1"],
-            settings: SettingsHome(user: "[location]\nauthorization = denied\n[fallback]\nplace = Seoul\n"))
+            settings: .withPlaceIndex(user: "[location]\nauthorization = denied\n[fallback]\nplace = Seoul\n"))
         #expect(seoul.stdout == "37.566000 126.978400 Seoul\n")
         for (place, phrase) in [("Springfield", "names several places"), ("Xanadu Nowhere", "no place named"), ("", "no place named ''")] {
-            let settings = try SettingsHome(user: "[location]\nauthorization = always\n\n[fallback]\nplace = \(place)\n")
+            let settings = try SettingsHome.withPlaceIndex(user: "[location]\nauthorization = always\n\n[fallback]\nplace = \(place)\n")
             let run = try runLocate(["127.0.0.1:1"], settings: settings)
             #expect(run.status == 78, "\(place)")
             #expect(run.stdout.isEmpty)

@@ -93,7 +93,7 @@ struct GeneratedFilesTests {
         switch option.scopes?.sorted(by: { $0.rawValue < $1.rawValue }).first {
         case .follow?: arguments = ["--follow"] + arguments
         case .permissionAllow?: arguments = ["permission", "allow"] + arguments
-        case .geocode?: arguments = ["geocode", "Seoul"] + arguments
+        case .geocode?: arguments = ["geocode"] + (flag == "--batch" ? [] : ["Seoul"]) + arguments
         default: break
         }
         switch flag {

@@ -98,11 +98,12 @@ struct OutputFormatTests {
     }
 
     @Test func csvQuotesFieldsThatNeedIt() {
-        func field(_ text: String) -> String { output { CSVFormat.appendField(text, to: &$0) } }
-        #expect(field("plain") == "plain")
-        #expect(field("a,b") == "\"a,b\"")
-        #expect(field("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(field("two\nlines") == "\"two\nlines\"")
+        func field(_ text: String) -> String { output { CSVFormat.appendRow([.text(text)], to: &$0) } }
+        #expect(field("plain") == "plain\n")
+        #expect(field("a,b") == "\"a,b\"\n")
+        #expect(field("say \"hi\"") == "\"say \"\"hi\"\"\"\n")
+        #expect(field("two\nlines") == "\"two\nlines\"\n")
+        #expect(output { CSVFormat.appendRow([.number(1.26, decimals: 1), .unknown, .text("x")], to: &$0) } == "1.3,,x\n")
     }
 
     @Test func gpxWaypointForOnce() {

@@ -1,8 +1,9 @@
 /// The one JSON reader and quoting of the libraries and the command (`package`): one object on
 /// one line, with scalar members (what `locate` writes in records, status events and the
-/// last-fix cache, and reads back from the cache), and, in gpsd's replies, the first object of a
-/// member's array, found by skipping nested values. Strict and bounded, so hostile bytes are an
-/// error, never a crash or a long wait.
+/// last-fix cache, and reads back from the cache); the objects of a member's array, found by
+/// skipping nested values (gpsd's POLL replies, iso-codes' tables); and the members of any
+/// object as spans of bytes (the JSON Lines `locate geocode --batch` passes through). Strict and
+/// bounded, so hostile bytes are an error, never a crash or a long wait.
 package enum FlatJSON {
     /// A member's value.
     package enum Value: Hashable, Sendable {
@@ -25,8 +26,38 @@ package enum FlatJSON {
     /// formed up to the point where it is found (values nested deeper than 32 are refused).
     package static func firstObject(inArray key: String, of bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var reader = Reader(bytes: Array(bytes))
-        guard let range = reader.firstObject(inArray: key) else { return nil }
+        guard let range = reader.objects(inArray: key, limit: 1)?.first else { return nil }
         return bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
+    }
+
+    /// The members of the flat objects of the array `key` of the object in `bytes` (such as
+    /// iso-codes' `{"3166-1":[{...},...]}`), or `nil` when the JSON is not well formed up to the
+    /// end of that array or an element is not a flat object.
+    package static func objects(inArray key: String, of bytes: [UInt8]) -> [[String: Value]]? {
+        var reader = Reader(bytes: bytes)
+        guard let ranges = reader.objects(inArray: key, limit: .max) else { return nil }
+        var objects: [[String: Value]] = []
+        for range in ranges {
+            var element = Reader(bytes: Array(bytes[range]))
+            guard let object = element.object() else { return nil }
+            objects.append(object)
+        }
+        return objects
+    }
+
+    /// The members of the object in `bytes`, in order, each with the bytes of its value as they
+    /// are (nested values included), or `nil` when it is not one well-formed object with unique
+    /// keys (values nested deeper than 32 are refused).
+    package static func members(of bytes: ArraySlice<UInt8>) -> [(key: String, value: ArraySlice<UInt8>)]? {
+        var reader = Reader(bytes: Array(bytes))
+        guard let members = reader.members() else { return nil }
+        return members.map { ($0.key, bytes[(bytes.startIndex + $0.value.lowerBound)..<(bytes.startIndex + $0.value.upperBound)]) }
+    }
+
+    /// The scalar in `bytes` (a member's value from `members(of:)`), or `nil` when it is not one.
+    package static func scalar(_ bytes: ArraySlice<UInt8>) -> Value? {
+        var reader = Reader(bytes: Array(bytes))
+        return reader.scalar()
     }
 
     /// Appends `text` as a JSON string literal (RFC 8259): quotes, backslashes and control
@@ -78,8 +109,9 @@ package enum FlatJSON {
             return members
         }
 
-        /// The range of the first object of the array member `key` of the object at the start.
-        mutating func firstObject(inArray key: String) -> Range<Int>? {
+        /// The ranges of the first `limit` objects of the array member `key` of the object at
+        /// the start (those before the first value that is not an object).
+        mutating func objects(inArray key: String, limit: Int) -> [Range<Int>]? {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
             repeat {
@@ -90,15 +122,53 @@ package enum FlatJSON {
                 skipSpace()
                 if name == key {
                     guard take(UInt8(ascii: "[")) else { return nil }
+                    var ranges: [Range<Int>] = []
                     skipSpace()
-                    let start = position
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil }
-                    return start..<position
+                    if take(UInt8(ascii: "]")) { return ranges }
+                    repeat {
+                        skipSpace()
+                        let start = position
+                        guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil }
+                        ranges.append(start..<position)
+                        if ranges.count == limit { return ranges }
+                        skipSpace()
+                    } while take(UInt8(ascii: ","))
+                    return take(UInt8(ascii: "]")) ? ranges : nil
                 }
                 guard skipValue(depth: 0) else { return nil }
                 skipSpace()
             } while take(UInt8(ascii: ","))
             return nil
+        }
+
+        /// The members of the object that is the whole input, with the ranges of their values.
+        mutating func members() -> [(key: String, value: Range<Int>)]? {
+            skipSpace()
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var members: [(key: String, value: Range<Int>)] = []
+            var keys = Set<String>()
+            skipSpace()
+            if take(UInt8(ascii: "}")) { return end() ? members : nil }
+            repeat {
+                skipSpace()
+                guard let key = string(), keys.insert(key).inserted else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                let start = position
+                guard skipValue(depth: 1) else { return nil }
+                members.append((key, start..<position))
+                skipSpace()
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")), end() else { return nil }
+            return members
+        }
+
+        /// The scalar that is the whole input.
+        mutating func scalar() -> Value? {
+            skipSpace()
+            guard let value = value(), end() else { return nil }
+            return value
         }
 
         /// Steps over one value of any kind, nested up to 32 deep.
@@ -155,6 +225,14 @@ package enum FlatJSON {
 
         private mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
+            // Most strings have no escapes: checked and decoded in one step.
+            var end = position
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                guard let text = String(validating: bytes[position..<end], as: UTF8.self) else { return nil }
+                position = end + 1
+                return text
+            }
             var scalars = String.UnicodeScalarView()
             var utf8: [UInt8] = []
             func flush() -> Bool {

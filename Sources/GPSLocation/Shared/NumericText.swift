@@ -16,20 +16,19 @@ package enum NumericText {
     package static func number(
         _ text: String, in range: ClosedRange<Double> = 0...1e9, excludingZero: Bool = false
     ) throws(NumberError) -> Double {
-        let expected: String
-        if range.lowerBound == 0 {
-            expected = excludingZero ? "a number above 0" : "a number of 0 or more"
-        } else {
-            expected = "a number from \(NumberFormatting.plain(range.lowerBound)) to \(NumberFormatting.plain(range.upperBound))"
+        // The words are made only for an error: a batch reads millions of numbers.
+        func expected() -> String {
+            if range.lowerBound == 0 { return excludingZero ? "a number above 0" : "a number of 0 or more" }
+            return "a number from \(NumberFormatting.plain(range.lowerBound)) to \(NumberFormatting.plain(range.upperBound))"
         }
         guard isPlainDecimal(text), let value = Double(text) else {
-            throw NumberError(text: text, problem: .notANumber, expected: expected)
+            throw NumberError(text: text, problem: .notANumber, expected: expected())
         }
         if value > range.upperBound, range.lowerBound == 0 {
             throw NumberError(text: text, problem: .outOfRange, expected: "a number up to \(NumberFormatting.plain(range.upperBound))")
         }
         guard range.contains(value), !(excludingZero && value == 0) else {
-            throw NumberError(text: text, problem: .outOfRange, expected: expected)
+            throw NumberError(text: text, problem: .outOfRange, expected: expected())
         }
         return value
     }

@@ -3,9 +3,9 @@ import GPSLocation
 import Glibc
 
 // The libgeonames boundary: the only Swift file that touches libgeonames and the GLib values it
-// returns. libgeonames is opened with dlopen, only to build the place index (PlaceIndex) when the
-// cached one is missing or was built from another libgeonames; lookups never load it. (The
-// translations of its names are read from its gettext catalogues by GeonamesCatalog, in Swift.)
+// returns. libgeonames is opened with dlopen, only to build the place index (PlaceIndexBuilder) when
+// the cached one is missing or was built from other data; lookups never load it. (The
+// translations of its names are read from its gettext catalogues by GettextCatalog, in Swift.)
 
 /// Reading every place out of libgeonames.
 enum GeonamesLibrary {
@@ -60,8 +60,8 @@ enum GeonamesLibrary {
             }
             places.append(
                 PlaceRecord(
-                    id: text(0), name: text(1), divisionCode: text(2), division: text(3),
-                    countryCode: text(4), country: text(5), timeZone: text(6),
+                    id: text(0), name: text(1), divisionCode: text(2), division: text(3), divisionISOName: "",
+                    countryCode: text(4), country: text(5), countryISOName: "", timeZone: text(6),
                     population: field(7, 0) { uint32($0) }, latitude: field(8, .nan) { double($0) },
                     longitude: field(9, .nan) { double($0) }))
         }
