@@ -1,5 +1,5 @@
-import FoundationEssentials
 import GPSLocation
+import Glibc
 
 /// One gettext catalogue (`.mo`), read directly: libgeonames' (`geonames.mo`, keyed by GeoNames
 /// identifiers) and iso-codes' (`iso_3166-1.mo`, `iso_3166-2.mo`, keyed by the English ISO
@@ -61,9 +61,9 @@ struct GettextCatalog: Sendable {
 
     /// The languages that have a catalogue of `domain`.
     static func languages(domain: String, directory: String = localeDirectory) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? DirectoryHandle(path: directory, create: false, isPrivate: false))?.names() ?? []
         return names.sorted().filter { name in
-            !name.hasPrefix(".") && FileManager.default.fileExists(atPath: directory + "/" + name + "/LC_MESSAGES/" + domain + ".mo")
+            !name.hasPrefix(".") && access(directory + "/" + name + "/LC_MESSAGES/" + domain + ".mo", F_OK) == 0
         }
     }
 

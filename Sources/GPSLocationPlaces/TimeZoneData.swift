@@ -17,7 +17,7 @@ struct TimeZoneData: Sendable {
         /// The city's English name, from the zone's last part (`America/Ciudad_Juarez`:
         /// "Ciudad Juarez").
         var name: String {
-            String(zone.split(separator: "/").last ?? "").replacing("_", with: " ")
+            String(String.UnicodeScalarView((zone.split(separator: "/").last ?? "").unicodeScalars.map { $0 == "_" ? " " : $0 }))
         }
     }
 

@@ -78,6 +78,27 @@ struct PlaceDataTests {
         }
     }
 
+    /// The languages with a catalogue are read off the directory whole: many short names (where
+    /// a copy of readdir's fixed-size field would read past the end of its buffer), a longest
+    /// name, and names that are not languages.
+    @Test func catalogueLanguagesAreEveryDirectoryWithTheCatalogue() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locate-locales-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var expected: [String] = []
+        let names = (0..<800).map { String($0) } + [String(repeating: "l", count: 255), "ko", "pt_BR", "sr@latin", "한국어"]
+        for (index, name) in names.enumerated() {
+            let messages = root.appendingPathComponent(name).appendingPathComponent("LC_MESSAGES")
+            try FileManager.default.createDirectory(at: messages, withIntermediateDirectories: true)
+            if index % 3 == 0 || index >= 800 {
+                try Data().write(to: messages.appendingPathComponent("iso_3166-2.mo"))
+                expected.append(name)
+            }
+        }
+        try Data().write(to: root.appendingPathComponent(".hidden"))
+        #expect(GettextCatalog.languages(domain: "iso_3166-2", directory: root.path) == expected.sorted())
+        #expect(GettextCatalog.languages(domain: "iso_3166-2", directory: root.path + "/missing").isEmpty)
+    }
+
     /// Divisions are matched through the names they have in common in any language, not by
     /// their codes (GeoNames' are not ISO's) or their English names alone.
     @Test func divisionsAreMatchedToTheirIsoSubdivisions() {

@@ -63,6 +63,27 @@ package final class DirectoryHandle {
         close(descriptor)
     }
 
+    /// The names in the directory (not `.` and `..`), in no order; names that are not valid
+    /// text are left out.
+    package func names() -> [String] {
+        let copy = dup(descriptor)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return []
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            // The name is read where it is: readdir's entry is only as long as its name, so the
+            // 256-byte field must never be copied whole.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                field.withMemoryRebound(to: CChar.self, capacity: 1) { String(validatingCString: $0) }
+            }
+            if let name, name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The bytes of the file `name`, checked as `TrustedFile` checks, or `nil` when it does not exist.
     package func read(_ name: String, owner: TrustedFile.Owner, limit: Int) throws(TrustedFile.Refusal) -> [UInt8]? {
         try TrustedFile.read(name, in: descriptor, owner: owner, limit: limit)
