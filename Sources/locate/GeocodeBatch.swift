@@ -87,7 +87,8 @@ struct GeocodeBatch {
                 output += (place?.formatted ?? "").utf8
                 output.append(UInt8(ascii: "\n"))
             case .json:
-                var object = JSONObjectWriter()
+                var object = JSONObjectWriter(appendingTo: output)
+                output = []
                 if let members {
                     let replaced = Set(fields.map(\.name))
                     for member in members where !replaced.contains(member.key) {
@@ -98,7 +99,7 @@ struct GeocodeBatch {
                     object.add("lon", .number(longitude, decimals: 7))
                 }
                 for field in fields { object.add(field.name, field.value) }
-                object.appendLine(to: &output)
+                output = object.finishLine()
             case .csv:
                 let point: [FieldValue] = [.number(latitude, decimals: 7), .number(longitude, decimals: 7)]
                 CSVFormat.appendRow(point + fields.map(\.value) + [.unknown], to: &output)
@@ -115,10 +116,11 @@ struct GeocodeBatch {
                 StandardStreams.diagnose("line \(lineNumber): \(reason)")
                 output.append(UInt8(ascii: "\n"))
             case .json:
-                var object = JSONObjectWriter()
+                var object = JSONObjectWriter(appendingTo: output)
+                output = []
                 object.add("line", .number(Double(lineNumber), decimals: 0))
                 object.add("error", .text(reason))
-                object.appendLine(to: &output)
+                output = object.finishLine()
             case .csv:
                 CSVFormat.appendRow(Self.columns.dropLast().map { _ in .unknown } + [.text("line \(lineNumber): \(reason)")], to: &output)
             }

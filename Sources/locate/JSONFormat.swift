@@ -16,17 +16,19 @@ struct JSONFormat: OutputFormat {
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        var object = JSONObjectWriter()
+        var object = JSONObjectWriter(appendingTo: output)
+        output = []
         for field in fields {
             object.add(encodedKey: field.jsonKey) { field.value(source).appendJSON(to: &$0) }
         }
-        object.appendLine(to: &output)
+        output = object.finishLine()
         return true
     }
 
     mutating func status(_ event: StatusEvent, now: Date, to output: inout [UInt8]) -> StatusOutput {
         guard includesEvents else { return .none }
-        var object = JSONObjectWriter()
+        var object = JSONObjectWriter(appendingTo: output)
+        output = []
         object.add("type", .text("status"))
         object.add("event", .text(event.name))
         object.add("time", .time(now))
@@ -34,7 +36,7 @@ struct JSONFormat: OutputFormat {
             object.add(detail.key, detail.value)
         }
         object.add("message", .text(event.message))
-        object.appendLine(to: &output)
+        output = object.finishLine()
         return .event
     }
 }

@@ -77,9 +77,24 @@ final class ChildProcess: Sendable {
         return signal == 0 ? (raw >> 8) & 0xff : signal
     }
 
-    /// Kills the child and reaps it.
+    /// Sends a signal to the program; under `setsid -w`, to the program setsid started (setsid
+    /// passes no signal on).
+    func signal(_ number: Int32) {
+        Glibc.kill(sessionChild ?? processIdentifier, number)
+    }
+
+    /// The program `setsid -w` started, while it runs.
+    private var sessionChild: pid_t? {
+        guard executable.lastPathComponent == "setsid",
+            let children = try? String(contentsOfFile: "/proc/\(processIdentifier)/task/\(processIdentifier)/children", encoding: .utf8)
+        else { return nil }
+        return children.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+
+    /// Kills the child (and the program setsid started) and reaps it.
     func kill() {
         guard isRunning else { return }
+        if let child = sessionChild { Glibc.kill(child, SIGKILL) }
         Glibc.kill(processIdentifier, SIGKILL)
         waitStatus.withLock { status in
             var raw: Int32 = 0

@@ -209,7 +209,7 @@ struct ConsentEndToEndTests {
         Thread.sleep(forTimeInterval: 1)
         let reader = OutputCollector(readingFrom: output.read)
         try reader.wait(for: "the fallback after the revoke") { reader.lines.contains { $0.contains("\"source\":\"fallback\"") } }
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         let fixes = reader.lines.filter { $0.contains("\"source\":\"gpsd\"") }
         let fixBytes = fixes.reduce(0) { $0 + $1.utf8.count + 1 }
         #expect(

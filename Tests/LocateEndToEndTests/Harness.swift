@@ -95,7 +95,6 @@ final class RunningProcess: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning || !stdout.isEnded || !stderr.isEnded {
             guard Date() < deadline else {
-                signal(SIGKILL)
                 process.kill()
                 throw HarnessError(
                     description:
@@ -108,22 +107,12 @@ final class RunningProcess: Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            signal(SIGKILL)
-            process.kill()
-        }
+        process.kill()
     }
 
     /// Sends a signal to the program; under `setsid -w`, to the program setsid started.
     func signal(_ number: Int32) {
-        var target = process.processIdentifier
-        if process.executable.lastPathComponent == "setsid",
-            let children = try? String(contentsOfFile: "/proc/\(target)/task/\(target)/children", encoding: .utf8),
-            let child = children.split(separator: " ").first.flatMap({ Int32($0) })
-        {
-            target = child
-        }
-        kill(target, number)
+        process.signal(number)
     }
 }
 

@@ -1,10 +1,23 @@
 /// Writes one flat JSON object straight into bytes, members in the order they are added: the one
 /// way JSON is written (records, status events, settings answers, the last-fix cache).
+///
+/// A record stream writes into its output buffer in place: `init(appendingTo:)` takes the buffer
+/// over (the caller leaves its own variable empty, so the buffer is not copied) and `finishLine()`
+/// hands it back with the object and a line end appended.
 package struct JSONObjectWriter {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var bytes: [UInt8]
     private var isEmpty = true
 
-    package init() {}
+    /// A new object on its own.
+    package init() {
+        bytes = [UInt8(ascii: "{")]
+    }
+
+    /// An object appended to `bytes`, which the writer holds until `finishLine()`.
+    package init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+        self.bytes.append(UInt8(ascii: "{"))
+    }
 
     /// `"key":`, quoted once, for a key written many times (a record field).
     package static func encodedKey(_ key: String) -> [UInt8] {
@@ -16,15 +29,17 @@ package struct JSONObjectWriter {
 
     /// Adds a member under a key from `encodedKey(_:)`; `appendValue` appends the value's JSON text.
     package mutating func add(encodedKey: [UInt8], value appendValue: (inout [UInt8]) -> Void) {
-        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
-        isEmpty = false
+        startMember()
         bytes += encodedKey
         appendValue(&bytes)
     }
 
     /// Adds a member; `appendValue` appends the value's JSON text.
     package mutating func add(_ key: String, value appendValue: (inout [UInt8]) -> Void) {
-        add(encodedKey: Self.encodedKey(key), value: appendValue)
+        startMember()
+        FlatJSON.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendValue(&bytes)
     }
 
     /// Adds a member whose value is already JSON text (a number, `true`, `null`).
@@ -44,12 +59,18 @@ package struct JSONObjectWriter {
         add(key, json: value ? "true" : "false")
     }
 
-    /// Appends the finished object and a newline to `output` (one JSON Lines record).
-    package func appendLine(to output: inout [UInt8]) {
-        output += bytes
-        output += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+    /// The bytes given to `init(appendingTo:)` (or none), the object and a line end (one JSON
+    /// Lines record).
+    package consuming func finishLine() -> [UInt8] {
+        bytes += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        return bytes
     }
 
-    /// The finished object.
+    /// The finished object, for an object made on its own.
     package var text: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+
+    private mutating func startMember() {
+        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
+        isEmpty = false
+    }
 }
