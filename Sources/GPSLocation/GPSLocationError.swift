@@ -37,6 +37,12 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     case unknownPlace(name: String)
     /// Several places have the name; `candidates` are some of them, largest first.
     case ambiguousPlace(name: String, candidates: [String])
+    /// Region monitoring and visits need precise positions, and only reduced accuracy is
+    /// authorized (as on iOS, where they are unavailable without "Precise Location").
+    case preciseLocationRequired
+    /// A track to replay cannot be read, or is not GPX 1.1, NMEA 0183 or locate's JSON Lines;
+    /// `line` is the 1-based line of the problem, when there is one.
+    case invalidTrack(file: String, line: Int?, reason: String)
     /// The task waiting for the answer was cancelled.
     case cancelled
 
@@ -72,6 +78,10 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         case unknownPlace = "unknown_place"
         /// ``GPSLocationError/ambiguousPlace(name:candidates:)``.
         case ambiguousPlace = "ambiguous_place"
+        /// ``GPSLocationError/preciseLocationRequired``.
+        case preciseLocationRequired = "precise_location_required"
+        /// ``GPSLocationError/invalidTrack(file:line:reason:)``.
+        case invalidTrack = "invalid_track"
         /// ``GPSLocationError/cancelled``.
         case cancelled
     }
@@ -94,6 +104,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         case .placeDataUnavailable: .placeDataUnavailable
         case .unknownPlace: .unknownPlace
         case .ambiguousPlace: .ambiguousPlace
+        case .preciseLocationRequired: .preciseLocationRequired
+        case .invalidTrack: .invalidTrack
         case .cancelled: .cancelled
         }
     }
@@ -135,6 +147,10 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
             "no place named '\(UntrustedText.visible(name, limit: 80))' in the place data (English names; qualify with a country code as 'Name, CC')"
         case .ambiguousPlace(let name, let candidates):
             "'\(UntrustedText.visible(name, limit: 80))' names several places (\(candidates.joined(separator: "; "))); add the country or state after a comma"
+        case .preciseLocationRequired:
+            "region monitoring and visits need precise location, and only reduced accuracy is allowed"
+        case .invalidTrack(let file, let line, let reason):
+            UntrustedText.visible(file + (line.map { ":\($0)" } ?? "") + ": " + reason, limit: 400)
         case .cancelled:
             "cancelled"
         }

@@ -23,6 +23,8 @@ public actor GPSLocationManager {
     public nonisolated let authorizationSource: any AuthorizationSource
     /// The process's situation as the host gave it, or `nil` to read it from the terminal.
     private nonisolated let processContext: ProcessContext?
+    /// The track played instead of gpsd, and at what speed; `nil` for gpsd.
+    private nonisolated let replay: Replay?
 
     private var isAllowedOnce = false
     private var askedForAlwaysUpgrade = false
@@ -48,6 +50,23 @@ public actor GPSLocationManager {
         self.authorizationSource = authorizationSource
         self.configuration = configuration
         self.processContext = processContext
+        replay = nil
+    }
+
+    /// Creates a manager that plays `track` instead of reading gpsd, so a program (or its tests)
+    /// runs against a known track without a receiver: requests and live streams deliver the
+    /// track's fixes, in order, marked ``LocationSource/replay``, and a live stream ends after
+    /// the last one. A recorded track is not this machine's position: it needs no permission
+    /// (the authorization is a fixed `always`, full accuracy) and nothing of it is kept.
+    /// - Parameters:
+    ///   - track: the fixes to play.
+    ///   - speed: how many times the pace of the fixes' receiver times to play them at; 0 for as
+    ///     fast as the consumer takes them.
+    public init(replaying track: ReplayTrack, speed: Double = 1) {
+        authorizationSource = StaticAuthorization(AuthorizationDecision(status: .authorizedAlways))
+        configuration = GPSLocationConfiguration()
+        processContext = ProcessContext(hasTerminal: false, isForeground: false)
+        replay = Replay(track: track, speed: speed)
     }
 
     // MARK: - Authorization
@@ -187,6 +206,7 @@ public actor GPSLocationManager {
     public func requestLocation(
         accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil
     ) async throws(GPSLocationError) -> Location {
+        if replay != nil { return try await firstReplayedLocation(accuracy: accuracy, timeout: timeout) }
         let request = SingleFixRequest(
             source: authorizationSource, configuration: configuration, context: processContext,
             isAllowedOnce: isAllowedOnce, accuracy: accuracy, timeout: timeout, maxAge: maxAge)
@@ -219,7 +239,72 @@ public actor GPSLocationManager {
     public func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
         LiveUpdates(
             configuration: configuration, options: options, source: authorizationSource, context: processContext,
-            isAllowedOnce: isAllowedOnce, manager: self)
+            isAllowedOnce: isAllowedOnce, replay: replay, manager: self)
+    }
+
+    /// The events `detector` finds in a live stream (`options` as for ``liveUpdates(_:)``),
+    /// with the stream's status events, until the consumer stops iterating: region events with
+    /// a ``RegionMonitor`` (CoreLocation's `CLMonitor`), arrivals and departures with a
+    /// ``VisitDetector`` (`CLVisit`). The authorization is that of ``liveUpdates(_:)`` (positions
+    /// as a stream, when-in-use only in the foreground), and full accuracy besides: under
+    /// reduced accuracy the sequence ends with ``GPSLocationError/preciseLocationRequired``.
+    public func events<Detector: LocationEventDetector>(
+        from detector: Detector, options: LiveUpdateOptions = LiveUpdateOptions()
+    ) -> LocationEventUpdates<Detector> {
+        LocationEventUpdates(updates: liveUpdates(options), detector: detector)
+    }
+
+    /// A replaying manager's ``requestLocation(accuracy:timeout:maxAge:)``: the track's first fix
+    /// within `accuracy`, waiting for it as the track's pace says, at most `timeout` (a track's
+    /// age means nothing now, so there is no `maxAge`).
+    private func firstReplayedLocation(accuracy: Double?, timeout: Duration) async throws(GPSLocationError) -> Location {
+        /// How one of the two racing tasks ended.
+        enum Outcome: Sendable {
+            case found(Location)
+            case failed(GPSLocationError)
+            /// The track ended, or the wait was cut short, with the most accurate fix seen.
+            case ended(bestSeen: Location?)
+            case timedOut
+        }
+        let updates = liveUpdates()
+        let outcome = await withTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                var best: Location?
+                do throws(GPSLocationError) {
+                    var iterator = updates.makeAsyncIterator()
+                    while let update = try await iterator.next() {
+                        guard case .location(let location) = update else { continue }
+                        let error = location.horizontalAccuracy ?? .infinity
+                        if accuracy.map({ error <= $0 }) ?? true { return .found(location) }
+                        if best == nil || error < best?.horizontalAccuracy ?? .infinity { best = location }
+                    }
+                } catch {
+                    return .failed(error)
+                }
+                return .ended(bestSeen: best)
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return .timedOut
+            }
+            var first = await group.next() ?? .timedOut
+            group.cancelAll()
+            // The timer won: the stream, cancelled, says what it saw.
+            if case .timedOut = first { first = await group.next() ?? .ended(bestSeen: nil) }
+            return first
+        }
+        switch outcome {
+        case .found(let location):
+            lastLocation = location
+            return location
+        case .failed(let error):
+            throw error
+        case .ended(let bestSeen?):
+            lastLocation = bestSeen
+            throw .accuracyNotReached(timeout: timeout, bestSeen: bestSeen)
+        case .ended(nil), .timedOut:
+            throw .noFix(timeout: timeout)
+        }
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
@@ -242,6 +327,12 @@ public actor GPSLocationManager {
             status.horizontalAccuracy = released.horizontalAccuracy
         }
         return status
+    }
+
+    /// A track played instead of gpsd.
+    struct Replay: Sendable {
+        let track: ReplayTrack
+        let speed: Double
     }
 
     // MARK: - What streams tell

@@ -23,12 +23,16 @@ public struct LiveUpdates: AsyncSequence, Sendable {
     let source: any AuthorizationSource
     let context: ProcessContext?
     let isAllowedOnce: Bool
+    /// The track played instead of gpsd, if any.
+    let replay: GPSLocationManager.Replay?
     /// The manager that started the stream, told what it delivers.
     let manager: GPSLocationManager
 
     /// Starts a session and returns its iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: Session(self), filter: LiveUpdateFilter(options: options))
+        Iterator(
+            session: Session(self), filter: LiveUpdateFilter(options: options),
+            motion: options.stationaryAfter.map(MotionDetector.init(stationaryAfter:)))
     }
 
     /// Iterates one session's updates; dropping it stops the session.
@@ -39,12 +43,20 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         let session: Session
         private var gate = PositionGate()
         private var filter: LiveUpdateFilter
+        private var motion: MotionDetector?
+        /// A `stationary` or `moving` event, handed out after the fix that decided it.
+        private var pendingStatus: LocationStatusEvent?
         private var lastKept: ContinuousClock.Instant?
 
-        init(session: Session, filter: LiveUpdateFilter) {
+        init(session: Session, filter: LiveUpdateFilter, motion: MotionDetector?) {
             self.session = session
             self.filter = filter
+            self.motion = motion
         }
+
+        /// The authorization positions are released under now (for a consumer that needs more
+        /// than any position: region monitoring needs full accuracy).
+        package var authorization: Authorization { session.authorization.current.authorization }
 
         /// A stream keeps its newest delivered fix in the authorization source at most this often.
         static let keepInterval = Duration.seconds(5)
@@ -59,6 +71,10 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         /// ``next()``, on the caller's isolation.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(GPSLocationError) -> LocationUpdate? {
             await session.noteStarted()
+            if let pendingStatus {
+                self.pendingStatus = nil
+                return .status(pendingStatus)
+            }
             do {
                 while let queued = try await session.queue.next() {
                     if let update = deliver(queued) {
@@ -79,6 +95,10 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         /// batches (`locate --follow` writes what is ready in one go); what it delivers becomes the
         /// manager's `location` only through `next()`.
         package mutating func nextIfAvailable() -> LocationUpdate? {
+            if let pendingStatus {
+                self.pendingStatus = nil
+                return .status(pendingStatus)
+            }
             while let queued = session.queue.nextIfAvailable() {
                 if let update = deliver(queued) { return update }
             }
@@ -95,9 +115,17 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                 let current = session.authorization.current
                 let now = ContinuousClock.now
                 guard generation == current.generation,
-                    let released = gate.release(location, under: current.authorization, at: now),
-                    filter.admit(released, at: now)
+                    let released = gate.release(location, under: current.authorization, at: now)
                 else { return nil }
+                // Motion is judged on every released fix, before the filters thin them out.
+                if let event = motion?.observe(released) { pendingStatus = event }
+                guard filter.admit(released, at: now) else {
+                    if let pendingStatus {
+                        self.pendingStatus = nil
+                        return .status(pendingStatus)
+                    }
+                    return nil
+                }
                 if lastKept.map({ $0.duration(to: now) >= Self.keepInterval }) ?? true {
                     session.source.keep(released, releasedUnder: current.authorization)
                     lastKept = now
@@ -128,6 +156,12 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                 decision = try stream.source.currentDecision()
                 authorization = SharedAuthorization(
                     Authorization(decision: decision, context: context, isAllowedOnce: stream.isAllowedOnce))
+                if let replay = stream.replay {
+                    ReplaySession.start(
+                        track: replay.track, speed: replay.speed, queue: queue, wakeUp: wakeUp, generation: authorization.current.generation
+                    )
+                    return
+                }
                 LiveUpdateSession.start(
                     configuration: stream.configuration, source: stream.source, decision: decision, context: stream.context,
                     isAllowedOnce: stream.isAllowedOnce, shared: authorization, queue: queue, wakeUp: wakeUp)

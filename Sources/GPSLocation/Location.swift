@@ -103,7 +103,7 @@ extension Location {
 }
 
 /// The dimension of a fix. The corresponding gpsd values are `MODE_2D` and `MODE_3D`.
-public enum FixMode: String, Sendable, Hashable {
+public enum FixMode: String, Sendable, Hashable, Codable {
     /// Latitude and longitude only.
     case twoDimensional = "2d"
     /// Latitude, longitude and altitude.
@@ -111,11 +111,14 @@ public enum FixMode: String, Sendable, Hashable {
 }
 
 /// Where a `Location` came from.
-public enum LocationSource: String, Sendable, Hashable {
+public enum LocationSource: String, Sendable, Hashable, Codable {
     /// A live fix from gpsd.
     case gpsd
     /// The last-fix cache.
     case cache
     /// The configured fallback coordinate, not a measurement.
     case fallback
+    /// A recorded track played back (``ReplayTrack``, or a host's own locations): not this
+    /// machine's position, so it needs no permission and is never kept.
+    case replay
 }

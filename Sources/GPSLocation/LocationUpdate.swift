@@ -25,6 +25,14 @@ public enum LocationStatusEvent: Sendable, Hashable {
     case resumed
     /// The consumer took nothing for a while, and this many of the oldest updates were dropped.
     case dropped(count: Int)
+    /// The authorization stayed, but how precise positions may be changed (the user switched
+    /// "Precise Location"): CoreLocation's `accuracyAuthorization` change.
+    case accuracyChanged(AccuracyAuthorization)
+    /// The position has not moved beyond its accuracy for ``LiveUpdateOptions/stationaryAfter``
+    /// of receiver time (CoreLocation's `isStationary`).
+    case stationary
+    /// The position moved beyond its accuracy again after `stationary`.
+    case moving
 
     /// A stable, machine-readable name (`no_fix`, `gpsd_lost`, ...), as used in JSON output.
     public var name: String {
@@ -37,6 +45,9 @@ public enum LocationStatusEvent: Sendable, Hashable {
         case .paused: "paused"
         case .resumed: "resumed"
         case .dropped: "dropped"
+        case .accuracyChanged: "accuracy_changed"
+        case .stationary: "stationary"
+        case .moving: "moving"
         }
     }
 }

@@ -9,7 +9,8 @@ enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// EX_USAGE: unknown option, bad value.
     case usage = 64
-    /// EX_DATAERR: `geocode --batch` read lines that are not points (each has an error record).
+    /// EX_DATAERR: `geocode --batch` read lines that are not points (each has an error record), or
+    /// a `--replay` track is not one.
     case dataError = 65
     /// EX_UNAVAILABLE: gpsd unreachable or without a GPS device.
     case unavailable = 69
@@ -37,7 +38,8 @@ extension ExitStatus {
     init(_ error: GPSLocationError) {
         switch error.code {
         case .noFix, .accuracyNotReached, .fixTooOld: self = .timedOut
-        case .notAuthorized: self = .notAuthorized
+        case .notAuthorized, .preciseLocationRequired: self = .notAuthorized
+        case .invalidTrack: self = .dataError
         case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection, .placeDataUnavailable: self = .unavailable
         case .invalidEndpoint, .invalidAppName: self = .usage
         case .invalidSettings: self = .configuration

@@ -45,6 +45,16 @@ struct StatusEvent {
             self.init(
                 name: event.name, message: "the output was not read for a while; dropped the \(count) oldest records",
                 details: [("count", .number(Double(count), decimals: 0))])
+        case .accuracyChanged(let accuracy):
+            self.init(
+                name: event.name,
+                message: accuracy == .fullAccuracy
+                    ? "precise location is allowed again" : "only reduced accuracy is allowed now: positions are snapped to a grid cell",
+                details: [("accuracy", .text(accuracy.rawValue))])
+        case .stationary:
+            self.init(name: event.name, message: "stationary: the position has stayed within its accuracy")
+        case .moving:
+            self.init(name: event.name, message: "moving again")
         }
     }
 

@@ -17,7 +17,7 @@ public enum AuthorizationStatus: String, Sendable, Hashable, CaseIterable {
 
 /// How precise positions may be: iOS's "Precise Location" switch, as CoreLocation's
 /// `CLAccuracyAuthorization` names it. The raw values are the settings' words.
-public enum AccuracyAuthorization: String, Sendable, Hashable, CaseIterable {
+public enum AccuracyAuthorization: String, Sendable, Hashable, CaseIterable, Codable {
     /// Positions as the receiver reports them.
     case fullAccuracy = "full"
     /// Positions snapped to the centre of a grid cell of several kilometres.

@@ -1,6 +1,6 @@
 /// Decides which fixes of a live stream are emitted, following `LiveUpdateOptions`.
 ///
-/// A fix passes when no fix was emitted yet, or when the minimum interval has passed since
+/// A fix within the desired accuracy (when one is asked for) passes when no fix was emitted yet, or when the minimum interval has passed since
 /// the last emitted fix and the receiver has moved at least the filter distance from it
 /// (or the heartbeat is due). Time is measured on the clock the caller passes in, so the
 /// rules can be checked without waiting.
@@ -14,6 +14,9 @@ struct LiveUpdateFilter {
 
     /// Whether `location`, received at `now`, is emitted; remembers it when it is.
     mutating func admit(_ location: Location, at now: ContinuousClock.Instant) -> Bool {
+        if let desired = options.desiredAccuracy {
+            guard let accuracy = location.horizontalAccuracy, accuracy <= desired else { return false }
+        }
         guard let last = lastEmitted else {
             lastEmitted = (location, now)
             return true

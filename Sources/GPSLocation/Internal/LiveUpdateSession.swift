@@ -152,6 +152,8 @@ final class LiveUpdateSession {
             report(new.isPausedInBackground ? .paused : .authorizationChanged(status: new.status, denial: new.denial))
         case (false, false) where old.denial != new.denial && !new.isPausedInBackground:
             report(.authorizationChanged(status: new.status, denial: new.denial))
+        case (true, true) where old.accuracy != new.accuracy:
+            report(.accuracyChanged(new.accuracy))
         default:
             break
         }

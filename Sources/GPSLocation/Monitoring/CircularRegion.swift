@@ -1,0 +1,78 @@
+/// A named circle on the earth: CoreLocation's `CLMonitor.CircularGeographicCondition`, with
+/// the name `locate monitor` prints.
+public struct CircularRegion: Sendable, Hashable, Codable {
+    /// The name events carry: 1 to 64 characters, none of them a control or formatting character.
+    public let name: String
+    /// The centre's latitude in degrees, WGS 84.
+    public let latitude: Double
+    /// The centre's longitude in degrees, WGS 84.
+    public let longitude: Double
+    /// The radius in metres, along the ellipsoid.
+    public let radius: Double
+
+    /// The largest radius, a quarter of the earth's circumference: beyond it "inside" says little.
+    public static let maximumRadius = 10_000_000.0
+
+    /// A region, or `nil` when the name is empty, longer than 64 characters or has a hidden
+    /// character (control, bidi override), the centre is not a coordinate, or the radius is not
+    /// above 0 and at most ``maximumRadius``.
+    public init?(name: String, latitude: Double, longitude: Double, radius: Double) {
+        guard !name.isEmpty, name.count <= 64, !UntrustedText.hasHidden(name),
+            (-90...90).contains(latitude), (-180...180).contains(longitude),
+            radius > 0, radius <= Self.maximumRadius
+        else { return nil }
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
+
+    /// Decodes a region, checked as ``init(name:latitude:longitude:radius:)`` checks it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard
+            let region = CircularRegion(
+                name: try container.decode(String.self, forKey: .name), latitude: try container.decode(Double.self, forKey: .latitude),
+                longitude: try container.decode(Double.self, forKey: .longitude), radius: try container.decode(Double.self, forKey: .radius)
+            )
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a region"))
+        }
+        self = region
+    }
+
+    /// The centre, as a location without a fix.
+    var center: Location { Location(latitude: latitude, longitude: longitude, mode: nil) }
+}
+
+/// Where the device is with respect to a region (`CLMonitor.Event.State`).
+public enum RegionState: String, Sendable, Hashable, Codable {
+    /// A fix put it clearly inside, its whole accuracy circle within the region.
+    case inside
+    /// A fix put it clearly outside, its whole accuracy circle beyond the region.
+    case outside
+    /// No fix has decided it yet.
+    case unknown
+}
+
+/// A change a ``RegionMonitor`` reports for one region.
+public struct RegionEvent: Sendable, Hashable {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The region's state at the first fix after monitoring started (possibly `unknown`).
+        case initial
+        /// The state became `inside`.
+        case enter
+        /// The state became `outside`.
+        case exit
+    }
+
+    /// The region.
+    public let region: CircularRegion
+    /// What happened.
+    public let kind: Kind
+    /// The region's state after the event.
+    public let state: RegionState
+    /// The fix that decided it.
+    public let location: Location
+}

@@ -1,0 +1,90 @@
+/// A recorded track to play back instead of gpsd (``GPSLocationManager/init(replaying:speed:)``):
+/// its fixes in the order of the file, each marked ``LocationSource/replay``.
+///
+/// Three formats are read, told apart by their first bytes: GPX 1.1 (`<`: the points of its
+/// tracks, or else of its routes, or else its waypoints), NMEA 0183 logs (`$`: RMC and GGA
+/// sentences, one fix per epoch; sentences with a wrong checksum or without a fix are skipped,
+/// as gpsd skips them) and `locate`'s own JSON Lines (`{`: fix records; other record types such
+/// as status events are skipped). A point without a stated accuracy is taken as exact; an
+/// `hdop` (GPX, NMEA GGA) becomes an accuracy of ``metresPerHDOP`` times it, and a record's
+/// `h_acc` is its accuracy.
+public struct ReplayTrack: Sendable, Hashable {
+    /// The fixes, in file order.
+    public let locations: [Location]
+
+    /// The horizontal accuracy one unit of HDOP stands for, metres: a typical user equivalent
+    /// range error of a receiver without corrections.
+    public static let metresPerHDOP = 5.0
+
+    /// The largest file read, 256 MiB (some three million fixes of JSON Lines).
+    public static let maximumFileSize = 256 << 20
+
+    /// A track of a host's own locations (each marked as replayed).
+    public init(locations: [Location]) {
+        self.locations = locations.map { location in
+            var replayed = location
+            replayed.source = .replay
+            return replayed
+        }
+    }
+
+    /// Reads the track in the file at `path`.
+    /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when it cannot be read
+    ///   (missing, not a regular file, larger than ``maximumFileSize``), is in none of the
+    ///   formats, has a malformed point, or has no fix at all.
+    public init(contentsOf path: String) throws(GPSLocationError) {
+        let bytes: [UInt8]?
+        do throws(TrustedFile.Refusal) {
+            bytes = try TrustedFile.read(path, owner: .anyone, limit: Self.maximumFileSize)
+        } catch {
+            throw .invalidTrack(file: path, line: nil, reason: error.description)
+        }
+        guard let bytes else { throw .invalidTrack(file: path, line: nil, reason: "no such file") }
+        try self.init(parsing: bytes, name: path)
+    }
+
+    /// Reads a track from the bytes of a file; `name` is what errors call it.
+    /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)``.
+    public init(parsing bytes: [UInt8], name: String) throws(GPSLocationError) {
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let locations: [Location]
+        do throws(TrackProblem) {
+            switch first {
+            case UInt8(ascii: "<"): locations = try GPXTrackReader.locations(in: bytes)
+            case UInt8(ascii: "$"), UInt8(ascii: "!"): locations = try NMEATrackReader.locations(in: bytes)
+            case UInt8(ascii: "{"): locations = try JSONLinesTrackReader.locations(in: bytes)
+            default: throw TrackProblem(line: nil, reason: "not GPX, NMEA 0183 or JSON Lines")
+            }
+            guard !locations.isEmpty else { throw TrackProblem(line: nil, reason: "has no fix") }
+        } catch {
+            throw .invalidTrack(file: name, line: error.line, reason: error.reason)
+        }
+        self.locations = locations
+    }
+}
+
+/// What is wrong with a track, and on which line (1-based), before the file's name is added.
+struct TrackProblem: Error {
+    let line: Int?
+    let reason: String
+}
+
+/// The lines of a file's bytes (`\n`, `\r\n` or `\r` ends), with their 1-based numbers.
+func trackLines(_ bytes: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
+    var lines: [(Int, ArraySlice<UInt8>)] = []
+    var start = 0
+    var number = 1
+    var index = 0
+    while index < bytes.count {
+        let byte = bytes[index]
+        if byte == 0x0A || byte == 0x0D {
+            lines.append((number, bytes[start..<index]))
+            number += 1
+            if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+            start = index + 1
+        }
+        index += 1
+    }
+    if start < bytes.count { lines.append((number, bytes[start..<bytes.count])) }
+    return lines
+}

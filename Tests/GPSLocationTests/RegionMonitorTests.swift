@@ -1,0 +1,139 @@
+import Foundation
+import GPSLocation
+import Testing
+
+struct RegionMonitorTests {
+    /// Home: 100 m around a point in Seoul.
+    static let home = circle("home", 37.5178, 126.8863, 100)
+    static let depot = circle("depot", 37.5278, 126.8863, 50)
+
+    /// A region the test knows is valid.
+    static func circle(_ name: String, _ latitude: Double, _ longitude: Double, _ radius: Double) -> CircularRegion {
+        guard let region = CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius) else {
+            preconditionFailure("\(name) is a valid region")
+        }
+        return region
+    }
+
+    /// A fix `metres` north of home's centre, with accuracy `accuracy`.
+    static func fix(north metres: Double, accuracy: Double? = 5, second: Double = 0) -> Location {
+        Location(
+            latitude: 37.5178 + metres / 110_990, longitude: 126.8863, time: Date(timeIntervalSince1970: 1_767_254_400 + second),
+            horizontalAccuracy: accuracy, mode: .threeDimensional)
+    }
+
+    private func run(_ fixes: [Location], regions: [CircularRegion] = [home]) -> [String] {
+        var monitor = RegionMonitor(regions: regions)
+        return fixes.flatMap { monitor.process($0) }.map { "\($0.region.name) \($0.kind.rawValue) \($0.state.rawValue)" }
+    }
+
+    @Test func aCrossingGivesInitialEnterAndExitInOrder() {
+        let events = run([Self.fix(north: 300), Self.fix(north: 150), Self.fix(north: 50), Self.fix(north: 0), Self.fix(north: -200)])
+        #expect(events == ["home initial outside", "home enter inside", "home exit outside"])
+    }
+
+    @Test func theDecidingFixIsTheFirstClearlyInside() {
+        var monitor = RegionMonitor(regions: [Self.home])
+        _ = monitor.process(Self.fix(north: 300))
+        #expect(monitor.process(Self.fix(north: 97)).isEmpty, "97 m ± 5 m straddles the 100 m boundary")
+        let enter = monitor.process(Self.fix(north: 94))
+        #expect(enter.map(\.kind) == [.enter])
+        #expect(abs((enter.first?.location.latitude ?? 0) - Self.fix(north: 94).latitude) < 1e-12)
+        #expect(monitor.states["home"] == .inside)
+    }
+
+    @Test func jitterAcrossTheBoundaryWithinTheAccuracyDoesNotFlap() {
+        let jitter = (0..<200).map { Self.fix(north: 100 + ($0 % 2 == 0 ? -7 : 7), accuracy: 8) }
+        #expect(run([Self.fix(north: 0)] + jitter) == ["home initial inside"])
+    }
+
+    @Test func aFixLessAccurateThanTheRadiusDecidesNothing() {
+        #expect(run([Self.fix(north: 500, accuracy: 150), Self.fix(north: 0, accuracy: 150)]) == ["home initial unknown"])
+        #expect(
+            run([Self.fix(north: 0, accuracy: 150), Self.fix(north: 0, accuracy: 10)]) == ["home initial unknown", "home enter inside"])
+        #expect(run([Self.fix(north: 0, accuracy: nil)]) == ["home initial inside"], "an unknown accuracy is taken as exact")
+    }
+
+    @Test func aReducedPositionDecidesNothing() {
+        var reduced = Self.fix(north: 0)
+        reduced.accuracy = .reducedAccuracy
+        #expect(run([reduced]) == ["home initial unknown"])
+    }
+
+    @Test func eachRegionHasItsOwnStateInTheOrderGiven() {
+        let events = run([Self.fix(north: 0), Self.fix(north: 1110), Self.fix(north: 0)], regions: [Self.home, Self.depot])
+        #expect(
+            events == [
+                "home initial inside", "depot initial outside", "home exit outside", "depot enter inside", "home enter inside",
+                "depot exit outside",
+            ])
+    }
+
+    @Test func aRegionIsValidatedWhenMade() {
+        #expect(CircularRegion(name: "", latitude: 0, longitude: 0, radius: 10) == nil)
+        #expect(CircularRegion(name: "a\u{202E}b", latitude: 0, longitude: 0, radius: 10) == nil)
+        #expect(CircularRegion(name: "x", latitude: 91, longitude: 0, radius: 10) == nil)
+        #expect(CircularRegion(name: "x", latitude: 0, longitude: 0, radius: 0) == nil)
+        #expect(CircularRegion(name: "x", latitude: 0, longitude: 0, radius: .nan) == nil)
+        #expect(CircularRegion(name: "x", latitude: 0, longitude: 0, radius: 2e7) == nil)
+    }
+
+    @Test func regionsAcrossTheAntimeridianAndAtThePole() {
+        let fiji = Self.circle("fiji", -17, 180, 1000)
+        let pole = Self.circle("pole", 90, 0, 1000)
+        var monitor = RegionMonitor(regions: [fiji, pole])
+        let west = Location(latitude: -17, longitude: -179.995, mode: .twoDimensional)
+        #expect(monitor.process(west).map(\.state) == [.inside, .outside])
+        let nearPole = Location(latitude: 89.995, longitude: 123, mode: .twoDimensional)
+        #expect(monitor.process(nearPole).map(\.kind) == [.exit, .enter])
+    }
+}
+
+struct VisitDetectorTests {
+    /// Fixes every 30 s: `stay` minutes at home, a walk of 1 km north, `stay` minutes there.
+    static func stopGoStop(stay: Int) -> [Location] {
+        var fixes: [Location] = []
+        var second = 0.0
+        for index in 0..<(stay * 2) {
+            fixes.append(RegionMonitorTests.fix(north: Double(index % 3) * 4, accuracy: 5, second: second))
+            second += 30
+        }
+        for step in 1...10 {
+            fixes.append(RegionMonitorTests.fix(north: Double(step) * 100, accuracy: 5, second: second))
+            second += 30
+        }
+        for index in 0..<(stay * 2) {
+            fixes.append(RegionMonitorTests.fix(north: 1000 + Double(index % 2) * 6, accuracy: 5, second: second))
+            second += 30
+        }
+        return fixes
+    }
+
+    @Test func stopGoStopGivesArrivalDepartureArrivalByTheReceiverClock() throws {
+        var detector = VisitDetector(radius: 50, dwell: .seconds(300))
+        let events = Self.stopGoStop(stay: 8).flatMap { detector.process($0) }
+        #expect(events.map(\.kind) == [.arrival, .departure, .arrival])
+        let start = Date(timeIntervalSince1970: 1_767_254_400)
+        #expect(events[0].visit.arrival == start, "dated by the first fix of the stay")
+        #expect(events[0].visit.departure == nil)
+        #expect(events[1].visit.arrival == start)
+        #expect(events[1].visit.departure == start.addingTimeInterval(15 * 30), "the last fix inside")
+        #expect(events[2].visit.arrival == start.addingTimeInterval(25 * 30), "the walk's last step reaches the second stop")
+        #expect(abs(events[0].visit.latitude - RegionMonitorTests.fix(north: 4).latitude) < 0.0001)
+        #expect(events[0].visit.horizontalAccuracy == 5)
+    }
+
+    @Test func aStayShorterThanTheDwellIsNoVisit() {
+        var detector = VisitDetector(radius: 50, dwell: .seconds(300))
+        #expect(Self.stopGoStop(stay: 2).flatMap { detector.process($0) }.isEmpty)
+    }
+
+    @Test func fixesWithoutATimeOrTooInaccurateDecideNothing() {
+        var detector = VisitDetector()
+        var untimed = RegionMonitorTests.fix(north: 0)
+        untimed.time = nil
+        #expect(detector.process(untimed).isEmpty)
+        let coarse = (0..<20).map { RegionMonitorTests.fix(north: 0, accuracy: 80, second: Double($0) * 60) }
+        #expect(coarse.flatMap { detector.process($0) }.isEmpty)
+    }
+}
