@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "HostileInput"]),
-        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "LibraryProbe", "HostileInput"]),
+        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "LibraryProbe", "HostileInput"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
         // A plain host program of the library, for the end-to-end tests (not a product).

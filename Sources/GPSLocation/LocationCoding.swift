@@ -23,40 +23,14 @@ extension Location: Codable {
     }
 
     /// Decodes a record.
-    /// - Throws: `DecodingError.dataCorrupted` for a value out of range.
+    /// - Throws: `DecodingError.dataCorrupted` for a value out of range or of the wrong type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func number(_ key: CodingKeys, in range: ClosedRange<Double> = -1e9...1e9) throws -> Double? {
-            guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
-            guard range.contains(value) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(value) is out of range")
-            }
-            return value
+        do throws(RecordProblem) {
+            try self.init(record: DecodedRecord(container: container))
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: error.key, in: container, debugDescription: error.message)
         }
-        let metres = 0.0...1e9
-        guard let latitude = try number(.latitude, in: -90...90), let longitude = try number(.longitude, in: -180...180) else {
-            throw DecodingError.dataCorruptedError(forKey: .latitude, in: container, debugDescription: "a location needs lat and lon")
-        }
-        var time: Date?
-        if let text = try container.decodeIfPresent(String.self, forKey: .time) {
-            guard let parsed = UTCTimestamp.parse(text) else {
-                throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: "not an ISO 8601 time")
-            }
-            time = parsed
-        }
-        let satellites = try number(.satellitesUsed, in: 0...1000)
-        self.init(
-            latitude: latitude, longitude: longitude, time: time,
-            altitudeMSL: try number(.altitudeMSL), altitudeHAE: try number(.altitudeHAE),
-            horizontalAccuracy: try number(.horizontalAccuracy, in: metres), verticalAccuracy: try number(.verticalAccuracy, in: metres),
-            speed: try number(.speed), speedAccuracy: try number(.speedAccuracy, in: metres),
-            course: try number(.course, in: 0...360), courseAccuracy: try number(.courseAccuracy, in: 0...360),
-            climb: try number(.climb), hdop: try number(.hdop, in: 0...1000),
-            mode: try container.decodeIfPresent(FixMode.self, forKey: .mode),
-            satellitesUsed: satellites.map { Int($0) },
-            device: try container.decodeIfPresent(String.self, forKey: .device).map { UntrustedText.visible($0, limit: 256) },
-            source: try container.decodeIfPresent(LocationSource.self, forKey: .source) ?? .gpsd,
-            accuracy: try container.decodeIfPresent(AccuracyAuthorization.self, forKey: .accuracy) ?? .fullAccuracy)
     }
 
     /// Encodes the record's keys, with `null` for what is unknown.
@@ -83,5 +57,98 @@ extension Location: Codable {
         try put(device, .device)
         try container.encode(source, forKey: .source)
         try container.encode(accuracy, forKey: .accuracy)
+    }
+
+    /// A record's fields, checked: the one mapping from record keys to a `Location`, for
+    /// `Decodable` and for the JSON Lines of a replayed track alike.
+    init(record values: some RecordValues) throws(RecordProblem) {
+        func number(_ key: CodingKeys, in range: ClosedRange<Double> = -1e9...1e9) throws(RecordProblem) -> Double? {
+            guard let value = try values.number(key) else { return nil }
+            guard range.contains(value) else { throw RecordProblem(key: key, message: "\(value) is out of range") }
+            return value
+        }
+        func word<Word: RawRepresentable<String>>(_ key: CodingKeys, as _: Word.Type) throws(RecordProblem) -> Word? {
+            guard let text = try values.text(key) else { return nil }
+            guard let word = Word(rawValue: text) else {
+                throw RecordProblem(key: key, message: "'\(UntrustedText.visible(text, limit: 40))' is not a known value")
+            }
+            return word
+        }
+        let metres = 0.0...1e9
+        guard let latitude = try number(.latitude, in: -90...90), let longitude = try number(.longitude, in: -180...180) else {
+            throw RecordProblem(key: .latitude, message: "a location needs lat and lon")
+        }
+        var time: Date?
+        if let text = try values.text(.time) {
+            guard let parsed = UTCTimestamp.parse(text) else { throw RecordProblem(key: .time, message: "not an ISO 8601 time") }
+            time = parsed
+        }
+        let satellites = try number(.satellitesUsed, in: 0...1000)
+        self.init(
+            latitude: latitude, longitude: longitude, time: time,
+            altitudeMSL: try number(.altitudeMSL), altitudeHAE: try number(.altitudeHAE),
+            horizontalAccuracy: try number(.horizontalAccuracy, in: metres), verticalAccuracy: try number(.verticalAccuracy, in: metres),
+            speed: try number(.speed), speedAccuracy: try number(.speedAccuracy, in: metres),
+            course: try number(.course, in: 0...360), courseAccuracy: try number(.courseAccuracy, in: 0...360),
+            climb: try number(.climb), hdop: try number(.hdop, in: 0...1000),
+            mode: try word(.mode, as: FixMode.self), satellitesUsed: satellites.map { Int($0) },
+            device: try values.text(.device).map { UntrustedText.visible($0, limit: 256) },
+            source: try word(.source, as: LocationSource.self) ?? .gpsd,
+            accuracy: try word(.accuracy, as: AccuracyAuthorization.self) ?? .fullAccuracy)
+    }
+}
+
+/// Where a record's values come from (a `Decoder`'s container, or the members `FlatJSON` read):
+/// a number or a text for a key, `nil` when the key is missing or `null`.
+protocol RecordValues {
+    func number(_ key: Location.CodingKeys) throws(RecordProblem) -> Double?
+    func text(_ key: Location.CodingKeys) throws(RecordProblem) -> String?
+}
+
+/// A record field that no fix can have, and why.
+struct RecordProblem: Error {
+    let key: Location.CodingKeys
+    let message: String
+}
+
+/// A `Decoder`'s container as record values.
+private struct DecodedRecord: RecordValues {
+    let container: KeyedDecodingContainer<Location.CodingKeys>
+
+    func number(_ key: Location.CodingKeys) throws(RecordProblem) -> Double? {
+        do {
+            return try container.decodeIfPresent(Double.self, forKey: key)
+        } catch {
+            throw RecordProblem(key: key, message: "not a number")
+        }
+    }
+
+    func text(_ key: Location.CodingKeys) throws(RecordProblem) -> String? {
+        do {
+            return try container.decodeIfPresent(String.self, forKey: key)
+        } catch {
+            throw RecordProblem(key: key, message: "not a string")
+        }
+    }
+}
+
+/// The members of a flat JSON object as record values.
+struct FlatJSONRecord: RecordValues {
+    let members: [String: FlatJSON.Value]
+
+    func number(_ key: Location.CodingKeys) throws(RecordProblem) -> Double? {
+        switch members[key.rawValue] {
+        case .number(let value)?: return value
+        case .null?, nil: return nil
+        default: throw RecordProblem(key: key, message: "not a number")
+        }
+    }
+
+    func text(_ key: Location.CodingKeys) throws(RecordProblem) -> String? {
+        switch members[key.rawValue] {
+        case .string(let value)?: return value
+        case .null?, nil: return nil
+        default: throw RecordProblem(key: key, message: "not a string")
+        }
     }
 }

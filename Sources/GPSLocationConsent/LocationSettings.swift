@@ -68,6 +68,8 @@ package struct LocationSettings: Sendable, Hashable {
     package var fallbackEnabled: Setting<Bool>?
     /// `[gpsd] server = host[:port[:device]]`.
     package var gpsdServer: Setting<GPSDEndpoint>?
+    /// `[region "NAME"]` sections (`center = LAT,LON`, `radius = M`), in the file's order.
+    package var regions: [CircularRegion] = []
 
     /// Settings with nothing set, as for a file that does not exist.
     package init(file: String) {
@@ -87,15 +89,27 @@ package struct LocationSettings: Sendable, Hashable {
         self.init(file: file)
         for header in document.headers {
             let known =
-                header.section.app == nil ? ["location", "fallback", "gpsd"].contains(header.section.name) : header.section.name == "app"
+                header.section.app == nil
+                ? ["location", "fallback", "gpsd"].contains(header.section.name) : ["app", "region"].contains(header.section.name)
             guard known else {
                 throw .invalidSettings(
                     SettingsProblem(
                         file: file, line: header.line, column: 2,
-                        message: "unknown section \(header.section.description) (expected [location], [fallback], [gpsd] or [app \"NAME\"])"
+                        message:
+                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [app \"NAME\"] or [region \"NAME\"])"
                     ))
             }
-            if let app = header.section.app {
+            if header.section.name == "region", let name = header.section.app {
+                guard CircularRegion(name: name, latitude: 0, longitude: 0, radius: 1) != nil else {
+                    throw .invalidSettings(
+                        SettingsProblem(
+                            file: file, line: header.line, column: 9, message: "a region name has 1 to 64 visible characters"))
+                }
+                guard !document.headers.contains(where: { $0.section == header.section && $0.line < header.line }) else {
+                    throw .invalidSettings(
+                        SettingsProblem(file: file, line: header.line, column: 2, message: "\(header.section.description) is given twice"))
+                }
+            } else if let app = header.section.app {
                 do {
                     _ = try AppName(app)
                 } catch {
@@ -103,8 +117,55 @@ package struct LocationSettings: Sendable, Hashable {
                 }
             }
         }
+        var regionParts: [String: (center: (Double, Double)?, radius: Double?)] = [:]
         for entry in document.entries {
-            try apply(entry, role: role)
+            if entry.section.name == "region", let name = entry.section.app {
+                try applyRegion(entry, to: &regionParts[name, default: (nil, nil)])
+            } else {
+                try apply(entry, role: role)
+            }
+        }
+        for header in document.headers where header.section.name == "region" {
+            guard let name = header.section.app, let parts = regionParts[name], let center = parts.center, let radius = parts.radius,
+                let region = CircularRegion(name: name, latitude: center.0, longitude: center.1, radius: radius)
+            else {
+                throw .invalidSettings(
+                    SettingsProblem(
+                        file: file, line: header.line, column: 2, message: "\(header.section.description) needs both center and radius"))
+            }
+            regions.append(region)
+        }
+    }
+
+    /// A key of a `[region "NAME"]` section: `center = LAT,LON` or `radius = M` (above 0, at
+    /// most `CircularRegion.maximumRadius`).
+    private func applyRegion(
+        _ entry: SettingsDocument.Entry, to parts: inout (center: (Double, Double)?, radius: Double?)
+    )
+        throws(GPSLocationError)
+    {
+        func fail(_ message: String, atValue: Bool = true) -> GPSLocationError {
+            .invalidSettings(
+                SettingsProblem(file: file, line: entry.line, column: atValue ? entry.valueColumn : entry.keyColumn, message: message))
+        }
+        switch entry.key {
+        case "center":
+            // `37.5178,126.8863` or `37.5178, 126.8863`.
+            let numbers = entry.value.split(separator: ",", omittingEmptySubsequences: false).map { String($0.drop { $0 == " " }) }
+            guard numbers.count == 2, let latitude = try? NumericText.number(numbers[0], in: -90...90),
+                let longitude = try? NumericText.number(numbers[1], in: -180...180)
+            else {
+                throw fail("bad value '\(entry.value)' for 'center' (expected LAT,LON, such as 37.5178,126.8863)")
+            }
+            parts.center = (latitude, longitude)
+        case "radius":
+            do {
+                parts.radius = try NumericText.number(entry.value, in: 0...CircularRegion.maximumRadius, excludingZero: true)
+            } catch {
+                throw fail("bad value '\(entry.value)' for 'radius' (expected \(error.expected), in metres)")
+            }
+        default:
+            throw fail("unknown key '\(entry.key)' in [region \"\(entry.section.app ?? "")\"] (expected center, radius)", atValue: false)
         }
     }
 

@@ -22,6 +22,9 @@ package struct ResolvedSettings: Sendable, Hashable {
     package var gpsdServer: GPSDEndpoint?
     /// `[location] timeout`, policy first.
     package var timeout: Duration?
+    /// `[region "NAME"]` sections: the policy's, then the user's (which replace the policy's of
+    /// the same name when monitored).
+    package var regions: [CircularRegion]
 
     /// The fallback as the files set it: off, a coordinate, or a place to resolve.
     package enum FallbackSetting: Sendable, Hashable {
@@ -82,5 +85,6 @@ package struct ResolvedSettings: Sendable, Hashable {
         }
         gpsdServer = (policy.gpsdServer ?? user.gpsdServer)?.value
         timeout = (policy.location.timeout ?? user.location.timeout)?.value
+        regions = policy.regions + user.regions
     }
 }

@@ -5,14 +5,14 @@ import GPSLocation
 /// JSON fields as columns; unknown values are empty, and fields are quoted when they need it.
 struct CSVFormat: OutputFormat {
     let includesHeader: Bool
-    /// The columns: `RecordFields.all`, and the place fields with `--geocode`.
+    /// The columns (`RecordKind.fields(includingPlaces:)`).
     let fields: [RecordField]
     let needsPlaces: Bool
 
-    init(includesHeader: Bool, includesPlaces: Bool = false) {
+    init(includesHeader: Bool, fields: [RecordField] = RecordFields.all) {
         self.includesHeader = includesHeader
-        fields = RecordFields.record(includingPlaces: includesPlaces)
-        needsPlaces = includesPlaces
+        self.fields = fields
+        needsPlaces = fields.contains { $0.name == "city" }
     }
 
     mutating func prologue(to output: inout [UInt8]) {

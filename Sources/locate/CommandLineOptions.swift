@@ -14,6 +14,16 @@ struct CommandLineOptions: Sendable {
         /// `locate geocode LAT LON | NAME | --batch`: the place at a coordinate, the places of a
         /// name, or the place of every point read from stdin.
         case geocode
+        /// `locate monitor`: region events (enter, exit) for circular regions.
+        case monitor
+        /// `locate visits`: arrivals and departures.
+        case visits
+    }
+
+    /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
+    struct RegionCondition: Sendable, Equatable {
+        let state: RegionState
+        let region: String
     }
 
     /// What `locate geocode` looks up.
@@ -71,13 +81,36 @@ struct CommandLineOptions: Sendable {
     var geocodeBatch = false
     /// The arguments of `locate geocode`.
     var geocodeQuery: GeocodeQuery?
+    /// `--region`, in order (the settings' regions join them when the command runs).
+    var regions: [CircularRegion] = []
+    /// `--until`, for `monitor`.
+    var until: RegionCondition?
+    /// `--radius` and `--dwell`, for `visits`.
+    var visitRadius = 50.0
+    var visitDwell = Duration.seconds(300)
+    /// `--replay FILE`: a track instead of gpsd.
+    var replay: String?
+    /// `--replay-speed`; 0 for as fast as read.
+    var replaySpeed: Double?
+
+    /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
+    var isStream: Bool { command == .monitor || command == .visits || (command == .locate && mode == .follow) }
+
+    /// What kind of record the command writes.
+    var recordKind: RecordKind {
+        switch command {
+        case .monitor: .region
+        case .visits: .visit
+        default: .fix
+        }
+    }
 
     /// A fresh output format for one run.
     var outputFormat: any OutputFormat {
         switch format {
-        case .text: TextFormat()
-        case .json: JSONFormat(includesEvents: events, includesPlaces: placeFields)
-        case .csv: CSVFormat(includesHeader: csvHeader, includesPlaces: placeFields)
+        case .text: TextFormat(kind: recordKind)
+        case .json: JSONFormat(includesEvents: events, fields: recordKind.fields(includingPlaces: placeFields))
+        case .csv: CSVFormat(includesHeader: csvHeader, fields: recordKind.fields(includingPlaces: placeFields))
         case .gpx: GPXFormat(shape: mode == .once ? .waypoint : .track)
         case .template(let template): template
         }
@@ -107,12 +140,16 @@ extension CommandLineOptions {
     init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first, first == "permission" || first == "status" || first == "geocode" {
+        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits"].contains(first) {
             remaining.removeFirst()
             if first == "status" {
                 parsed.options.command = .status
             } else if first == "geocode" {
                 parsed.options.command = .geocode
+            } else if first == "monitor" {
+                parsed.options.command = .monitor
+            } else if first == "visits" {
+                parsed.options.command = .visits
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
                     throw UsageError(
@@ -173,6 +210,9 @@ extension CommandLineOptions {
         guard positional.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(UntrustedText.visible(positional[1], limit: 80))'")
         }
+        if let word = positional.first, replay != nil {
+            throw UsageError(message: "unexpected argument '\(UntrustedText.visible(word, limit: 80))': a replay reads no gpsd")
+        }
         if positional.first != nil, parsed.gpsdOption != nil {
             throw UsageError(message: "give the gpsd endpoint either as an argument or with --gpsd, not both")
         }
@@ -205,6 +245,8 @@ extension CommandLineOptions {
         case .permission(.reset): .permissionReset
         case .status: .status
         case .geocode: .geocode
+        case .monitor: .monitor
+        case .visits: .visits
         }
     }
 
@@ -263,8 +305,14 @@ extension CommandLineOptions {
         ] where flags.contains(option) && !given {
             throw UsageError(message: "'\(option)' goes with \(needs)")
         }
+        if flags.contains("--replay-speed"), replay == nil {
+            throw UsageError(message: "'--replay-speed' goes with --replay")
+        }
+        if replay != nil, let gpsd = used.first(where: { $0.flags.contains("--gpsd") }) {
+            throw UsageError(message: "'\(gpsd.name)' and --replay: a replay reads no gpsd")
+        }
         if let template = parsed.template {
-            format = .template(try TemplateFormat(template, nullText: parsed.nullText ?? ""))
+            format = .template(try TemplateFormat(template, nullText: parsed.nullText ?? "", kind: recordKind))
         }
     }
 }

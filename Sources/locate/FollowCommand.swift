@@ -17,6 +17,8 @@ struct FollowCommand {
     let explainer: AuthorizationMessages
     /// When the stream started, for how long it waited.
     let started = ContinuousClock.now
+    /// How long of receiver time within its accuracy makes the position `stationary`.
+    static let stationaryAfter = Duration.seconds(60)
 
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -68,7 +70,8 @@ struct FollowCommand {
     /// ready at one moment go out in one write (up to a batch), flushed as soon as no more are waiting.
     private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws(StandardStreams.OutputError) -> ExitStatus {
         let liveOptions = LiveUpdateOptions(
-            distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat)
+            distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat,
+            desiredAccuracy: options.accuracy, stationaryAfter: Self.stationaryAfter)
         var updates = await manager.liveUpdates(liveOptions).makeAsyncIterator()
         var outputFailure: StandardStreams.OutputError?
         do throws(GPSLocationError) {

@@ -5,14 +5,14 @@ import GPSLocation
 /// `--events`, status events join the stream as `{"type":"status",...}` objects.
 struct JSONFormat: OutputFormat {
     let includesEvents: Bool
-    /// The fields of a record: `RecordFields.all`, and the place fields with `--geocode`.
+    /// The fields of a record (`RecordKind.fields(includingPlaces:)`).
     let fields: [RecordField]
     let needsPlaces: Bool
 
-    init(includesEvents: Bool, includesPlaces: Bool = false) {
+    init(includesEvents: Bool, fields: [RecordField] = RecordFields.all) {
         self.includesEvents = includesEvents
-        fields = RecordFields.record(includingPlaces: includesPlaces)
-        needsPlaces = includesPlaces
+        self.fields = fields
+        needsPlaces = fields.contains { $0.name == "city" }
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {

@@ -22,8 +22,8 @@ enum Locate {
         let status: ExitStatus
         do {
             let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
-            // Only --follow ends cleanly on a signal; everything else ends with its default action.
-            if options.command != .locate || options.mode != .follow { SignalTrap.restoreDefaultActions() }
+            // Only the streams end cleanly on a signal; everything else ends with its default action.
+            if !options.isStream { SignalTrap.restoreDefaultActions() }
             status = run(options, environment: environment)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
@@ -101,16 +101,17 @@ enum Locate {
         do throws(GPSLocationError) {
             settings = try store.settings()
             fallback = try store.fallback(resolvingPlaceNames: FallbackPlace.coordinate(of:))
-            // Asked only in the foreground of a terminal, and only for positions.
+            // Asked only in the foreground of a terminal, only for positions, and never for a replay.
             let authorization = Authorization(decision: settings.decision, context: .current())
-            if options.command == .locate, authorization.status == .notDetermined, authorization.locationServicesEnabled,
+            let readsPositions = options.command == .locate || options.command == .monitor || options.command == .visits
+            if readsPositions, options.replay == nil, authorization.status == .notDetermined, authorization.locationServicesEnabled,
                 authorization.context.isForeground
             {
                 let question = AuthorizationQuestion(app: store.appName, purpose: options.purpose, level: .whenInUse)
                 // Ctrl-C at the prompt ends locate at once, whatever the mode: nothing is started yet.
                 SignalTrap.restoreDefaultActions()
                 let answer = PermissionPrompt.ask(question)
-                if options.mode == .follow { SignalTrap.blockSignals() }
+                if options.isStream { SignalTrap.blockSignals() }
                 isAllowedOnce = try store.keep(answer, to: question)
             }
         } catch {
@@ -118,6 +119,15 @@ enum Locate {
             return ExitStatus(error)
         }
         let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
+        var replay: ReplayTrack?
+        if let path = options.replay {
+            do throws(GPSLocationError) {
+                replay = try ReplayTrack(contentsOf: path)
+            } catch {
+                StandardStreams.diagnose(error.description)
+                return ExitStatus(error)
+            }
+        }
         let format = options.outputFormat
         var places: PlaceFinder?
         if format.needsPlaces {
@@ -130,18 +140,48 @@ enum Locate {
         }
         let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places)
         let explainer = AuthorizationMessages(store: store, app: options.app)
+        /// The manager of a stream: over the replayed track, or over gpsd with the user's consent.
+        func streamManager() -> GPSLocationManager {
+            if let replay { return GPSLocationManager(replaying: replay, speed: options.replaySpeed ?? 1) }
+            return GPSLocationManager(authorizationSource: store, configuration: configuration)
+        }
         switch (options.command, options.mode) {
+        case (.monitor, _):
+            // The settings' regions first: one on the command line replaces one of the same name.
+            let monitor = RegionMonitor(regions: settings.regions + options.regions)
+            guard !monitor.regions.isEmpty else {
+                StandardStreams.diagnose("error: no region to monitor: give --region NAME=LAT,LON,RADIUS or [region \"NAME\"] sections")
+                return .usage
+            }
+            if let until = options.until, !monitor.regions.contains(where: { $0.name == until.region }) {
+                StandardStreams.diagnose("error: '--until': no region named '\(UntrustedText.visible(until.region, limit: 80))'")
+                return .usage
+            }
+            let until = options.until
+            let command = EventCommand(
+                options: options, manager: streamManager(), writer: writer, explainer: explainer, detector: monitor,
+                record: { EventRecord.region($0) },
+                isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false })
+            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+        case (.visits, _):
+            let command = EventCommand(
+                options: options, manager: streamManager(), writer: writer, explainer: explainer,
+                detector: VisitDetector(radius: options.visitRadius, dwell: options.visitDwell), record: { EventRecord.visit($0) },
+                isGoal: { _ in false })
+            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.status, _):
             let manager = GPSLocationManager(authorizationSource: store, configuration: configuration)
             let command = StatusCommand(options: options, manager: manager, settings: settings)
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
-            return try OnceCommand(
+            let command = OnceCommand(
                 options: options, store: store, configuration: configuration, isAllowedOnce: isAllowedOnce,
-                timeout: options.timeout ?? settings.timeout ?? .seconds(30), writer: writer, explainer: explainer
-            ).run()
+                timeout: options.timeout ?? settings.timeout ?? .seconds(30), writer: writer, explainer: explainer)
+            guard replay != nil else { return try command.run() }
+            let manager = streamManager()
+            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run(replaying: manager) }
         case (_, .follow):
-            let manager = GPSLocationManager(authorizationSource: store, configuration: configuration)
+            let manager = streamManager()
             let command = FollowCommand(options: options, manager: manager, writer: writer, explainer: explainer)
             let isAllowedOnce = isAllowedOnce
             return try waitFor { () async throws(StandardStreams.OutputError) in

@@ -25,35 +25,61 @@ struct OnceCommand {
         ) { event in
             report(StatusEvent(event, endpoint: endpoint) { _ in "" })
         }
-        let status: ExitStatus
-        var delivered: SingleFixRequest.Answer?
+        let answer: Result<SingleFixRequest.Answer, GPSLocationError>
         do throws(GPSLocationError) {
-            let answer = try request.runHere()
-            writer.write(answer.location)
+            answer = .success(try request.runHere())
+        } catch {
+            answer = .failure(error)
+        }
+        let status = try write(answer.map(\.location), to: &writer)
+        // The fix went out first: keeping it never delays the answer.
+        if case .success(let delivered) = answer { request.keep(delivered) }
+        return status
+    }
+
+    /// `--once --replay`: the track's first fix within `--accuracy` (no permission, nothing kept).
+    func run(replaying manager: GPSLocationManager) async throws(StandardStreams.OutputError) -> ExitStatus {
+        var writer = self.writer
+        let answer: Result<Location, GPSLocationError>
+        do throws(GPSLocationError) {
+            answer = .success(try await manager.requestLocation(accuracy: options.accuracy, timeout: timeout))
+        } catch {
+            answer = .failure(error)
+        }
+        return try write(answer, to: &writer)
+    }
+
+    /// Writes the fix, or what stands in for it, and says the exit status.
+    private func write(
+        _ answer: Result<Location, GPSLocationError>, to writer: inout RecordWriter
+    ) throws(StandardStreams.OutputError)
+        -> ExitStatus
+    {
+        let status: ExitStatus
+        switch answer {
+        case .success(let location):
+            writer.write(location)
             status = .success
-            delivered = answer
-        } catch .notAuthorized(let reason) {
+        case .failure(.notAuthorized(let reason)):
             StandardStreams.diagnose(explainer.explain(reason))
             writer.writeFallback(.notAuthorized(reason))
             status = ExitStatus(FallbackReason.notAuthorized(reason))
-        } catch .accuracyNotReached(_, let best) {
+        case .failure(.accuracyNotReached(_, let best)):
             // Only --accuracy holds fixes back this way (a fix too old is never the best seen).
             let accuracy = options.accuracy.map(NumberFormatting.plain) ?? ""
             StandardStreams.diagnose("no fix within \(accuracy) m in \(timeout.formattedSeconds) s; printing the most accurate fix seen")
             writer.write(best, timedOut: true)
             status = .timedOut
-        } catch .invalidSettings(let problem) {
+        case .failure(.invalidSettings(let problem)):
             StandardStreams.diagnose(problem.description)
             return .configuration
-        } catch {
+        case .failure(let error):
             let reason = FallbackReason(error)
             writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
             writer.writeFallback(reason)
             status = ExitStatus(error)
         }
         try writer.finish()
-        // The fix went out first: keeping it never delays the answer.
-        if let delivered { request.keep(delivered) }
         return status
     }
 }

@@ -12,9 +12,15 @@ enum OptionScope: String, Sendable, CaseIterable {
     case permissionReset = "permission reset"
     case status
     case geocode
+    case monitor
+    case visits
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
+    /// The commands that follow a stream of fixes.
+    static let streams: [OptionScope] = [.follow, .monitor, .visits]
+    /// Everything that reads positions: a single fix and the streams.
+    static let reading: [OptionScope] = [.once] + streams
 }
 
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
@@ -58,7 +64,7 @@ enum OptionTable {
             parsed.options.mode = .follow
         },
         OptionSpec(
-            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.positions + [.status],
+            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.reading + [.status],
             help: "The gpsd endpoint, host[:port[:device]]."
         ) { parsed, _, value in
             parsed.gpsdOption = value
@@ -70,9 +76,9 @@ enum OptionTable {
             parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--accuracy"], value: "M", scopes: [.once],
+            flags: ["--accuracy"], value: "M", scopes: OptionScope.reading,
             help:
-                "(once) Accept only a fix with a horizontal error of M metres or less; on timeout print the best fix seen, marked timed_out."
+                "Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out."
         ) { parsed, flag, value in
             parsed.options.accuracy = try number(value, for: flag, excludingZero: true)
         },
@@ -82,10 +88,15 @@ enum OptionTable {
         ) { parsed, flag, value in
             parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true)
         },
-        OptionSpec(flags: ["-n", "--count"], value: "N", scopes: [.follow], help: "(follow) Stop after N records.") { parsed, flag, value in
+        OptionSpec(
+            flags: ["-n", "--count"], value: "N", scopes: OptionScope.streams, help: "(follow, monitor, visits) Stop after N records."
+        ) {
+            parsed, flag, value in
             parsed.options.count = try count(value, for: flag)
         },
-        OptionSpec(flags: ["--duration"], value: "S", scopes: [.follow], help: "(follow) Stop after S seconds.") { parsed, flag, value in
+        OptionSpec(flags: ["--duration"], value: "S", scopes: OptionScope.streams, help: "(follow, monitor, visits) Stop after S seconds.")
+        {
+            parsed, flag, value in
             parsed.options.duration = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
@@ -105,7 +116,7 @@ enum OptionTable {
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--json"], value: nil, scopes: OptionScope.positions + [.permissionStatus, .status, .geocode],
+            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode],
             help: "One JSON object per line."
         ) { parsed, flag, _ in
             parsed.options.format = .json
@@ -134,20 +145,20 @@ enum OptionTable {
             parsed.options.geocodeBatch = true
         },
         OptionSpec(
-            flags: ["--events"], value: nil, scopes: OptionScope.positions,
+            flags: ["--events"], value: nil, scopes: OptionScope.reading,
             help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects."
         ) { parsed, _, _ in
             parsed.options.events = true
         },
         OptionSpec(
-            flags: ["--csv"], value: nil, scopes: OptionScope.positions + [.geocode],
+            flags: ["--csv"], value: nil, scopes: OptionScope.reading + [.geocode],
             help: "CSV (RFC 4180) with a header line and the JSON fields as columns (geocode: with --batch)."
         ) { parsed, flag, _ in
             parsed.options.format = .csv
             parsed.formats.append(flag)
         },
         OptionSpec(
-            flags: ["--no-header"], value: nil, scopes: OptionScope.positions + [.geocode], help: "(with --csv) Leave the header line out."
+            flags: ["--no-header"], value: nil, scopes: OptionScope.reading + [.geocode], help: "(with --csv) Leave the header line out."
         ) {
             parsed, _, _ in
             parsed.options.csvHeader = false
@@ -160,14 +171,15 @@ enum OptionTable {
             parsed.formats.append(flag)
         },
         OptionSpec(
-            flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.positions,
-            help: "A line per record from tokens: \(TemplateFormat.tokenList); %% is a percent sign, \\n and \\t a line break and a tab."
+            flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.reading,
+            help:
+                "A line per record from tokens: \(TemplateFormat.tokenList) (monitor: %\(RecordKind.region.tokenNames), visits: %\(RecordKind.visit.tokenNames)); %% is a percent sign, \\n and \\t a line break and a tab."
         ) { parsed, flag, value in
             parsed.template = value
             parsed.formats.append(flag)
         },
         OptionSpec(
-            flags: ["--null"], value: "TEXT", scopes: OptionScope.positions,
+            flags: ["--null"], value: "TEXT", scopes: OptionScope.reading,
             help: "(with --format) What an unknown value is written as (default: nothing)."
         ) { parsed, _, value in
             parsed.nullText = value
@@ -189,10 +201,50 @@ enum OptionTable {
             }
         },
         OptionSpec(
-            flags: ["--purpose"], value: "TEXT", scopes: OptionScope.positions,
+            flags: ["--purpose"], value: "TEXT", scopes: OptionScope.reading,
             help: "Why the location is needed, shown in the permission prompt."
         ) { parsed, _, value in
             parsed.options.purpose = value
+        },
+        OptionSpec(
+            flags: ["--region"], value: "NAME=LAT,LON,RADIUS", scopes: [.monitor],
+            help: "(monitor) A circular region of RADIUS metres; repeatable, and [region \"NAME\"] sections in the settings add more."
+        ) { parsed, flag, value in
+            parsed.options.regions.append(try region(value, for: flag))
+        },
+        OptionSpec(
+            flags: ["--until"], value: "STATE:NAME", scopes: [.monitor],
+            help: "(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start)."
+        ) { parsed, flag, value in
+            parsed.options.until = try condition(value, for: flag)
+        },
+        OptionSpec(
+            flags: ["--radius"], value: "M", scopes: [.visits],
+            help: "(visits) A visit keeps within M metres of its centre (default 50)."
+        ) { parsed, flag, value in
+            parsed.options.visitRadius = try number(value, for: flag, excludingZero: true)
+        },
+        OptionSpec(
+            flags: ["--dwell"], value: "S", scopes: [.visits],
+            help: "(visits) A visit lasts at least S seconds of receiver time (default 300)."
+        ) { parsed, flag, value in
+            parsed.options.visitDwell = try seconds(value, for: flag, allowingZero: false)
+        },
+        OptionSpec(
+            flags: ["--replay"], value: "FILE", scopes: OptionScope.reading,
+            help:
+                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines) instead of gpsd; no permission needed, nothing cached."
+        ) { parsed, flag, value in
+            guard !value.isEmpty, !UntrustedText.hasHidden(value) else {
+                throw UsageError(message: "'\(flag)' needs a file name, not '\(UntrustedText.visible(value, limit: 80))'")
+            }
+            parsed.options.replay = value
+        },
+        OptionSpec(
+            flags: ["--replay-speed"], value: "X", scopes: OptionScope.reading,
+            help: "(with --replay) Play the track at X times its pace; 0 for as fast as the output is read (default 1)."
+        ) { parsed, flag, value in
+            parsed.options.replaySpeed = try number(value, for: flag, excludingZero: false)
         },
         OptionSpec(
             flags: ["--always"], value: nil, scopes: [.permissionAllow],
@@ -249,6 +301,41 @@ enum OptionTable {
             )
         }
         return language
+    }
+
+    /// `NAME=LAT,LON,RADIUS`: a name of up to 64 characters without `=` or hidden ones, a
+    /// coordinate, and a radius in metres.
+    private static func region(_ text: String, for option: String) throws(UsageError) -> CircularRegion {
+        let expected = "NAME=LAT,LON,RADIUS (such as home=37.5178,126.8863,100)"
+        let numbers = text.drop { $0 != "=" }.dropFirst().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard text.contains("="), numbers.count == 3 else {
+            throw UsageError(message: "'\(option)' needs \(expected), not '\(UntrustedText.visible(text, limit: 80))'")
+        }
+        let name = String(text.prefix { $0 != "=" })
+        let latitude: Double
+        let longitude: Double
+        let radius: Double
+        do {
+            latitude = try NumericText.number(numbers[0], in: -90...90)
+            longitude = try NumericText.number(numbers[1], in: -180...180)
+            radius = try NumericText.number(numbers[2], in: 0...CircularRegion.maximumRadius, excludingZero: true)
+        } catch {
+            throw UsageError(message: "'\(option)': \(error.description) in '\(UntrustedText.visible(text, limit: 80))'")
+        }
+        guard let region = CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius) else {
+            throw UsageError(
+                message: "'\(option)': '\(UntrustedText.visible(name, limit: 80))' is not a region name (1 to 64 visible characters)")
+        }
+        return region
+    }
+
+    /// `inside:NAME` or `outside:NAME`.
+    private static func condition(_ text: String, for option: String) throws(UsageError) -> CommandLineOptions.RegionCondition {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let state = RegionState(rawValue: String(parts[0])), state != .unknown, !parts[1].isEmpty else {
+            throw UsageError(message: "'\(option)' needs inside:NAME or outside:NAME, not '\(UntrustedText.visible(text, limit: 80))'")
+        }
+        return CommandLineOptions.RegionCondition(state: state, region: String(parts[1]))
     }
 
     /// A record count: a whole number from 1 to a billion.

@@ -35,12 +35,24 @@ extension OutputFormat {
     mutating func epilogue(to output: inout [UInt8]) {}
 }
 
-/// The default: `latitude longitude` with six decimals, ready for `read lat lon`.
+/// The default: `latitude longitude` with six decimals, ready for `read lat lon`; for events,
+/// the kind's text fields (`RecordKind.textFields`) separated by spaces, coordinates with six
+/// decimals and an unknown value as `-`.
 struct TextFormat: OutputFormat {
+    private let fields: [RecordField]
+
+    init(kind: RecordKind = .fix) {
+        let table = kind.fields(includingPlaces: false)
+        fields = kind.textFields.compactMap { name in table.first { $0.name == name } }
+    }
+
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        _ = NumberFormatting.append(source.location.latitude, decimals: 6, to: &output)
-        output.append(UInt8(ascii: " "))
-        _ = NumberFormatting.append(source.location.longitude, decimals: 6, to: &output)
+        for (index, field) in fields.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: " ")) }
+            var value = field.value(source)
+            if case .number(let number, _) = value, field.name == "lat" || field.name == "lon" { value = .number(number, decimals: 6) }
+            if !value.appendPlain(to: &output) { output.append(UInt8(ascii: "-")) }
+        }
         output.append(UInt8(ascii: "\n"))
         return true
     }

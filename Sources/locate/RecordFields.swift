@@ -23,6 +23,8 @@ struct RecordSource {
     var timedOut = false
     let now: Date
     let place: Placemark?
+    /// The region or visit event, for the records of `monitor` and `visits`.
+    var event: EventRecord? = nil
 }
 
 /// One field of a record: its name (the JSON key and CSV column) and how it is read off a record.
@@ -61,7 +63,10 @@ enum RecordFields {
         RecordField(name: "sats_used") { record in number(record.location.satellitesUsed.map(Double.init), 0) },
         RecordField(name: "device") { record in record.location.device.map(FieldValue.text) ?? .unknown },
         RecordField(name: "source") { record in .text(record.location.source.rawValue) },
-        RecordField(name: "age") { record in number(record.location.age(at: record.now)?.seconds, 1) },
+        // A replayed track's fixes are not of now: their age says nothing.
+        RecordField(name: "age") { record in
+            record.location.source == .replay ? .unknown : number(record.location.age(at: record.now)?.seconds, 1)
+        },
         RecordField(name: "accuracy") { record in .text(record.location.accuracy.rawValue) },
         RecordField(name: "reason") { record in record.reason.map { .text($0.rawValue) } ?? .unknown },
         RecordField(name: "timed_out") { record in .flag(record.timedOut) },

@@ -46,6 +46,12 @@ struct RecordWriter {
                 place: places?.reverseGeocode(location)), to: &pending)
     }
 
+    /// Adds a region or visit event's record.
+    mutating func write(_ event: EventRecord) {
+        start()
+        _ = format.record(RecordSource(location: event.location, now: Date(), place: nil, event: event), to: &pending)
+    }
+
     /// Adds the fallback record marked with `reason`; `false` when there is none to write.
     @discardableResult
     mutating func writeFallback(_ reason: FallbackReason) -> Bool {

@@ -57,7 +57,21 @@ struct TemplateFormat: OutputFormat, Sendable {
 
     /// Parses `template`.
     /// - Throws: `UsageError` for an unknown token (listing the valid ones) or a lone `%` or `\`.
-    init(_ template: String, nullText: String) throws(UsageError) {
+    init(_ template: String, nullText: String, kind: RecordKind = .fix) throws(UsageError) {
+        let table = kind.fields(includingPlaces: false)
+        // A fix's tokens are the table below; an event kind's are its field names.
+        func token(_ word: Substring) -> (Token, RecordField)? {
+            guard kind != .fix else {
+                guard let token = Self.tokens.first(where: { $0.name == word }), let field = RecordFields.named(token.field) else {
+                    return nil
+                }
+                return (token, field)
+            }
+            guard word != "type", let field = table.first(where: { $0.name == word }) else { return nil }
+            let isCoordinate = field.name == "lat" || field.name == "lon"
+            return (Token(name: field.name, field: field.name, decimals: isCoordinate ? 6 : nil), field)
+        }
+        let validList = kind == .fix ? Self.tokenList : "%" + kind.tokenNames
         self.nullText = Array(nullText.utf8)
         var pieces: [Piece] = []
         var literal = ""
@@ -73,9 +87,9 @@ struct TemplateFormat: OutputFormat, Sendable {
                 }
                 let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
                 // Every token names a record field (a test holds the table to it).
-                guard let token = Self.tokens.first(where: { $0.name == word }), let field = RecordFields.named(token.field) else {
+                guard let (token, field) = token(word) else {
                     throw UsageError(
-                        message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(Self.tokenList) %%)")
+                        message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(validList) %%)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
                 literal = ""

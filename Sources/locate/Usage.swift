@@ -20,6 +20,9 @@ enum Usage {
         "locate status [--json] [--app NAME] [host[:port[:device]]]",
         "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
         "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
+        "locate monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
+        "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
+        "locate [--once | --follow | monitor ... | visits ...] --replay FILE [--replay-speed X]",
     ]
 
     static let argument = (
@@ -31,9 +34,15 @@ enum Usage {
     )
 
     static let exitStatuses: [(code: Int32, meaning: String)] = [
-        (0, "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix."),
+        (
+            0,
+            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally."
+        ),
         (64, "Usage error: unknown option, bad value, unknown --format token."),
-        (65, "locate geocode --batch read lines that are not points (each got an error record; the others their place)."),
+        (
+            65,
+            "locate geocode --batch read lines that are not points (each got an error record; the others their place); a --replay track cannot be read or is not one."
+        ),
         (
             69,
             "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read."
@@ -41,11 +50,11 @@ enum Usage {
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (
             75,
-            "No acceptable fix in time, or only fixes older than --max-age (the best fix seen, or the fallback, is printed); --follow ended without a single fix from a gpsd that answered."
+            "No acceptable fix in time, or only fixes older than --max-age (the best fix seen, or the fallback, is printed); --follow ended without a single fix from a gpsd that answered; monitor ended before --until was met."
         ),
         (
             77,
-            "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled)."
+            "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled; monitor and visits print nothing, and need full accuracy too)."
         ),
         (
             78,

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import GPSLocation
+import Testing
 
 /// A manager over a host's own track: what an app's tests do instead of starting gpsd.
 struct ReplayManagerTests {

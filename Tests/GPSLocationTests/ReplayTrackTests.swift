@@ -91,7 +91,7 @@ struct ReplayTrackTests {
         ("<gpx><!-- open", "track:1: '-->' is missing"),
         ("<gpx></gpx>", "track: has no fix"),
         ("$GPGSV,2,1,08*70\n", "track: has no fix"),
-        ("{\"lat\":1,\"lon\":2}\n{\"lat\":1,", "track:2: not a JSON object"),
+        ("{\"lat\":1,\"lon\":2}\n{\"lat\":1,", "track:2: not a flat JSON object"),
         ("{\"lat\":100,\"lon\":2}", "track:1: not a fix record ('lat': 100.0 is out of range)"),
     ])
     func whatIsNoTrackIsAnErrorOnItsLine(_ text: String, _ expected: String) {

@@ -51,7 +51,8 @@ struct GeneratedFilesTests {
         let fishLines = Completions.fish.split(separator: "\n").map(String.init)
         for option in OptionTable.options {
             let term = option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
-            #expect(help.contains("\n  " + term + " "), "--help lacks the entry \(term)")
+            // A long term stands on a line of its own, its text below.
+            #expect(help.contains("\n  " + term + " ") || help.contains("\n  " + term + "\n"), "--help lacks the entry \(term)")
             for flag in option.flags {
                 #expect(mentions(help, flag), "--help lacks \(flag)")
                 #expect(ManPage.text.contains("\\fB" + flag.replacing("-", with: "\\-") + "\\fR"), "the man page lacks \(flag)")
@@ -87,6 +88,9 @@ struct GeneratedFilesTests {
             case "TEMPLATE": ["%lat"]
             case "NAME", "TEXT": ["x"]
             case "LANG": ["ko"]
+            case "NAME=LAT,LON,RADIUS": ["home=1,2,3"]
+            case "STATE:NAME": ["inside:home"]
+            case "FILE": ["track.gpx"]
             default: ["1"]
             }
         var arguments = [flag] + value
@@ -94,12 +98,15 @@ struct GeneratedFilesTests {
         case .follow?: arguments = ["--follow"] + arguments
         case .permissionAllow?: arguments = ["permission", "allow"] + arguments
         case .geocode?: arguments = ["geocode"] + (flag == "--batch" ? [] : ["Seoul"]) + arguments
+        case .monitor?: arguments = ["monitor"] + arguments
+        case .visits?: arguments = ["visits"] + arguments
         default: break
         }
         switch flag {
         case "--events", "--geocode": arguments.append("--json")
         case "--no-header": arguments.append("--csv")
         case "--null": arguments += ["--format", "%lat"]
+        case "--replay-speed": arguments += ["--replay", "track.gpx"]
         default: break
         }
         return arguments

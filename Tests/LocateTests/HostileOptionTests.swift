@@ -22,6 +22,9 @@ struct HostileOptionTests {
         "--timeout": [], "--duration": [], "--heartbeat": [],
         "--max-age": ["0", "-0"], "--interval": ["0", "-0"],
         "--accuracy": ["1e-308"], "--distance": ["0", "-0", "1e-308"],
+        "--radius": ["1e-308"], "--dwell": [], "--replay-speed": ["0", "-0", "1e-308"],
+        "--region": [], "--until": [],
+        "--replay": Set(values).subtracting(["", "\u{1B}[2J", "\u{202E}"]),
         "--count": [], "--limit": [],
         "--gpsd": [
             "nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "", "C.UTF-8",
@@ -37,7 +40,9 @@ struct HostileOptionTests {
         switch option.scopes?.first {
         case .follow?: ["--follow"]
         case .geocode?: ["geocode", "Paris"]
-        default: option.name == "--null" ? ["--format", "%lat"] : []
+        case .monitor?: ["monitor"]
+        case .visits?: ["visits"]
+        default: option.name == "--null" ? ["--format", "%lat"] : option.name == "--replay-speed" ? ["--replay", "x"] : []
         }
     }
 

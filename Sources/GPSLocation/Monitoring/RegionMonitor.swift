@@ -12,16 +12,23 @@ import Glibc
 /// `unknown` when undecided); afterwards the state becoming `inside` is an `enter`, becoming
 /// `outside` an `exit` (also the first decision after an initial `unknown`).
 ///
-/// Each fix is checked against every region's bounding cap first (a dot product of unit
-/// vectors), so only regions near the fix cost a geodesic.
+/// Each fix is checked against every region on the sphere first (one dot product of unit
+/// vectors, see `SphericalBounds`), so only a fix near a region's boundary costs a geodesic.
 public struct RegionMonitor: Sendable, LocationEventDetector {
     /// The regions, in the order events for one fix come.
     public let regions: [CircularRegion]
-    /// The state of each region, by name.
-    public private(set) var states: [String: RegionState]
+    /// The state of each region, in the order of `regions`.
+    private var stateList: [RegionState]
     private var hasStarted = false
     /// Each region's centre as a unit vector, for the cheap check.
     private let centers: [UnitVector]
+    /// Each region's cheap check for the accuracy of the latest fix.
+    private var bounds: [SphericalBounds]
+
+    /// The state of each region, by name.
+    public var states: [String: RegionState] {
+        Dictionary(uniqueKeysWithValues: zip(regions.map(\.name), stateList))
+    }
 
     /// A monitor of `regions`, all `unknown`; a later region of the same name replaces an earlier one.
     public init(regions: [CircularRegion]) {
@@ -30,8 +37,9 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
             if let index = unique.firstIndex(where: { $0.name == region.name }) { unique[index] = region } else { unique.append(region) }
         }
         self.regions = unique
-        states = Dictionary(uniqueKeysWithValues: unique.map { ($0.name, RegionState.unknown) })
+        stateList = Array(repeating: .unknown, count: unique.count)
         centers = unique.map { UnitVector(latitude: $0.latitude, longitude: $0.longitude) }
+        bounds = unique.map { SphericalBounds(radius: $0.radius, accuracy: 0) }
     }
 
     /// The events `location` causes, in the regions' order.
@@ -39,37 +47,60 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         let isFirst = !hasStarted
         hasStarted = true
         let accuracy = location.horizontalAccuracy ?? 0
+        let decides = location.accuracy == .fullAccuracy
         let position = UnitVector(latitude: location.latitude, longitude: location.longitude)
         var events: [RegionEvent] = []
-        for (index, region) in regions.enumerated() {
-            let old = states[region.name] ?? .unknown
+        for index in regions.indices {
+            let old = stateList[index]
             var new = old
-            if location.accuracy == .fullAccuracy, accuracy <= region.radius {
-                new = decide(region, center: centers[index], location: location, position: position, accuracy: accuracy) ?? old
+            if decides, accuracy <= regions[index].radius {
+                if bounds[index].accuracy != accuracy { bounds[index] = SphericalBounds(radius: regions[index].radius, accuracy: accuracy) }
+                new = decide(index, location: location, position: position, accuracy: accuracy) ?? old
             }
             if isFirst {
-                events.append(RegionEvent(region: region, kind: .initial, state: new, location: location))
+                events.append(RegionEvent(region: regions[index], kind: .initial, state: new, location: location))
             } else if new != old {
-                events.append(RegionEvent(region: region, kind: new == .inside ? .enter : .exit, state: new, location: location))
+                events.append(RegionEvent(region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location))
             }
-            states[region.name] = new
+            stateList[index] = new
         }
         return events
     }
 
     /// Inside, outside, or `nil` when the fix's accuracy circle straddles the boundary.
-    private func decide(
-        _ region: CircularRegion, center: UnitVector, location: Location, position: UnitVector, accuracy: Double
-    ) -> RegionState? {
-        // A geodesic on WGS 84 is within 0.6% of the great circle on the mean sphere: with a 1%
-        // margin, far beyond (or well within) the circle no geodesic is needed.
-        let sphericalDistance = center.angle(to: position) * UnitVector.meanRadius
-        if sphericalDistance * 0.99 - accuracy >= region.radius { return .outside }
-        if sphericalDistance * 1.01 + accuracy <= region.radius { return .inside }
+    private func decide(_ index: Int, location: Location, position: UnitVector, accuracy: Double) -> RegionState? {
+        let dot = centers[index].dot(position)
+        if dot <= bounds[index].cosOutside { return .outside }
+        if dot >= bounds[index].cosInside { return .inside }
+        let region = regions[index]
         let distance = location.distance(from: region.center)
         if distance + accuracy <= region.radius { return .inside }
         if distance - accuracy >= region.radius { return .outside }
         return nil
+    }
+}
+
+/// A region's cheap check for fixes of one accuracy `h`: a geodesic on WGS 84 is within 0.6% of
+/// the great circle on the mean sphere, so with a 1% margin (and a metre more, beyond the
+/// rounding of a dot product near 1) a fix whose angle from the centre is at least
+/// (r + h + 1) / (0.99 R) is outside, and one within (r − h − 1) / (1.01 R) is inside, decided by
+/// one dot product of unit vectors against the cosines of those angles. Only a fix between the
+/// two costs a geodesic.
+struct SphericalBounds: Sendable {
+    /// The accuracy the bounds are for.
+    let accuracy: Double
+    /// A dot product at most this is outside.
+    let cosOutside: Double
+    /// A dot product at least this is inside.
+    let cosInside: Double
+
+    init(radius: Double, accuracy: Double) {
+        self.accuracy = accuracy
+        let outside = (radius + accuracy + 1) / (0.99 * UnitVector.meanRadius)
+        let inside = (radius - accuracy - 1) / (1.01 * UnitVector.meanRadius)
+        // Beyond half the globe nothing is surely outside; below zero nothing surely inside.
+        cosOutside = outside >= .pi ? -2 : cos(outside)
+        cosInside = inside < 0 ? 2 : cos(inside)
     }
 }
 
@@ -89,12 +120,8 @@ struct UnitVector: Sendable {
         z = sin(latitude * radians)
     }
 
-    /// The angle in radians between the two points, as seen from the centre.
-    func angle(to other: UnitVector) -> Double {
-        // atan2 of the cross and dot products: accurate at every angle, unlike acos near 0.
-        let cx = y * other.z - z * other.y
-        let cy = z * other.x - x * other.z
-        let cz = x * other.y - y * other.x
-        return atan2((cx * cx + cy * cy + cz * cz).squareRoot(), x * other.x + y * other.y + z * other.z)
+    /// The cosine of the angle between the two points, as seen from the centre.
+    func dot(_ other: UnitVector) -> Double {
+        x * other.x + y * other.y + z * other.z
     }
 }

@@ -1,17 +1,18 @@
-import FoundationEssentials
-
 /// An NMEA 0183 log as a track: RMC and GGA sentences (any talker: GP, GN, GL ...) of one epoch
 /// (the same time of day) make one fix; RMC gives the date, speed and course, GGA the altitude,
 /// satellites and HDOP. A sentence whose checksum is wrong, that is cut short, or that says
 /// there is no fix (RMC status V, GGA quality 0) is skipped, as gpsd skips it; other sentences
 /// are ignored. Fixes before the first RMC date have no time.
+///
+/// The log is read in place: fields are ranges of the file's bytes, numbers are read from their
+/// digits (exactly as `strtod` reads them), so a long log costs little more than its fixes.
 enum NMEATrackReader {
-    /// One epoch being gathered.
+    /// One epoch being gathered; texts are ranges of the file's bytes.
     private struct Epoch {
-        let timeOfDay: ArraySlice<UInt8>
+        let timeOfDay: Range<Int>
         var latitude: Double?
         var longitude: Double?
-        var date: ArraySlice<UInt8>?
+        var date: Range<Int>?
         var hasFix = true
         var speed: Double?
         var course: Double?
@@ -24,13 +25,13 @@ enum NMEATrackReader {
     static func locations(in bytes: [UInt8]) throws(TrackProblem) -> [Location] {
         var locations: [Location] = []
         var epoch: Epoch?
-        var lastDate: ArraySlice<UInt8>?
+        var lastDate: Range<Int>?
+        var fields: [Range<Int>] = []
+        func text(_ range: Range<Int>) -> Substring { Substring(decoding: bytes[range], as: UTF8.self) }
         func finish(_ epoch: Epoch?) {
             guard let epoch, epoch.hasFix, let latitude = epoch.latitude, let longitude = epoch.longitude else { return }
             if let date = epoch.date { lastDate = date }
-            let time = lastDate.flatMap {
-                UTCTimestamp.nmea(date: Substring(decoding: $0, as: UTF8.self), time: Substring(decoding: epoch.timeOfDay, as: UTF8.self))
-            }
+            let time = lastDate.flatMap { UTCTimestamp.nmea(date: text($0), time: text(epoch.timeOfDay)) }
             locations.append(
                 Location(
                     latitude: latitude, longitude: longitude, time: time, altitudeMSL: epoch.altitude,
@@ -39,76 +40,120 @@ enum NMEATrackReader {
                     hdop: epoch.hdop, mode: epoch.altitude == nil ? .twoDimensional : .threeDimensional,
                     satellitesUsed: epoch.satellites, source: .replay))
         }
-        for (_, line) in trackLines(bytes) {
-            guard let fields = sentenceFields(line), fields.count >= 7, fields[0].count >= 5 else { continue }
-            let kind = fields[0].suffix(3)
+        func number(_ index: Int, in range: ClosedRange<Double>) -> Double? {
+            decimal(bytes, fields[index]).flatMap { range.contains($0) ? $0 : nil }
+        }
+        func coordinate(_ index: Int, degreeDigits: Int) -> Double? {
+            let field = fields[index]
+            guard field.count > degreeDigits + 1, let degrees = decimal(bytes, field.lowerBound..<(field.lowerBound + degreeDigits)),
+                let minutes = decimal(bytes, (field.lowerBound + degreeDigits)..<field.upperBound), minutes < 60
+            else { return nil }
+            let value = degrees + minutes / 60
+            guard value <= (degreeDigits == 2 ? 90 : 180), fields[index + 1].count == 1 else { return nil }
+            switch bytes[fields[index + 1].lowerBound] {
+            case UInt8(ascii: "N"), UInt8(ascii: "E"): return value
+            case UInt8(ascii: "S"), UInt8(ascii: "W"): return -value
+            default: return nil
+            }
+        }
+        forEachLine(of: bytes) { _, line in
+            guard sentenceFields(bytes, line, into: &fields), fields.count >= 7, fields[0].count >= 5 else { return true }
+            let kind = bytes[(fields[0].upperBound - 3)..<fields[0].upperBound]
             let isRMC = kind.elementsEqual("RMC".utf8)
-            guard isRMC || kind.elementsEqual("GGA".utf8), fields[1].count >= 6 else { continue }
-            if let current = epoch, !current.timeOfDay.elementsEqual(fields[1]) {
+            guard isRMC || kind.elementsEqual("GGA".utf8), fields[1].count >= 6 else { return true }
+            if let current = epoch, !bytes[current.timeOfDay].elementsEqual(bytes[fields[1]]) {
                 finish(current)
                 epoch = nil
             }
             var current = epoch ?? Epoch(timeOfDay: fields[1])
             if isRMC {
-                guard fields.count >= 10 else { continue }
-                current.hasFix = current.hasFix && fields[2].elementsEqual("A".utf8)
-                current.latitude = coordinate(fields[3], hemisphere: fields[4], degreeDigits: 2) ?? current.latitude
-                current.longitude = coordinate(fields[5], hemisphere: fields[6], degreeDigits: 3) ?? current.longitude
-                current.speed = number(fields[7], in: 0...10_000).map { $0 * 1852 / 3600 }
-                current.course = number(fields[8], in: 0...360)
+                guard fields.count >= 10 else { return true }
+                current.hasFix = current.hasFix && fields[2].count == 1 && bytes[fields[2].lowerBound] == UInt8(ascii: "A")
+                current.latitude = coordinate(3, degreeDigits: 2) ?? current.latitude
+                current.longitude = coordinate(5, degreeDigits: 3) ?? current.longitude
+                current.speed = number(7, in: 0...10_000).map { $0 * 1852 / 3600 }
+                current.course = number(8, in: 0...360)
                 if fields[9].count == 6 { current.date = fields[9] }
             } else {
-                guard fields.count >= 12 else { continue }
-                current.hasFix = current.hasFix && number(fields[6], in: 1...9) != nil
-                current.latitude = coordinate(fields[2], hemisphere: fields[3], degreeDigits: 2) ?? current.latitude
-                current.longitude = coordinate(fields[4], hemisphere: fields[5], degreeDigits: 3) ?? current.longitude
-                current.satellites = number(fields[7], in: 0...99).map { Int($0) }
-                current.hdop = number(fields[8], in: 0...99.99)
-                current.altitude = number(fields[9], in: -10_000...100_000)
-                current.geoidSeparation = number(fields[11], in: -1000...1000)
+                guard fields.count >= 12 else { return true }
+                current.hasFix = current.hasFix && number(6, in: 1...9) != nil
+                current.latitude = coordinate(2, degreeDigits: 2) ?? current.latitude
+                current.longitude = coordinate(4, degreeDigits: 3) ?? current.longitude
+                current.satellites = number(7, in: 0...99).map { Int($0) }
+                current.hdop = number(8, in: 0...99.99)
+                current.altitude = number(9, in: -10_000...100_000)
+                current.geoidSeparation = number(11, in: -1000...1000)
             }
             if current.latitude == nil || current.longitude == nil { current.hasFix = false }
             epoch = current
+            return true
         }
         finish(epoch)
         return locations
     }
 
-    /// The comma-separated fields of a sentence (`$` or `!` to `*`), or `nil` when it is not one
-    /// or its checksum is wrong.
-    private static func sentenceFields(_ line: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
-        guard let start = line.firstIndex(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "!") }) else { return nil }
-        var body = line[(start + 1)...]
-        if let star = body.lastIndex(of: UInt8(ascii: "*")) {
-            let digits = body[(star + 1)...].prefix(2)
-            guard digits.count == 2, let expected = UInt8(String(decoding: digits, as: UTF8.self), radix: 16) else { return nil }
-            body = body[..<star]
-            guard body.reduce(0, ^) == expected else { return nil }
+    /// The comma-separated fields of the sentence in `line` (`$` or `!` to `*`), into `fields`;
+    /// `false` when there is none, or its checksum is wrong.
+    private static func sentenceFields(_ bytes: [UInt8], _ line: Range<Int>, into fields: inout [Range<Int>]) -> Bool {
+        guard let start = bytes[line].firstIndex(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "!") }) else { return false }
+        var end = line.upperBound
+        if let star = bytes[(start + 1)..<line.upperBound].lastIndex(of: UInt8(ascii: "*")) {
+            guard star + 3 <= line.upperBound, let high = hexDigit(bytes[star + 1]), let low = hexDigit(bytes[star + 2]) else {
+                return false
+            }
+            var sum: UInt8 = 0
+            for byte in bytes[(start + 1)..<star] { sum ^= byte }
+            guard sum == high << 4 | low else { return false }
+            end = star
         }
-        return body.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        fields.removeAll(keepingCapacity: true)
+        var fieldStart = start + 1
+        for index in (start + 1)..<end where bytes[index] == UInt8(ascii: ",") {
+            fields.append(fieldStart..<index)
+            fieldStart = index + 1
+        }
+        fields.append(fieldStart..<end)
+        return true
     }
 
-    /// `ddmm.mmmm` (or `dddmm.mmmm`) and `N`/`S` (`E`/`W`) as signed degrees, or `nil`.
-    private static func coordinate(_ field: ArraySlice<UInt8>, hemisphere: ArraySlice<UInt8>, degreeDigits: Int) -> Double? {
-        guard field.count > degreeDigits + 1, let degrees = number(field.prefix(degreeDigits), in: 0...180),
-            let minutes = number(field.dropFirst(degreeDigits), in: 0..<60)
-        else { return nil }
-        let value = degrees + minutes / 60
-        guard value <= (degreeDigits == 2 ? 90 : 180) else { return nil }
-        switch hemisphere.first {
-        case UInt8(ascii: "N"), UInt8(ascii: "E"): return value
-        case UInt8(ascii: "S"), UInt8(ascii: "W"): return -value
-        default: return nil
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
         }
     }
 
-    /// A plain decimal number in `range`, or `nil` (empty fields are unknown values).
-    private static func number(_ field: ArraySlice<UInt8>, in range: some RangeExpression<Double>) -> Double? {
-        guard !field.isEmpty, field.count <= 20,
-            field.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
-            ),
-            let value = Double(String(decoding: field, as: UTF8.self)), value.isFinite, range.contains(value)
-        else { return nil }
-        return value
+    /// Powers of ten a double holds exactly.
+    private static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
+
+    /// A plain decimal (`-`, digits, one `.`) of at most 15 digits, or `nil` (an empty field is an
+    /// unknown value). The digits as an integer divided by a power of ten: both exact, so the
+    /// quotient is the correctly rounded value, as `strtod` gives.
+    static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> Double? {
+        var index = range.lowerBound
+        let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var sawPoint = false
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if sawPoint { fractionDigits += 1 }
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0, digits <= 15 else { return nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
     }
 }

@@ -69,22 +69,21 @@ struct TrackProblem: Error {
     let reason: String
 }
 
-/// The lines of a file's bytes (`\n`, `\r\n` or `\r` ends), with their 1-based numbers.
-func trackLines(_ bytes: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
-    var lines: [(Int, ArraySlice<UInt8>)] = []
+/// Calls `body` with each line of a file's bytes (ended by `\n`, `\r\n` or `\r`), its 1-based
+/// number and its range without the line end, until `body` returns `false`.
+func forEachLine(of bytes: [UInt8], _ body: (_ number: Int, _ range: Range<Int>) -> Bool) {
     var start = 0
     var number = 1
     var index = 0
     while index < bytes.count {
         let byte = bytes[index]
         if byte == 0x0A || byte == 0x0D {
-            lines.append((number, bytes[start..<index]))
+            guard body(number, start..<index) else { return }
             number += 1
             if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
             start = index + 1
         }
         index += 1
     }
-    if start < bytes.count { lines.append((number, bytes[start..<bytes.count])) }
-    return lines
+    if start < bytes.count { _ = body(number, start..<bytes.count) }
 }

@@ -89,10 +89,17 @@ package enum FlatJSON {
         let bytes: [UInt8]
         var position = 0
 
+        /// A byte a JSON number may have (a test on bytes: a string's `contains` is generic, and slow).
+        static func isNumberByte(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        }
+
         mutating func object() -> [String: Value]? {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
-            var members: [String: Value] = [:]
+            // Room for a record's members from the start: growing a dictionary rehashes it.
+            var members: [String: Value] = Dictionary(minimumCapacity: 24)
             skipSpace()
             if take(UInt8(ascii: "}")) { return end() ? members : nil }
             repeat {
@@ -216,7 +223,7 @@ package enum FlatJSON {
 
         private mutating func number() -> Double? {
             let start = position
-            while position < bytes.count, "+-.eE0123456789".utf8.contains(bytes[position]) { position += 1 }
+            while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
             guard position > start, position - start <= 64,
                 let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite
             else { return nil }
@@ -309,7 +316,11 @@ package enum FlatJSON {
         }
 
         private mutating func skipSpace() {
-            while position < bytes.count, " \t\r\n".utf8.contains(bytes[position]) { position += 1 }
+            while position < bytes.count,
+                bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0D || bytes[position] == 0x0A
+            {
+                position += 1
+            }
         }
     }
 }

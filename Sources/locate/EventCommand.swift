@@ -1,0 +1,97 @@
+import GPSLocation
+
+/// `locate monitor` and `locate visits`: the events a detector finds in the stream of fixes
+/// (region events, or arrivals and departures), one record each, until `--until` is met,
+/// `--count` records are out, `--duration` passes, a replay ends, a signal comes or the pipe
+/// closes. Status events go to stderr (or, with `--json --events`, to stdout), as for `--follow`.
+///
+/// An event is location, so nothing stands in for it: there is no fallback record. Location not
+/// authorized (at the start, or revoked on the way) ends the command with 77 and a message, as
+/// does reduced accuracy (monitoring and visits need precise positions); a when-in-use process
+/// sent to the background pauses until it is back. gpsd that cannot be reached at the start is
+/// 69; gpsd lost later is waited for, as `--follow` waits.
+struct EventCommand<Detector: LocationEventDetector> {
+    let options: CommandLineOptions
+    let manager: GPSLocationManager
+    let writer: RecordWriter
+    let explainer: AuthorizationMessages
+    let detector: Detector
+    /// The record of an event.
+    let record: @Sendable (Detector.Event) -> EventRecord
+    /// Whether an event meets `--until` (never, without it).
+    let isGoal: @Sendable (Detector.Event) -> Bool
+
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    func run() async throws(StandardStreams.OutputError) -> ExitStatus {
+        let stream = Task { await watch() }
+        SignalTrap.trap { _ in stream.cancel() }
+        let timer = options.duration.map { duration in
+            Task {
+                try await Task.sleep(for: duration)
+                stream.cancel()
+            }
+        }
+        let outcome = await stream.value
+        timer?.cancel()
+        return try outcome.get()
+    }
+
+    private func watch() async -> Result<ExitStatus, StandardStreams.OutputError> {
+        var writer = self.writer
+        let status: ExitStatus
+        do throws(StandardStreams.OutputError) {
+            status = try await stream(into: &writer)
+            try writer.finish()
+        } catch .closed {
+            return .success(.success)
+        } catch {
+            return .failure(error)
+        }
+        return .success(status)
+    }
+
+    /// Writes events until the stream ends; the exit status for how it ended.
+    private func stream(into writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
+        writer.start()
+        try writer.flush()
+        let liveOptions = LiveUpdateOptions(desiredAccuracy: options.accuracy)
+        var events = await manager.events(from: detector, options: liveOptions).makeAsyncIterator()
+        var printed = 0
+        let endpoint = manager.configuration.endpoint
+        while true {
+            let next: LocationEventUpdate<Detector.Event>?
+            do throws(GPSLocationError) {
+                next = try await events.next()
+            } catch .cancelled {
+                break
+            } catch .invalidSettings(let problem) {
+                StandardStreams.diagnose(problem.description)
+                return .configuration
+            } catch {
+                StandardStreams.diagnose(error.description)
+                return ExitStatus(error)
+            }
+            guard let update = next else { break }
+            switch update {
+            case .event(let event):
+                writer.write(record(event))
+                printed += 1
+                try writer.flush()
+                if isGoal(event) { return .success }
+                if let count = options.count, printed >= count { return options.until == nil ? .success : .timedOut }
+            case .status(let event):
+                writer.report(StatusEvent(event, endpoint: endpoint, explanation: explainer.explain))
+                try writer.flush()
+                if case .authorizationChanged(_, let denial?) = event {
+                    let what = options.command == .monitor ? "region monitoring" : "visit detection"
+                    StandardStreams.diagnose("\(what) ends: \(explainer.explain(denial))")
+                    return .notAuthorized
+                }
+            }
+        }
+        // The stream ended (a replay's last fix, --duration, a signal) before any --until was met.
+        guard let until = options.until else { return .success }
+        StandardStreams.diagnose("region '\(UntrustedText.visible(until.region, limit: 80))' was not \(until.state.rawValue) by the end")
+        return .timedOut
+    }
+}

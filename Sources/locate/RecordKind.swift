@@ -1,0 +1,87 @@
+import GPSLocation
+
+/// A region or visit event to write: the event records of `locate monitor` and `locate visits`.
+enum EventRecord {
+    case region(RegionEvent)
+    case visit(VisitEvent)
+
+    /// The position the record carries: the fix that decided a region event, or a visit's centre
+    /// (with its accuracy).
+    var location: Location {
+        switch self {
+        case .region(let event):
+            return event.location
+        case .visit(let event):
+            return Location(
+                latitude: event.visit.latitude, longitude: event.visit.longitude, horizontalAccuracy: event.visit.horizontalAccuracy,
+                mode: nil)
+        }
+    }
+}
+
+/// What a command writes: fixes (`locate`), region events (`monitor`) or visits (`visits`).
+/// Each kind has one table of fields that JSON, CSV, `--format` and text all write from.
+enum RecordKind: Sendable {
+    case fix, region, visit
+
+    /// The fields of a JSON record or CSV row of this kind (the place fields only for fixes).
+    func fields(includingPlaces: Bool) -> [RecordField] {
+        switch self {
+        case .fix: RecordFields.record(includingPlaces: includingPlaces)
+        case .region: Self.regionFields
+        case .visit: Self.visitFields
+        }
+    }
+
+    /// The `--format` tokens of an event kind: its field names but `type`, as `--help` lists them.
+    var tokenNames: String {
+        var list = ""
+        for field in fields(includingPlaces: false) where field.name != "type" {
+            list += list.isEmpty ? field.name : " %" + field.name
+        }
+        return list
+    }
+
+    /// DESIGN §7: `{"type":"region","region":…,"event":…,"state":…,"time":…,"lat":…,"lon":…,"h_acc":…}`.
+    static let regionFields: [RecordField] = [
+        RecordField(name: "type") { _ in .text("region") },
+        RecordField(name: "region") { record in regionEvent(record).map { .text($0.region.name) } ?? .unknown },
+        RecordField(name: "event") { record in regionEvent(record).map { .text($0.kind.rawValue) } ?? .unknown },
+        RecordField(name: "state") { record in regionEvent(record).map { .text($0.state.rawValue) } ?? .unknown },
+        RecordField(name: "time") { record in record.location.time.map(FieldValue.time) ?? .unknown },
+        RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
+        RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
+        RecordField(name: "h_acc") { record in record.location.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown },
+    ]
+
+    /// DESIGN §7: `{"type":"visit","event":…,"arrival":…,"departure":…,"lat":…,"lon":…,"h_acc":…}`.
+    static let visitFields: [RecordField] = [
+        RecordField(name: "type") { _ in .text("visit") },
+        RecordField(name: "event") { record in visitEvent(record).map { .text($0.kind.rawValue) } ?? .unknown },
+        RecordField(name: "arrival") { record in visitEvent(record).map { .time($0.visit.arrival) } ?? .unknown },
+        RecordField(name: "departure") { record in visitEvent(record)?.visit.departure.map(FieldValue.time) ?? .unknown },
+        RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
+        RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
+        RecordField(name: "h_acc") { record in record.location.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown },
+    ]
+
+    /// The fields the default text line has, in order: values a shell's `read` splits on
+    /// spaces, the free-form region name last so that `read … name` takes all of it.
+    var textFields: [String] {
+        switch self {
+        case .fix: ["lat", "lon"]
+        case .region: ["event", "state", "lat", "lon", "time", "region"]
+        case .visit: ["event", "lat", "lon", "arrival", "departure"]
+        }
+    }
+
+    private static func regionEvent(_ record: RecordSource) -> RegionEvent? {
+        if case .region(let event)? = record.event { return event }
+        return nil
+    }
+
+    private static func visitEvent(_ record: RecordSource) -> VisitEvent? {
+        if case .visit(let event)? = record.event { return event }
+        return nil
+    }
+}
