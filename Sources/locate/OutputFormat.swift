@@ -39,15 +39,28 @@ extension OutputFormat {
 /// the kind's text fields (`RecordKind.textFields`) separated by spaces, coordinates with six
 /// decimals and an unknown value as `-`.
 struct TextFormat: OutputFormat {
-    private let fields: [RecordField]
+    /// The fields of an event's line; `nil` for a fix, whose line is its coordinate alone (and
+    /// whose `--once` touches no field table at all).
+    private let eventFields: [RecordField]?
 
     init(kind: RecordKind = .fix) {
+        guard kind != .fix else {
+            eventFields = nil
+            return
+        }
         let table = kind.fields(includingPlaces: false)
-        fields = kind.textFields.compactMap { name in table.first { $0.name == name } }
+        eventFields = kind.textFields.compactMap { name in table.first { $0.name == name } }
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        for (index, field) in fields.enumerated() {
+        guard let eventFields else {
+            _ = NumberFormatting.append(source.location.latitude, decimals: 6, to: &output)
+            output.append(UInt8(ascii: " "))
+            _ = NumberFormatting.append(source.location.longitude, decimals: 6, to: &output)
+            output.append(UInt8(ascii: "\n"))
+            return true
+        }
+        for (index, field) in eventFields.enumerated() {
             if index > 0 { output.append(UInt8(ascii: " ")) }
             var value = field.value(source)
             if case .number(let number, _) = value, field.name == "lat" || field.name == "lon" { value = .number(number, decimals: 6) }

@@ -235,6 +235,39 @@ struct RegionEndToEndTests {
         }
     }
 
+    @Test func visitsAgainstGpsdAreDatedByTheReceiverClock() throws {
+        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+        let run = try runLocate(["visits", "--json", "--dwell", "20", "--count", "1", receiver.endpoint])
+        #expect(run.status == 0, "\(run.stderr)")
+        let visit = try #require(try records(run.stdout).first)
+        #expect(visit["event"] as? String == "arrival" && visit["departure"] is NSNull)
+        // The replay loops a track dated 08:00:00 to 08:02:19: an arrival is one of its seconds.
+        let arrival = try #require(visit["arrival"] as? String)
+        #expect(arrival.hasPrefix("2026-01-01T08:0") && arrival.hasSuffix(".000Z"), "\(arrival)")
+        let centre = try #require(location(visit))
+        let depot = Location(latitude: Self.depot.latitude, longitude: Self.depot.longitude, mode: nil)
+        let stop = Location(latitude: Self.stop.latitude, longitude: Self.stop.longitude, mode: nil)
+        #expect(min(centre.distance(from: depot), centre.distance(from: stop)) < 15, "at one of the two stops")
+    }
+
+    @Test func switchingPreciseLocationOffIsAnEventAndTheFixesThatFollowAreReduced() throws {
+        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let run = try startLocate(["--follow", "--json", "--events", receiver.endpoint], settings: settings)
+        try run.stdout.wait(for: "a first fix") { run.stdout.lines.contains { $0.contains("\"source\":\"gpsd\"") } }
+        try settings.write("[location]\nauthorization = always\naccuracy = reduced\n", to: settings.userFile)
+        try run.stdout.wait(for: "the accuracy change and a fix after it") {
+            guard let index = run.stdout.lines.firstIndex(where: { $0.contains("\"event\":\"accuracy_changed\"") }) else { return false }
+            return run.stdout.lines[(index + 1)...].contains { $0.contains("\"type\":\"fix\"") }
+        }
+        run.signal(SIGTERM)
+        #expect(try run.waitForExit() == 0)
+        let lines = run.stdout.lines
+        let change = try #require(lines.firstIndex { $0.contains("\"event\":\"accuracy_changed\"") })
+        #expect(lines[change].contains("\"accuracy\":\"reduced\""))
+        #expect(lines[(change + 1)...].filter { $0.contains("\"type\":\"fix\"") }.allSatisfy { $0.contains("\"accuracy\":\"reduced\"") })
+    }
+
     @Test func aRevokeMidMonitorEndsIt() throws {
         let receiver = try GpsdServer(track: "commute", cycle: 0.05)
         let settings = try SettingsHome.allowingAlways()

@@ -21,7 +21,8 @@ struct MotionDetector {
             return nil
         }
         let tolerance = max(anchor.horizontalAccuracy ?? 0, location.horizontalAccuracy ?? 0, Self.minimumMovement)
-        if location.distance(from: anchor) > tolerance {
+        // A noise threshold needs no ellipsoid: the sphere's distance is within 0.6% and cheap.
+        if greatCircleDistance(from: anchor, to: location) > tolerance {
             self.anchor = location
             guard isStationary else { return nil }
             isStationary = false

@@ -144,15 +144,16 @@ enum NMEATrackReader {
             if byte == UInt8(ascii: "."), !sawPoint {
                 sawPoint = true
             } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
                 digits += 1
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
                 if sawPoint { fractionDigits += 1 }
             } else {
                 return nil
             }
             index += 1
         }
-        guard digits > 0, digits <= 15 else { return nil }
+        guard digits > 0 else { return nil }
         let value = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -value : value
     }
