@@ -30,7 +30,7 @@ complete -c locate -l region -r -d '(monitor) A circular region of RADIUS metres
 complete -c locate -l until -r -d '(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start).'
 complete -c locate -l radius -r -d '(visits) A visit keeps within M metres of its centre (default 50).'
 complete -c locate -l dwell -r -d '(visits) A visit lasts at least S seconds of receiver time (default 300).'
-complete -c locate -l replay -r -d 'Read the fixes of a track (GPX 1.1, NMEA 0183 or locate\'s JSON Lines) instead of gpsd; no permission needed, nothing cached.'
+complete -c locate -l replay -r -d 'Read the fixes of a track (GPX 1.1, NMEA 0183 or locate\'s JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached.'
 complete -c locate -l replay-speed -r -d '(with --replay) Play the track at X times its pace; 0 for as fast as the output is read (default 1).'
 complete -c locate -l always -d '(permission allow) Allow also without a terminal or in the background.'
 complete -c locate -l reduced -d '(permission allow) Allow only positions snapped to a grid cell of about 5.6 km.'

@@ -53,6 +53,29 @@ enum Locate {
         return try outcome.withLock { $0 }.get()
     }
 
+    /// `--replay -`: the track piped in, up to `ReplayTrack.maximumFileSize`. Not from a terminal:
+    /// a stream's signals are held until it starts, so nothing could interrupt the wait.
+    private static func readTrackFromStandardInput() throws(GPSLocationError) -> [UInt8] {
+        let name = "standard input"
+        guard isatty(STDIN_FILENO) == 0 else {
+            throw .invalidTrack(file: name, line: nil, reason: "is a terminal; pipe a track in, or name its file")
+        }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: [UInt8]
+            do throws(StandardStreams.InputError) {
+                chunk = try StandardStreams.readInput()
+            } catch {
+                throw .invalidTrack(file: name, line: nil, reason: error.description)
+            }
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+            guard bytes.count <= ReplayTrack.maximumFileSize else {
+                throw .invalidTrack(file: name, line: nil, reason: "is too large (over \(ReplayTrack.maximumFileSize >> 20) MiB)")
+            }
+        }
+    }
+
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
     private static func run(_ options: CommandLineOptions, environment: EnvironmentVariables) -> ExitStatus {
         do {
@@ -122,7 +145,9 @@ enum Locate {
         var replay: ReplayTrack?
         if let path = options.replay {
             do throws(GPSLocationError) {
-                replay = try ReplayTrack(contentsOf: path)
+                replay =
+                    try path == "-"
+                    ? ReplayTrack(parsing: try readTrackFromStandardInput(), name: "standard input") : ReplayTrack(contentsOf: path)
             } catch {
                 StandardStreams.diagnose(error.description)
                 return ExitStatus(error)

@@ -233,7 +233,7 @@ enum OptionTable {
         OptionSpec(
             flags: ["--replay"], value: "FILE", scopes: OptionScope.reading,
             help:
-                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines) instead of gpsd; no permission needed, nothing cached."
+                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached."
         ) { parsed, flag, value in
             guard !value.isEmpty, !UntrustedText.hasHidden(value) else {
                 throw UsageError(message: "'\(flag)' needs a file name, not '\(UntrustedText.visible(value, limit: 80))'")

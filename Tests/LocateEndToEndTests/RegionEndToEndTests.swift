@@ -156,6 +156,9 @@ struct RegionEndToEndTests {
         let accurate = try runLocate(
             ["--follow", "--replay", jsonLines.path, "--replay-speed", "0", "--accuracy", "10"], settings: settings)
         #expect(accurate.stdout == "1.500000 2.500000\n", "--accuracy drops the 30 m fix")
+        let piped = try runShell(
+            "head -1 '\(jsonLines.path)' | '\(Package.locate.path)' --follow --replay - --replay-speed 0", settings: settings)
+        #expect(piped.status == 0 && piped.stdout == "1.500000 2.500000\n", "\(piped.stderr)")
         #expect(!FileManager.default.fileExists(atPath: settings.cacheFile.path), "a replay is never cached")
 
         let bad = settings.root.appendingPathComponent("bad.gpx")
