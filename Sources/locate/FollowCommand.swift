@@ -22,17 +22,7 @@ struct FollowCommand {
 
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
-        let stream = Task { await follow() }
-        SignalTrap.trap { _ in stream.cancel() }
-        let timer = options.duration.map { duration in
-            Task {
-                try await Task.sleep(for: duration)
-                stream.cancel()
-            }
-        }
-        let outcome = await stream.value
-        timer?.cancel()
-        return try outcome.get()
+        try await StreamLifetime.run(for: options.duration) { await follow() }
     }
 
     /// What the stream printed, and what gpsd said, for the exit status.

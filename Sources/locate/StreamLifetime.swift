@@ -1,0 +1,22 @@
+/// How a stream's command ends from outside: its work runs as a task that the first SIGINT,
+/// SIGTERM or SIGHUP (see `SignalTrap`) and `--duration` cancel, so it ends its output cleanly.
+/// `--follow`, `monitor` and `visits` all run this way.
+enum StreamLifetime {
+    /// Runs `work` until it ends or is cancelled, and returns its status.
+    /// - Throws: the output error `work` ended with.
+    static func run(
+        for duration: Duration?, _ work: @escaping @Sendable () async -> Result<ExitStatus, StandardStreams.OutputError>
+    ) async throws(StandardStreams.OutputError) -> ExitStatus {
+        let stream = Task { await work() }
+        SignalTrap.trap { _ in stream.cancel() }
+        let timer = duration.map { duration in
+            Task {
+                try await Task.sleep(for: duration)
+                stream.cancel()
+            }
+        }
+        let outcome = await stream.value
+        timer?.cancel()
+        return try outcome.get()
+    }
+}
