@@ -68,6 +68,21 @@ struct ReplayTrackTests {
         #expect(locations[0].horizontalAccuracy == 0.9 * ReplayTrack.metresPerHDOP)
     }
 
+    /// gpsd's receiver logs start with `#` comments; some receivers' RMC and GGA of one epoch
+    /// disagree on the position (bundg_zeus_9.log of gpsd's regressions), and gpsd reports the first.
+    @Test func aReceiverLogWithCommentsAndDisagreeingSentences() throws {
+        let log = """
+            # Name: a receiver
+            # Date: 2018-08-20
+            $GPRMC,094737,A,5251.0093,N,00518.8170,E,5.6,230.5,200818,1.4,E,A*1F
+            $GPGGA,094737,5251.0085,N,00518.8151,E,1,12,0.60,-4,M,46.8,M,,*4B
+            """
+        let location = try #require(try track(log).locations.first)
+        #expect(abs(location.latitude - (52 + 51.0093 / 60)) < 1e-9 && abs(location.longitude - (5 + 18.8170 / 60)) < 1e-9)
+        #expect(location.altitudeMSL == -4 && location.satellitesUsed == 12, "the rest of GGA still counts")
+        #expect(location.time == Date(timeIntervalSince1970: 1_534_758_457))
+    }
+
     @Test func jsonLinesTakeFixRecordsAndSkipTheRest() throws {
         let lines = """
             {"type":"status","event":"no_fix","time":"2026-01-01T08:00:00.000Z","message":"no fix yet"}

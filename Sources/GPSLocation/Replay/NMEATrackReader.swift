@@ -1,6 +1,7 @@
 /// An NMEA 0183 log as a track: RMC and GGA sentences (any talker: GP, GN, GL ...) of one epoch
 /// (the same time of day) make one fix; RMC gives the date, speed and course, GGA the altitude,
-/// satellites and HDOP. A sentence whose checksum is wrong, that is cut short, or that says
+/// satellites and HDOP; when the two disagree on the position (some receivers' do), the first
+/// of the epoch stands, as gpsd reports it. A sentence whose checksum is wrong, that is cut short, or that says
 /// there is no fix (RMC status V, GGA quality 0) is skipped, as gpsd skips it; other sentences
 /// are ignored. Fixes before the first RMC date have no time.
 ///
@@ -69,16 +70,16 @@ enum NMEATrackReader {
             if isRMC {
                 guard fields.count >= 10 else { return true }
                 current.hasFix = current.hasFix && fields[2].count == 1 && bytes[fields[2].lowerBound] == UInt8(ascii: "A")
-                current.latitude = coordinate(3, degreeDigits: 2) ?? current.latitude
-                current.longitude = coordinate(5, degreeDigits: 3) ?? current.longitude
+                current.latitude = current.latitude ?? coordinate(3, degreeDigits: 2)
+                current.longitude = current.longitude ?? coordinate(5, degreeDigits: 3)
                 current.speed = number(7, in: 0...10_000).map { $0 * 1852 / 3600 }
                 current.course = number(8, in: 0...360)
                 if fields[9].count == 6 { current.date = fields[9] }
             } else {
                 guard fields.count >= 12 else { return true }
                 current.hasFix = current.hasFix && number(6, in: 1...9) != nil
-                current.latitude = coordinate(2, degreeDigits: 2) ?? current.latitude
-                current.longitude = coordinate(4, degreeDigits: 3) ?? current.longitude
+                current.latitude = current.latitude ?? coordinate(2, degreeDigits: 2)
+                current.longitude = current.longitude ?? coordinate(4, degreeDigits: 3)
                 current.satellites = number(7, in: 0...99).map { Int($0) }
                 current.hdop = number(8, in: 0...99.99)
                 current.altitude = number(9, in: -10_000...100_000)

@@ -5,7 +5,8 @@
 /// tracks, or else of its routes, or else its waypoints), NMEA 0183 logs (`$`: RMC and GGA
 /// sentences, one fix per epoch; sentences with a wrong checksum or without a fix are skipped,
 /// as gpsd skips them) and `locate`'s own JSON Lines (`{`: fix records; other record types such
-/// as status events are skipped). A point without a stated accuracy is taken as exact; an
+/// as status events are skipped). `#` comment lines at the start (gpsd's receiver logs have
+/// them) are skipped. A point without a stated accuracy is taken as exact; an
 /// `hdop` (GPX, NMEA GGA) becomes an accuracy of ``metresPerHDOP`` times it, and a record's
 /// `h_acc` is its accuracy.
 public struct ReplayTrack: Sendable, Hashable {
@@ -46,8 +47,8 @@ public struct ReplayTrack: Sendable, Hashable {
     /// Reads a track from the bytes of a file; `name` is what errors call it.
     /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)``.
     public init(parsing bytes: [UInt8], name: String) throws(GPSLocationError) {
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let locations: [Location]
+        let first = Self.firstByte(of: bytes)
         do throws(TrackProblem) {
             switch first {
             case UInt8(ascii: "<"): locations = try GPXTrackReader.locations(in: bytes)
@@ -60,6 +61,25 @@ public struct ReplayTrack: Sendable, Hashable {
             throw .invalidTrack(file: name, line: error.line, reason: error.reason)
         }
         self.locations = locations
+    }
+}
+
+extension ReplayTrack {
+    /// The first byte that says the format: after white space, a byte-order mark, and the `#`
+    /// comment lines gpsd's receiver logs begin with.
+    fileprivate static func firstByte(of bytes: [UInt8]) -> UInt8? {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF:
+                index += 1
+            case UInt8(ascii: "#"):
+                while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+            default:
+                return bytes[index]
+            }
+        }
+        return nil
     }
 }
 
