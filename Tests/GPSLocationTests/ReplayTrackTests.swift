@@ -25,7 +25,7 @@ struct ReplayTrackTests {
               <!-- <trkpt lat="9" lon="9"> in a comment is no point -->
               <trk><name>Run &amp; back</name><trkseg>
                 <trkpt lat="37.5178" lon='126.8863'><ele>30.5</ele><time>2026-01-01T08:00:00Z</time><hdop>1.2</hdop>
-                  <extensions><gpxtpx:hr>120</gpxtpx:hr></extensions></trkpt>
+                  <extensions><gpxtpx:hr>120</gpxtpx:hr><x:time>1999-01-01T00:00:00Z</x:time></extensions></trkpt>
                 <trkpt lat="-33.5" lon="-70.25"><time>2026-01-01T05:00:01-03:00</time></trkpt>
                 <trkpt lat="0" lon="0"/>
               </trkseg></trk>
@@ -36,7 +36,7 @@ struct ReplayTrackTests {
         #expect(locations[0].latitude == 37.5178 && locations[0].longitude == 126.8863)
         #expect(locations[0].altitudeMSL == 30.5 && locations[0].mode == .threeDimensional)
         #expect(locations[0].horizontalAccuracy == 1.2 * ReplayTrack.metresPerHDOP)
-        #expect(locations[0].time == Date(timeIntervalSince1970: 1_767_254_400))
+        #expect(locations[0].time == Date(timeIntervalSince1970: 1_767_254_400), "an extension's <time> is not the point's")
         #expect(locations[1].time == Date(timeIntervalSince1970: 1_767_254_401), "an offset is honoured")
         #expect(locations[1].horizontalAccuracy == nil, "no hdop: taken as exact")
         #expect(locations.allSatisfy { $0.source == .replay })
@@ -61,7 +61,7 @@ struct ReplayTrackTests {
         let locations = try track(nmea).locations
         #expect(locations.count == 2, "the bad checksum and the V sentence are skipped")
         #expect(abs(locations[0].latitude - 64.14) < 1e-9 && abs(locations[0].longitude - -21.910114) < 1e-6)
-        #expect(locations[0].time == Date(timeIntervalSince1970: 1_767_254_400))
+        #expect(locations[0].time == Date(timeIntervalSince1970: 1_767_254_400), "an extension's <time> is not the point's")
         #expect(locations[1].time == Date(timeIntervalSince1970: 1_767_254_401))
         #expect(locations[0].altitudeMSL == 30 && locations[0].altitudeHAE == 75 && locations[0].satellitesUsed == 8)
         #expect(abs((locations[0].speed ?? 0) - 6.41 * 1852 / 3600) < 1e-9)
@@ -102,6 +102,7 @@ struct ReplayTrackTests {
         ("<gpx>\n<trkpt lat=\"91\" lon=\"0\"/></gpx>", "track:2: a <trkpt> needs lat and lon in range"),
         ("<gpx><trkpt lat=\"1\" lon=\"0\"><time>noon</time></trkpt></gpx>", "track:1: <time> is not an ISO 8601 time with a zone"),
         ("<gpx><trkpt lat=\"1\" lon=\"0\">", "track:1: a point is not closed before the end of the file"),
+        ("<gpx>\n<trkpt lat=\"1\" lon=\"0\">\n<trkpt lat=\"2\" lon=\"0\">", "track:3: a point opens inside the point of line 2"),
         ("<gpx><trkpt lat=\"1\" lon=\"0\"", "track:1: a tag is not closed"),
         ("<gpx><!-- open", "track:1: '-->' is missing"),
         ("<gpx></gpx>", "track: has no fix"),

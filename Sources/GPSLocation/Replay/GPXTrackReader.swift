@@ -34,7 +34,8 @@ enum GPXTrackReader {
         var scanner = Scanner(bytes: bytes)
         var points: [[Location]] = Array(repeating: [], count: PointKind.allCases.count)
         var point: Point?
-        var child: ArraySlice<UInt8>?
+        /// The open elements inside the point (its direct children are at depth 1).
+        var depth = 0
         var sawRoot = false
         while let tag = try scanner.nextTag() {
             let name = localName(tag.name)
@@ -45,13 +46,16 @@ enum GPXTrackReader {
                 sawRoot = true
                 continue
             }
-            if let kind = PointKind(name) {
+            if let kind = PointKind(name), depth == 0 {
                 if tag.isEnd {
                     if let finished = point, finished.kind == kind { points[kind.rawValue].append(finished.location) }
                     point = nil
                     continue
                 }
                 let line = scanner.line(at: tag.start)
+                if let open = point {
+                    throw TrackProblem(line: line, reason: "a point opens inside the point of line \(open.line)")
+                }
                 guard let latitude = number(tag.attribute("lat"), in: -90...90),
                     let longitude = number(tag.attribute("lon"), in: -180...180)
                 else {
@@ -65,16 +69,14 @@ enum GPXTrackReader {
                 }
                 continue
             }
-            guard point != nil else { continue }
-            if !tag.isEnd, !tag.isSelfClosing {
-                child = name
+            guard var current = point, !tag.isSelfClosing else { continue }
+            if !tag.isEnd {
+                depth += 1
                 continue
             }
-            guard tag.isEnd, let open = child, open.elementsEqual(name), var current = point else {
-                child = nil
-                continue
-            }
-            child = nil
+            depth = max(0, depth - 1)
+            // Only the point's own children count (an extension's <time> is not the point's).
+            guard depth == 0 else { continue }
             let text = trimmed(scanner.text(before: tag.start))
             let line = scanner.line(at: tag.start)
             func value(_ range: ClosedRange<Double>) throws(TrackProblem) -> Double {
