@@ -311,6 +311,9 @@ extension CommandLineOptions {
         if replay != nil, let gpsd = used.first(where: { $0.flags.contains("--gpsd") }) {
             throw UsageError(message: "'\(gpsd.name)' and --replay: a replay reads no gpsd")
         }
+        if replay != nil, flags.contains("--max-age") {
+            throw UsageError(message: "'--max-age' and --replay: a recorded track's fixes have no age now")
+        }
         if let template = parsed.template {
             format = .template(try TemplateFormat(template, nullText: parsed.nullText ?? "", kind: recordKind))
         }

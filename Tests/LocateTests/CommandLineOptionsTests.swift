@@ -86,6 +86,16 @@ struct CommandLineOptionsTests {
             "unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place %%)"
         ),
         (["host:99999"], "invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
+        (["--replay", "t.gpx", "--max-age", "5"], "'--max-age' and --replay: a recorded track's fixes have no age now"),
+        (["--replay", "t.gpx", "localhost"], "unexpected argument 'localhost': a replay reads no gpsd"),
+        (["--replay-speed", "2"], "'--replay-speed' goes with --replay"),
+        (["monitor", "--region", "home=91,0,10"], "'--region': '91' is not a number from -90 to 90 in 'home=91,0,10'"),
+        (["monitor", "--region", "=1,2,3"], "'--region': '' is not a region name (1 to 64 visible characters)"),
+        (["monitor", "--until", "near:home"], "'--until' needs inside:NAME or outside:NAME, not 'near:home'"),
+        (["visits", "--radius", "0"], "'--radius' needs a number above 0, not '0'"),
+        (["visits", "--region", "a=1,2,3"], "'--region' does not apply to visits"),
+        (["monitor", "--gpx"], "'--gpx' does not apply to monitor"),
+        (["monitor", "--format", "%city"], "unknown token '%city' in --format (valid: %region %event %state %time %lat %lon %h_acc %%)"),
     ])
     func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try parse(arguments) }
