@@ -69,6 +69,18 @@ struct RegionMonitorTests {
             ])
     }
 
+    @Test func aRegionAddedLaterGetsItsInitialEventAtTheNextFixAndARemovedOneNoMore() {
+        var monitor = RegionMonitor(regions: [Self.home])
+        #expect(monitor.process(Self.fix(north: 0)).map(\.kind) == [.initial])
+        monitor.add(Self.depot)
+        let next = monitor.process(Self.fix(north: 300))
+        #expect(
+            next.map { "\($0.region.name) \($0.kind.rawValue) \($0.state.rawValue)" } == ["home exit outside", "depot initial outside"])
+        monitor.remove(named: "home")
+        #expect(monitor.process(Self.fix(north: 1110)).map { "\($0.region.name) \($0.kind.rawValue)" } == ["depot enter"])
+        #expect(monitor.regions == [Self.depot] && monitor.states == ["depot": .inside])
+    }
+
     @Test func aRegionIsValidatedWhenMade() {
         #expect(CircularRegion(name: "", latitude: 0, longitude: 0, radius: 10) == nil)
         #expect(CircularRegion(name: "a\u{202E}b", latitude: 0, longitude: 0, radius: 10) == nil)

@@ -30,6 +30,8 @@ public struct LocationEventUpdates<Detector: LocationEventDetector>: AsyncSequen
         private var detector: Detector
         /// Events of one fix not handed out yet, in order.
         private var pending: [Detector.Event] = []
+        /// Whether the authorization at the start was checked (later changes come as events).
+        private var checkedStart = false
 
         init(updates: LiveUpdates.Iterator, detector: Detector) {
             self.updates = updates
@@ -45,25 +47,25 @@ public struct LocationEventUpdates<Detector: LocationEventDetector>: AsyncSequen
 
         /// ``next()``, on the caller's isolation.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(GPSLocationError) -> Element? {
+            if !checkedStart {
+                checkedStart = true
+                // Reduced from the start: no fix needs to come to say so.
+                let authorization = updates.authorization
+                if authorization.isAuthorized, authorization.accuracy == .reducedAccuracy { throw .preciseLocationRequired }
+            }
             while true {
                 if !pending.isEmpty { return .event(pending.removeFirst()) }
-                try checkAccuracy()
                 guard let update = try await updates.next(isolation: actor) else { return nil }
                 switch update {
                 case .status(let event):
                     if case .accuracyChanged(.reducedAccuracy) = event { throw .preciseLocationRequired }
                     return .status(event)
                 case .location(let location):
-                    try checkAccuracy()
+                    // A fix the gate released reduced: precise location was switched off.
                     guard location.accuracy == .fullAccuracy else { throw .preciseLocationRequired }
                     pending = detector.process(location)
                 }
             }
-        }
-
-        private func checkAccuracy() throws(GPSLocationError) {
-            let authorization = updates.authorization
-            if authorization.isAuthorized, authorization.accuracy == .reducedAccuracy { throw .preciseLocationRequired }
         }
     }
 }
