@@ -35,7 +35,7 @@ struct ReplayTrackTests {
         #expect(locations.count == 3)
         #expect(locations[0].latitude == 37.5178 && locations[0].longitude == 126.8863)
         #expect(locations[0].altitudeMSL == 30.5 && locations[0].mode == .threeDimensional)
-        #expect(locations[0].horizontalAccuracy == 1.2 * ReplayTrack.metresPerHDOP)
+        #expect(locations[0].horizontalAccuracy == 1.2, "the hdop is the accuracy, as DESIGN says")
         #expect(locations[0].time == Date(timeIntervalSince1970: 1_767_254_400), "an extension's <time> is not the point's")
         #expect(locations[1].time == Date(timeIntervalSince1970: 1_767_254_401), "an offset is honoured")
         #expect(locations[1].horizontalAccuracy == nil, "no hdop: taken as exact")
@@ -65,7 +65,7 @@ struct ReplayTrackTests {
         #expect(locations[1].time == Date(timeIntervalSince1970: 1_767_254_401))
         #expect(locations[0].altitudeMSL == 30 && locations[0].altitudeHAE == 75 && locations[0].satellitesUsed == 8)
         #expect(abs((locations[0].speed ?? 0) - 6.41 * 1852 / 3600) < 1e-9)
-        #expect(locations[0].horizontalAccuracy == 0.9 * ReplayTrack.metresPerHDOP)
+        #expect(locations[0].horizontalAccuracy == 0.9)
     }
 
     /// gpsd's receiver logs start with `#` comments; some receivers' RMC and GGA of one epoch

@@ -37,7 +37,7 @@ struct RegionEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let events = try records(run.stdout)
         #expect(events.map(summary) == ["mid initial outside", "mid enter inside", "mid exit outside"])
-        // Replayed NMEA says HDOP 0.9: an accuracy of 4.5 m. The deciding fix is the first clearly
+        // Replayed NMEA says HDOP 0.9: an accuracy of 0.9 m. The deciding fix is the first clearly
         // across: inside with its whole accuracy circle, and the fix a second before was not.
         let center = Location(latitude: 64.13 + 300 / 111_132.0, longitude: -21.9, mode: nil)
         let track = try trackPoints("commute").map { Location(latitude: $0.latitude, longitude: $0.longitude, mode: .twoDimensional) }
@@ -45,12 +45,12 @@ struct RegionEndToEndTests {
         let exit = try #require(location(events[2]))
         let enterIndex = try #require(track.firstIndex { abs($0.latitude - enter.latitude) < 1e-6 })
         let exitIndex = try #require(track.firstIndex { abs($0.latitude - exit.latitude) < 1e-6 })
-        #expect(enter.distance(from: center) + 4.5 <= 100 && track[enterIndex - 1].distance(from: center) + 4.5 > 100)
-        #expect(exit.distance(from: center) - 4.5 >= 100 && track[exitIndex - 1].distance(from: center) - 4.5 < 100)
+        #expect(enter.distance(from: center) + 0.9 <= 100 && track[enterIndex - 1].distance(from: center) + 0.9 > 100)
+        #expect(exit.distance(from: center) - 0.9 >= 100 && track[exitIndex - 1].distance(from: center) - 0.9 < 100)
         #expect(
             events[1]["time"] as? String
                 == "2026-01-01T08:\(String(format: "%02d", (enterIndex) / 60)):\(String(format: "%02d", enterIndex % 60)).000Z")
-        #expect(events.allSatisfy { $0["h_acc"] as? Double == 4.5 })
+        #expect(events.allSatisfy { $0["h_acc"] as? Double == 0.9 })
     }
 
     @Test func untilExitsAtTheDecidingFixAndAtOnceWhenAlreadyThere() throws {
@@ -105,7 +105,7 @@ struct RegionEndToEndTests {
         #expect(visits.map { $0["event"] as? String ?? "" } == ["arrival", "departure", "arrival"])
         #expect(visits[0]["arrival"] as? String == "2026-01-01T08:00:00.000Z" && visits[0]["departure"] is NSNull)
         #expect(visits[1]["arrival"] as? String == "2026-01-01T08:00:00.000Z")
-        // The walk starts at 08:00:40: the last fix within 50 m (+4.5 m) is at 08:00:44.
+        // The walk starts at 08:00:40: the last fix within 50 m (+0.9 m) is at 08:00:44.
         #expect(visits[1]["departure"] as? String == "2026-01-01T08:00:44.000Z")
         // The stop is reached at 08:01:40; the walk's last steps within 50 m of the stop's centre
         // (from 550 m north, 08:01:34) already belong to the stay.

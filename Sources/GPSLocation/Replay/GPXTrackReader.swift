@@ -97,7 +97,7 @@ enum GPXTrackReader {
             case "hdop":
                 let hdop = try value(0...100)
                 current.location.hdop = hdop
-                current.location.horizontalAccuracy = hdop * ReplayTrack.metresPerHDOP
+                current.location.horizontalAccuracy = hdop
             case "speed":
                 current.location.speed = try value(0...10_000)
             case "course":

@@ -37,7 +37,7 @@ enum NMEATrackReader {
                 Location(
                     latitude: latitude, longitude: longitude, time: time, altitudeMSL: epoch.altitude,
                     altitudeHAE: epoch.altitude.flatMap { altitude in epoch.geoidSeparation.map { altitude + $0 } },
-                    horizontalAccuracy: epoch.hdop.map { $0 * ReplayTrack.metresPerHDOP }, speed: epoch.speed, course: epoch.course,
+                    horizontalAccuracy: epoch.hdop, speed: epoch.speed, course: epoch.course,
                     hdop: epoch.hdop, mode: epoch.altitude == nil ? .twoDimensional : .threeDimensional,
                     satellitesUsed: epoch.satellites, source: .replay))
         }

@@ -6,16 +6,13 @@
 /// sentences, one fix per epoch; sentences with a wrong checksum or without a fix are skipped,
 /// as gpsd skips them) and `locate`'s own JSON Lines (`{`: fix records; other record types such
 /// as status events are skipped). `#` comment lines at the start (gpsd's receiver logs have
-/// them) are skipped. A point without a stated accuracy is taken as exact; an
-/// `hdop` (GPX, NMEA GGA) becomes an accuracy of ``metresPerHDOP`` times it, and a record's
-/// `h_acc` is its accuracy.
+/// them) are skipped. A point without a stated accuracy is taken as exact; otherwise, as
+/// `locate`'s design has it, its `hdop` (GPX, NMEA GGA) is its accuracy in metres (a track file
+/// carries no better estimate: GPX has no accuracy field), and a record's `h_acc` is its
+/// accuracy.
 public struct ReplayTrack: Sendable, Hashable {
     /// The fixes, in file order.
     public let locations: [Location]
-
-    /// The horizontal accuracy one unit of HDOP stands for, metres: a typical user equivalent
-    /// range error of a receiver without corrections.
-    public static let metresPerHDOP = 5.0
 
     /// The largest file read, 256 MiB (some three million fixes of JSON Lines).
     public static let maximumFileSize = 256 << 20
