@@ -5,6 +5,8 @@
 enum JSONLinesTrackReader {
     static func locations(in bytes: [UInt8]) throws(TrackProblem) -> [Location] {
         var locations: [Location] = []
+        // A fix a line at most: room for them at once (a grown array and its copy never coexist).
+        locations.reserveCapacity(bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
         var problem: TrackProblem?
         forEachLine(of: bytes) { number, range in
             guard bytes[range].contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return true }

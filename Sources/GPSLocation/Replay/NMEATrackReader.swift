@@ -25,6 +25,9 @@ enum NMEATrackReader {
 
     static func locations(in bytes: [UInt8]) throws(TrackProblem) -> [Location] {
         var locations: [Location] = []
+        // As many fixes as RMC or GGA sentences, at most: room for them at once, so a long log
+        // never holds a grown array and its copy at the same time.
+        locations.reserveCapacity(max(count(of: "RMC", in: bytes), count(of: "GGA", in: bytes)))
         var epoch: Epoch?
         var lastDate: Range<Int>?
         var fields: [Range<Int>] = []
@@ -91,6 +94,22 @@ enum NMEATrackReader {
         }
         finish(epoch)
         return locations
+    }
+
+    /// How many lines have a sentence of `kind` (`$` and a two-letter talker before it, a comma after).
+    private static func count(of kind: String, in bytes: [UInt8]) -> Int {
+        let pattern = Array(kind.utf8)
+        var count = 0
+        forEachLine(of: bytes) { _, line in
+            let start = line.lowerBound
+            if line.count > 7, bytes[start] == UInt8(ascii: "$"), bytes[start + 6] == UInt8(ascii: ","),
+                bytes[(start + 3)..<(start + 6)].elementsEqual(pattern)
+            {
+                count += 1
+            }
+            return true
+        }
+        return count
     }
 
     /// The comma-separated fields of the sentence in `line` (`$` or `!` to `*`), into `fields`;
