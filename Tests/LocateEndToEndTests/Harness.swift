@@ -144,7 +144,9 @@ final class GpsdServer: Sendable {
 
     private init(script: String, _ arguments: [String]) throws {
         let server = try RunningProcess(Package.root.appendingPathComponent("Scripts/\(script)"), arguments)
-        try server.stdout.wait(timeout: 40, for: "Scripts/\(script)") { !server.stdout.lines.isEmpty || !server.process.isRunning }
+        // Longer than Scripts/simulate's own retries (3 attempts of 20 s), which a loaded machine
+        // needs now and then: the harness must not give up on a start that is still being retried.
+        try server.stdout.wait(timeout: 75, for: "Scripts/\(script)") { !server.stdout.lines.isEmpty || !server.process.isRunning }
         guard let line = server.stdout.lines.first else {
             throw HarnessError(description: "Scripts/\(script) failed: \(server.stderr.text)")
         }
