@@ -100,7 +100,7 @@ package struct LocationSettings: Sendable, Hashable {
                     ))
             }
             if header.section.name == "region", let name = header.section.app {
-                guard CircularRegion(name: name, latitude: 0, longitude: 0, radius: 1) != nil else {
+                guard CircularRegion.isValidName(name) else {
                     throw .invalidSettings(
                         SettingsProblem(
                             file: file, line: header.line, column: 9, message: "a region name has 1 to 64 visible characters"))

@@ -17,7 +17,7 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     /// character (control, bidi override), the centre is not a coordinate, or the radius is not
     /// above 0 and at most ``maximumRadius``.
     public init?(name: String, latitude: Double, longitude: Double, radius: Double) {
-        guard !name.isEmpty, name.count <= 64, !UntrustedText.hasHidden(name),
+        guard Self.isValidName(name),
             (-90...90).contains(latitude), (-180...180).contains(longitude),
             radius > 0, radius <= Self.maximumRadius
         else { return nil }
@@ -25,6 +25,12 @@ public struct CircularRegion: Sendable, Hashable, Codable {
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
+    }
+
+    /// Whether `name` can name a region: 1 to 64 characters, none of them hidden (a control or
+    /// formatting character).
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && !UntrustedText.hasHidden(name)
     }
 
     /// Decodes a region, checked as ``init(name:latitude:longitude:radius:)`` checks it.

@@ -121,9 +121,13 @@ enum GPXTrackReader {
     }
 
     private static func trimmed(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return [] }
         return text[first...last]
+    }
+
+    /// XML's white space: space, tab, line feed, carriage return.
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// A plain decimal number (with an optional exponent) in `range`, or `nil`.
@@ -151,19 +155,20 @@ enum GPXTrackReader {
         func attribute(_ key: String) -> ArraySlice<UInt8>? {
             let key = Array(key.utf8)
             var index = attributes.startIndex
+            func skipSpace() {
+                while index < attributes.endIndex, GPXTrackReader.isSpace(attributes[index]) { index += 1 }
+            }
             while index < attributes.endIndex {
-                while index < attributes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(attributes[index]) { index += 1 }
+                skipSpace()
                 let nameStart = index
-                while index < attributes.endIndex, attributes[index] != UInt8(ascii: "="),
-                    ![0x20, 0x09, 0x0A, 0x0D].contains(attributes[index])
-                {
+                while index < attributes.endIndex, attributes[index] != UInt8(ascii: "="), !GPXTrackReader.isSpace(attributes[index]) {
                     index += 1
                 }
                 let name = attributes[nameStart..<index]
-                while index < attributes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(attributes[index]) { index += 1 }
+                skipSpace()
                 guard index < attributes.endIndex, attributes[index] == UInt8(ascii: "=") else { return nil }
                 index += 1
-                while index < attributes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(attributes[index]) { index += 1 }
+                skipSpace()
                 guard index < attributes.endIndex, attributes[index] == UInt8(ascii: "\"") || attributes[index] == UInt8(ascii: "'") else {
                     return nil
                 }
@@ -242,7 +247,7 @@ enum GPXTrackReader {
                 if isEnd { body = body.dropFirst() }
                 let isSelfClosing = body.last == UInt8(ascii: "/")
                 if isSelfClosing { body = body.dropLast() }
-                let nameEnd = body.firstIndex { [0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? body.endIndex
+                let nameEnd = body.firstIndex(where: GPXTrackReader.isSpace) ?? body.endIndex
                 guard nameEnd > body.startIndex else { throw TrackProblem(line: line(at: open), reason: "a tag has no name") }
                 textStart = textBegin
                 return Tag(

@@ -27,7 +27,7 @@ enum NMEATrackReader {
         var locations: [Location] = []
         // As many fixes as RMC or GGA sentences, at most: room for them at once, so a long log
         // never holds a grown array and its copy at the same time.
-        locations.reserveCapacity(max(count(of: "RMC", in: bytes), count(of: "GGA", in: bytes)))
+        locations.reserveCapacity(fixSentenceCount(in: bytes))
         var epoch: Epoch?
         var lastDate: Range<Int>?
         var fields: [Range<Int>] = []
@@ -96,20 +96,19 @@ enum NMEATrackReader {
         return locations
     }
 
-    /// How many lines have a sentence of `kind` (`$` and a two-letter talker before it, a comma after).
-    private static func count(of kind: String, in bytes: [UInt8]) -> Int {
-        let pattern = Array(kind.utf8)
-        var count = 0
+    /// The most fixes `bytes` can hold: its RMC sentences, or its GGA ones when it has more (`$`,
+    /// a two-letter talker, the type and a comma at the start of a line), counted in one pass.
+    private static func fixSentenceCount(in bytes: [UInt8]) -> Int {
+        var rmc = 0
+        var gga = 0
         forEachLine(of: bytes) { _, line in
             let start = line.lowerBound
-            if line.count > 7, bytes[start] == UInt8(ascii: "$"), bytes[start + 6] == UInt8(ascii: ","),
-                bytes[(start + 3)..<(start + 6)].elementsEqual(pattern)
-            {
-                count += 1
-            }
+            guard line.count > 7, bytes[start] == UInt8(ascii: "$"), bytes[start + 6] == UInt8(ascii: ",") else { return true }
+            let kind = bytes[(start + 3)..<(start + 6)]
+            if kind.elementsEqual("RMC".utf8) { rmc += 1 } else if kind.elementsEqual("GGA".utf8) { gga += 1 }
             return true
         }
-        return count
+        return max(rmc, gga)
     }
 
     /// The comma-separated fields of the sentence in `line` (`$` or `!` to `*`), into `fields`;
