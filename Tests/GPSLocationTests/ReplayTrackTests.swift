@@ -95,6 +95,16 @@ struct ReplayTrackTests {
         #expect(locations.allSatisfy { $0.source == .replay }, "a replayed record is a replay, whatever it said")
     }
 
+    @Test func aTrackWrittenOnWindowsReadsAlike() throws {
+        let bom = "\u{FEFF}"
+        let jsonLines = bom + "{\"lat\":1.5,\"lon\":2.5}\r\n{\"lat\":1.6,\"lon\":2.6}\r\n"
+        #expect(try track(jsonLines).locations.map(\.latitude) == [1.5, 1.6])
+        let gpx = bom + "<gpx>\r\n<trkpt lat=\"1\" lon=\"2\">\r\n<time>2026-01-01T08:00:00Z</time>\r\n</trkpt>\r\n</gpx>\r\n"
+        #expect(try track(gpx).locations.map(\.latitude) == [1])
+        let nmea = bom + "$GPRMC,080000.00,A,6408.40000,N,02154.60686,W,6.41,0.0,010126,,,A*71\r\n"
+        #expect(try track(nmea).locations.count == 1)
+    }
+
     @Test(arguments: [
         ("hello", "track: not GPX, NMEA 0183 or JSON Lines"),
         ("", "track: not GPX, NMEA 0183 or JSON Lines"),

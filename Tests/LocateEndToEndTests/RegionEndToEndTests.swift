@@ -170,6 +170,20 @@ struct RegionEndToEndTests {
         #expect(missing.status == 65 && missing.stderr == "locate: /nonexistent.gpx: no such file\n")
     }
 
+    @Test func aTrackThatCannotEndIsRefusedAtOnce() throws {
+        let settings = try SettingsHome.allowingAlways()
+        // A FIFO nobody writes would block a read for ever: only regular files are read.
+        let fifo = settings.root.appendingPathComponent("track.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let piped = try runLocate(["--follow", "--replay", fifo.path], settings: settings, timeout: 10)
+        #expect(piped.status == 65 && piped.stdout.isEmpty)
+        #expect(piped.stderr == "locate: \(fifo.path): is not a regular file (a FIFO)\n", "\(piped.stderr)")
+        // A terminal on stdin for --replay -: a stream holds its signals until it starts.
+        let terminal = try runLocateOnTerminal(["--follow", "--replay", "-"], settings: settings)
+        #expect(terminal.status == 65 && terminal.stdout.isEmpty)
+        #expect(terminal.terminal.contains("standard input: is a terminal"), "\(terminal.terminal)")
+    }
+
     @Test func aStationaryReceiverIsReportedStationary() throws {
         let run = try runLocate(["--follow", "--replay", Package.track("weather").path, "--replay-speed", "0", "--json", "--events"])
         #expect(run.status == 0)
