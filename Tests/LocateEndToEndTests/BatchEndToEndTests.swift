@@ -8,12 +8,12 @@ struct BatchEndToEndTests {
     /// Runs the batch on `input` (written to a file, read as stdin).
     private func batch(
         _ input: [UInt8], _ arguments: [String] = [], settings: SettingsHome
-    ) throws -> (
+    ) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
         let file = settings.root.appendingPathComponent("input-\(UUID().uuidString)")
         try Data(input).write(to: file)
-        return try runShell(
+        return try await runShell(
             "'\(Package.locate.path)' geocode --batch --lang C \(arguments.joined(separator: " ")) < '\(file.path)'", settings: settings)
     }
 
@@ -23,8 +23,8 @@ struct BatchEndToEndTests {
         input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count - (input.last == UInt8(ascii: "\n") ? 1 : 0)
     }
 
-    @Test func mixedGoodAndBadLinesKeepTheirOrderAndCount() throws {
-        let settings = try SettingsHome.withPlaceIndex()
+    @Test func mixedGoodAndBadLinesKeepTheirOrderAndCount() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
         let long = String(repeating: "9", count: 70_000)
         let lines = [
             "37.517829 126.886270", "64.1417,-21.9266", "not a point", "", "91 0", "1.2840 , 103.8514\r",
@@ -33,7 +33,7 @@ struct BatchEndToEndTests {
             #"{"lat":"1","lon":2}"#, "0x10 5", "1 2 3",
         ]
         let input = Array((lines.joined(separator: "\n") + "\n").utf8) + [0xFF, 0xFE] + Array("\n5 5".utf8)
-        let json = try batch(input, ["--json"], settings: settings)
+        let json = try await batch(input, ["--json"], settings: settings)
         #expect(json.status == 65, "lines that are not points: EX_DATAERR at the end")
         let records = try json.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { try jsonObject(String($0)) }
         #expect(records.count == lineCount(input), "\(json.stdout)")
@@ -53,55 +53,58 @@ struct BatchEndToEndTests {
         #expect(records[15]["country_code"] as? String == "NG", "the last line, without its line end")
         #expect(json.stderr.contains("8 of 16 lines were not points (the first: line 3:"), "\(json.stderr)")
 
-        let text = try batch(input, settings: settings)
+        let text = try await batch(input, settings: settings)
         #expect(text.status == 65)
         let textLines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(textLines.count == lineCount(input))
         #expect(textLines[0] == "Seoul, Republic of Korea" && textLines[2].isEmpty && textLines[8] == "Sakha, Russia")
         #expect(text.stderr.contains("locate: line 3: ") && text.stderr.contains("locate: line 10: longer than 65536 bytes"))
 
-        let csv = try batch(input, ["--csv"], settings: settings)
+        let csv = try await batch(input, ["--csv"], settings: settings)
         let rows = csv.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(rows.first == "lat,lon,city,state,country,country_code,timezone,distance_m,error")
         #expect(rows.count == lineCount(input) + 1)
         #expect(rows[1].hasPrefix("37.5178290,126.8862700,Seoul,Seoul,Republic of Korea,KR,Asia/Seoul,"))
         #expect(rows[3].hasPrefix(",,,,,,,,\"line 3: "), "the error column, quoted for its comma")
-        #expect(try batch(input, ["--csv", "--no-header"], settings: settings).stdout.split(separator: "\n").count == lineCount(input))
+        #expect(
+            try await batch(input, ["--csv", "--no-header"], settings: settings).stdout.split(separator: "\n").count == lineCount(input))
     }
 
     /// One rule everywhere: `locate geocode LAT LON`, the batch, and the place fields of a
     /// record name the same place.
-    @Test func theBatchNamesWhatEveryOtherWayNames() throws {
-        let settings = try SettingsHome.withPlaceIndex()
+    @Test func theBatchNamesWhatEveryOtherWayNames() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
         let points = [
             ("37.517829", "126.886270"), ("48.8584", "2.2945"), ("1.2840", "103.8514"), ("41.9022", "12.4568"), ("65", "105"),
             ("-25", "133"), ("34.0083", "-118.4988"), ("-16.80", "-179.98"), ("31.7202", "-106.4608"),
         ]
         let input = Array(points.map { "\($0.0) \($0.1)" }.joined(separator: "\n").utf8)
-        let records = try batch(input, ["--json"], settings: settings).stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        let records = try await batch(input, ["--json"], settings: settings).stdout.split(separator: "\n").map {
+            try jsonObject(String($0))
+        }
         #expect(records.count == points.count)
         for (record, point) in zip(records, points) {
             let single = try jsonObject(
-                try runLocate(["geocode", "--json", "--lang", "C", "--", point.0, point.1], settings: settings).stdout
+                try await runLocate(["geocode", "--json", "--lang", "C", "--", point.0, point.1], settings: settings).stdout
                     .trimmingCharacters(in: .newlines))
             for key in ["city", "state", "country", "country_code", "timezone", "distance_m"] {
                 #expect("\(record[key] ?? "absent")" == "\(single[key] ?? "absent")", "\(point) \(key)")
             }
         }
-        let receiver = try GpsdServer(track: "weather")
-        let fix = try runLocate(["--json", "--geocode", "--lang", "C", receiver.endpoint], settings: settings).stdout
+        let receiver = try await GpsdServer(track: "weather")
+        let fix = try await runLocate(["--json", "--geocode", "--lang", "C", receiver.endpoint], settings: settings).stdout
         let annotated = try jsonObject(
-            try batch(Array(fix.utf8), ["--json"], settings: settings).stdout.trimmingCharacters(in: .newlines))
+            try await batch(Array(fix.utf8), ["--json"], settings: settings).stdout.trimmingCharacters(in: .newlines))
         let original = try jsonObject(fix.trimmingCharacters(in: .newlines))
         for key in ["city", "state", "country", "country_code", "timezone", "lat", "lon", "time", "source"] {
             #expect("\(annotated[key] ?? "absent")" == "\(original[key] ?? "absent")", "\(key)")
         }
     }
 
-    @Test func aStreamOfRecordsIsAnnotatedAsItComes() throws {
-        let settings = try SettingsHome.withPlaceIndex()
-        let receiver = try GpsdServer(track: "running")
-        let run = try runShell(
+    @Test func aStreamOfRecordsIsAnnotatedAsItComes() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
+        let receiver = try await GpsdServer(track: "running")
+        let run = try await runShell(
             "'\(Package.locate.path)' --follow --json --count 3 \(receiver.endpoint) | '\(Package.locate.path)' geocode --batch --json --lang C",
             settings: settings)
         #expect(run.status == 0, "\(run.stderr)")
@@ -110,12 +113,12 @@ struct BatchEndToEndTests {
         #expect(records.allSatisfy { $0["type"] as? String == "fix" && $0["country_code"] is String && $0["mode"] is String })
     }
 
-    @Test func aReaderThatStopsEarlyIsANormalEnd() throws {
-        let settings = try SettingsHome.withPlaceIndex()
+    @Test func aReaderThatStopsEarlyIsANormalEnd() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
         let input = Array(String(repeating: "37.5 126.9\n", count: 50_000).utf8)
         let file = settings.root.appendingPathComponent("many")
         try Data(input).write(to: file)
-        let run = try runShell(
+        let run = try await runShell(
             "'\(Package.locate.path)' geocode --batch < '\(file.path)' | head -2; echo \"status ${PIPESTATUS[0]}\"", settings: settings)
         #expect(run.stdout.hasSuffix("status 0\n"), "\(run.stdout) \(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count == 3)
@@ -124,14 +127,14 @@ struct BatchEndToEndTests {
 
     /// Hostile input never stops the batch or breaks a record: every line gets exactly one,
     /// whatever bytes it holds.
-    @Test func hostileLinesEachGetOneRecord() throws {
-        let settings = try SettingsHome.withPlaceIndex()
+    @Test func hostileLinesEachGetOneRecord() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
         var mutator = Mutator(seed: 65)
         let seeds = ["37.5 126.9", "64.1,-21.9", #"{"lat":1.5,"lon":2.5,"nested":{"a":[1,2,{"b":null}]}}"#, #"{"type":"status"}"#]
         let input = mutator.corpus(from: seeds, count: 60).reduce(into: [UInt8]()) { all, line in
             all += line.filter { $0 != UInt8(ascii: "\n") } + [UInt8(ascii: "\n")]
         }
-        let run = try batch(input, ["--json"], settings: settings)
+        let run = try await batch(input, ["--json"], settings: settings)
         #expect(run.status == 0 || run.status == 65)
         let records = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(records.count == lineCount(input))

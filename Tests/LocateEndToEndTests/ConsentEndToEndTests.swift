@@ -10,22 +10,22 @@ struct ConsentEndToEndTests {
 
     private func content(_ file: URL) throws -> String { try String(contentsOf: file, encoding: .utf8) }
 
-    @Test func aDenyIsSavedInAFileWithCRLFLineEnds() throws {
+    @Test func aDenyIsSavedInAFileWithCRLFLineEnds() async throws {
         let original = "# written on Windows\r\n[location]\r\nauthorization = always\r\n[fallback]\r\nlatitude = 1\r\nlongitude = 2"
         let settings = try SettingsHome(user: original)
-        let deny = try runLocate(["permission", "deny"], settings: settings)
+        let deny = try await runLocate(["permission", "deny"], settings: settings)
         #expect(deny.status == 0, "\(deny.stderr)")
         #expect(
             try content(settings.userFile)
                 == "# written on Windows\r\n[location]\r\nauthorization = denied\r\n[fallback]\r\nlatitude = 1\r\nlongitude = 2")
-        let run = try runLocate(["127.0.0.1:1"], settings: settings)
+        let run = try await runLocate(["127.0.0.1:1"], settings: settings)
         #expect(run.status == 77 && run.stdout == "1.000000 2.000000\n", "the deny holds")
     }
 
-    @Test func theTerminalPromptsDontAllowIsSavedInACRLFFile() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func theTerminalPromptsDontAllowIsSavedInACRLFFile() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "\u{FEFF}[fallback]\r\nenabled = yes\r\n")
-        let run = try runLocateOnTerminal([receiver.endpoint], settings: settings, answer: "4")
+        let run = try await runLocateOnTerminal([receiver.endpoint], settings: settings, answer: "4")
         #expect(run.status == 77)
         #expect(run.stdout == Self.fallbackText)
         // Bytes, not a String: a decoder may drop the byte-order mark.
@@ -34,48 +34,52 @@ struct ConsentEndToEndTests {
                 == Data("\u{FEFF}[fallback]\r\nenabled = yes\r\n\r\n[location]\r\nauthorization = denied\r\n".utf8))
     }
 
-    @Test func twentyConcurrentAllowsKeepTwentySections() throws {
+    @Test func twentyConcurrentAllowsKeepTwentySections() async throws {
         let settings = try SettingsHome(user: "[location]\nservices = on\n")
         let runs = try (0..<20).map { index in try startLocate(["permission", "allow", "--app", "app\(index)"], settings: settings) }
-        #expect(try runs.map { try $0.waitForExit() } == Array(repeating: 0, count: 20))
+        var statuses: [Int32] = []
+        for run in runs { statuses.append(try await run.waitForExit()) }
+        #expect(statuses == Array(repeating: 0, count: 20))
         let file = try content(settings.userFile)
         for index in 0..<20 {
             #expect(file.contains("[app \"app\(index)\"]\nauthorization = when-in-use\naccuracy = full\n"), "app\(index) lost:\n\(file)")
         }
-        let status = try runLocate(["permission", "status", "--json"], settings: settings)
+        let status = try await runLocate(["permission", "status", "--json"], settings: settings)
         #expect(status.stdout.split(separator: "\n").count == 21)
     }
 
-    @Test func aDenyAmongConcurrentAllowsIsNeverLost() throws {
+    @Test func aDenyAmongConcurrentAllowsIsNeverLost() async throws {
         for round in 0..<5 {
             let settings = try SettingsHome(user: "[location]\nauthorization = always\n")
             var runs = try (0..<8).map { index in
                 try startLocate(["permission", "allow", "--always", "--app", "app\(index)"], settings: settings)
             }
             runs.insert(try startLocate(["permission", "deny"], settings: settings), at: 4)
-            #expect(try runs.map { try $0.waitForExit() }.allSatisfy { $0 == 0 }, "round \(round)")
+            var statuses: [Int32] = []
+            for run in runs { statuses.append(try await run.waitForExit()) }
+            #expect(statuses.allSatisfy { $0 == 0 }, "round \(round)")
             let file = try content(settings.userFile)
             #expect(file.hasPrefix("[location]\nauthorization = denied\n"), "round \(round): the deny was lost:\n\(file)")
-            #expect(try runLocate(["127.0.0.1:1"], settings: settings).status == 77, "round \(round)")
+            #expect(try await runLocate(["127.0.0.1:1"], settings: settings).status == 77, "round \(round)")
         }
     }
 
-    @Test func denyingThroughADotfileLinkEditsTheTargetAndKeepsTheLink() throws {
+    @Test func denyingThroughADotfileLinkEditsTheTargetAndKeepsTheLink() async throws {
         let settings = try SettingsHome()
         let target = settings.root.appendingPathComponent("dotfiles/locate/locate.conf")
         try settings.write("[location]\nauthorization = always\n", to: target)
         try FileManager.default.createDirectory(at: settings.userFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: settings.userFile.path, withDestinationPath: target.path)
-        #expect(try runLocate(["permission", "deny"], settings: settings).status == 0)
+        #expect(try await runLocate(["permission", "deny"], settings: settings).status == 0)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: settings.userFile.path) == target.path, "still the link")
         #expect(try content(target) == "[location]\nauthorization = denied\n")
-        #expect(try runLocate(["127.0.0.1:1"], settings: settings).status == 77)
+        #expect(try await runLocate(["127.0.0.1:1"], settings: settings).status == 77)
     }
 
     /// A settings file that must not be trusted is refused, at once, naming it: nothing is
     /// printed and gpsd is not asked.
     @Test(arguments: ["FIFO", "world-writable", "group-writable", "foreign", "foreign policy"])
-    func anUntrustedSettingsFileIsStatus78Promptly(kind: String) throws {
+    func anUntrustedSettingsFileIsStatus78Promptly(kind: String) async throws {
         if kind.hasPrefix("foreign"), geteuid() != 0 { return }  // only root can give a file away
         let gpsd = try ListeningPort()
         let settings = try SettingsHome(user: "[location]\nauthorization = always\n", policy: "[location]\nservices = on\n")
@@ -92,7 +96,7 @@ struct ConsentEndToEndTests {
             chown(file, 65534, 65534)
         }
         for arguments in [[gpsd.endpoint], ["--follow", gpsd.endpoint], ["status", gpsd.endpoint], ["permission", "deny"]] {
-            let run = try runLocate(arguments, settings: settings, timeout: 5)
+            let run = try await runLocate(arguments, settings: settings, timeout: 5)
             #expect(run.status == 78, "\(kind) \(arguments)")
             #expect(run.stdout.isEmpty, "\(kind) \(arguments)")
             #expect(run.stderr.hasPrefix("locate: \(file): "), "\(kind) \(arguments): \(run.stderr)")
@@ -103,7 +107,7 @@ struct ConsentEndToEndTests {
     /// With `HOME` relative (and no XDG directories), nothing is ever written relative to the
     /// working directory: the home comes from the passwd entry (here, nobody's, which does not
     /// exist, so nothing can be written at all).
-    @Test func aRelativeHomeWritesNothingRelative() throws {
+    @Test func aRelativeHomeWritesNothingRelative() async throws {
         guard geteuid() == 0 else { return }  // setpriv to another user needs root
         let settings = try SettingsHome()
         let workingDirectory = settings.root.appendingPathComponent("cwd")
@@ -112,10 +116,10 @@ struct ConsentEndToEndTests {
         chmod(workingDirectory.path, 0o777)
         let command =
             "cd '\(workingDirectory.path)' && exec setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=relative '\(Package.locate.path)'"
-        let allow = try runShell(command + " permission allow", settings: settings)
+        let allow = try await runShell(command + " permission allow", settings: settings)
         #expect(allow.status == 78, "\(allow.stderr)")
         #expect(allow.stderr.contains("/nonexistent"), "the passwd entry's home: \(allow.stderr)")
-        let once = try runShell(command + " 127.0.0.1:1", settings: settings)
+        let once = try await runShell(command + " 127.0.0.1:1", settings: settings)
         #expect(once.status == 77)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty,
@@ -126,19 +130,19 @@ struct ConsentEndToEndTests {
     /// receive the precise fix: such a directory is not used (one line says so), and the fix is
     /// still printed.
     @Test(arguments: ["world-writable", "foreign"])
-    func aCacheDirectoryOthersCanWriteIsNotUsed(kind: String) throws {
+    func aCacheDirectoryOthersCanWriteIsNotUsed(kind: String) async throws {
         if kind == "foreign", geteuid() != 0 { return }
-        let receiver = try GpsdServer(track: "weather", restamp: true)
+        let receiver = try await GpsdServer(track: "weather", restamp: true)
         let settings = try SettingsHome.allowingAlways()
         let cache = settings.cacheFile.deletingLastPathComponent()
         let planted =
             #"{"format":1,"lat":10.5,"lon":20.5,"time":\#(Date().timeIntervalSince1970),"received":\#(Date().timeIntervalSince1970),"mode":"3d","accuracy":"full"}"#
         try settings.write(planted, to: settings.cacheFile)
         if kind == "world-writable" { chmod(cache.path, 0o777) } else { chown(cache.path, 65534, 65534) }
-        let cached = try runLocate(["--max-age", "600", "--json", "127.0.0.1:1"], settings: settings)
+        let cached = try await runLocate(["--max-age", "600", "--json", "127.0.0.1:1"], settings: settings)
         #expect(!cached.stdout.contains("10.5"), "the planted fix is not served: \(cached.stdout)")
         #expect(cached.status == 69)
-        let live = try runLocate([receiver.endpoint], settings: settings)
+        let live = try await runLocate([receiver.endpoint], settings: settings)
         #expect(live.status == 0 && live.stdout == "64.150432 -21.940457\n", "the fix is still printed")
         #expect(
             live.stderr
@@ -149,41 +153,42 @@ struct ConsentEndToEndTests {
 
     /// A `locate --once` in flight when the user denies never leaves a cache behind: the deny's
     /// purge and the fix being kept are ordered by the cache's lock.
-    @Test func noCacheSurvivesADenyWithRequestsInFlight() throws {
-        let receiver = try GpsdServer(track: "weather", restamp: true)
+    @Test func noCacheSurvivesADenyWithRequestsInFlight() async throws {
+        let receiver = try await GpsdServer(track: "weather", restamp: true)
         for round in 0..<60 {
             let settings = try SettingsHome.allowingAlways()
             var requests = try (0..<6).map { _ in try startLocate([receiver.endpoint], settings: settings) }
             let deny = try startLocate(["permission", "deny"], settings: settings)
             requests += try (0..<6).map { _ in try startLocate([receiver.endpoint], settings: settings) }
-            _ = try requests.map { try $0.waitForExit() }
-            #expect(try deny.waitForExit() == 0)
+            for request in requests { _ = try await request.waitForExit() }
+            #expect(try await deny.waitForExit() == 0)
             #expect(!FileManager.default.fileExists(atPath: settings.cacheFile.path), "round \(round): a fix was kept after the deny")
         }
     }
 
     /// Under reduced accuracy, `--accuracy` is judged on the grid cell, so its status and its
     /// timing say nothing of the precise accuracy (17.1 m in this track).
-    @Test func reducedAccuracyGivesTheSameStatusJustAboveAndBelowThePreciseAccuracy() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func reducedAccuracyGivesTheSameStatusJustAboveAndBelowThePreciseAccuracy() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "[location]\nauthorization = always\naccuracy = reduced\n")
         var statuses: [Int32] = []
         for accuracy in ["17.0", "17.2", "100"] {
-            let run = try runLocate(["--accuracy", accuracy, "--timeout", "1", "--json", receiver.endpoint], settings: settings)
+            let run = try await runLocate(["--accuracy", accuracy, "--timeout", "1", "--json", receiver.endpoint], settings: settings)
             statuses.append(run.status)
             let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
             #expect(record["accuracy"] as? String == "reduced" && record["timed_out"] as? Bool == true, "\(accuracy): \(run.stdout)")
         }
         #expect(statuses == [75, 75, 75])
         #expect(
-            try runLocate(["--accuracy", "6000", receiver.endpoint], settings: settings).status == 0, "the cell's own accuracy is accepted")
+            try await runLocate(["--accuracy", "6000", receiver.endpoint], settings: settings).status == 0,
+            "the cell's own accuracy is accepted")
     }
 
     /// A reader that stops reading keeps stream fixes queued; a revoke holds back every one of
     /// them: after it, the reader gets only what was already in the pipe and the one write under
     /// way, then the fallback.
-    @Test func aSlowReaderGetsNoQueuedFixAfterARevoke() throws {
-        let gpsd = try GpsdServer(misbehaving: "flood")
+    @Test func aSlowReaderGetsNoQueuedFixAfterARevoke() async throws {
+        let gpsd = try await GpsdServer(misbehaving: "flood")
         let settings = try SettingsHome.allowingAlways()
         let output = try PipeEnds()
         let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc does not export
@@ -200,15 +205,15 @@ struct ConsentEndToEndTests {
         let deadline = Date().addingTimeInterval(20)
         var queued: Int32 = 0
         while ioctl(output.read, UInt(FIONREAD), &queued) == 0, queued < 4096, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(queued >= 4096, "the stream filled the pipe")
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
         // The revoke is seen within a 200 ms tick; nothing outside marks it (the writer is blocked
         // on the full pipe), so this one wait is a fixed one, five ticks long.
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         let reader = OutputCollector(readingFrom: output.read)
-        try reader.wait(for: "the fallback after the revoke") { reader.lines.contains { $0.contains("\"source\":\"fallback\"") } }
+        try await reader.wait(for: "the fallback after the revoke") { reader.lines.contains { $0.contains("\"source\":\"fallback\"") } }
         process.signal(SIGTERM)
         let fixes = reader.lines.filter { $0.contains("\"source\":\"gpsd\"") }
         let fixBytes = fixes.reduce(0) { $0 + $1.utf8.count + 1 }
@@ -218,15 +223,15 @@ struct ConsentEndToEndTests {
         #expect(reader.lines.last?.contains("\"reason\":\"denied\"") == true)
     }
 
-    @Test func theExampleGetsAFixAfterAllowOnceOnATerminal() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func theExampleGetsAFixAfterAllowOnceOnATerminal() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome()
         let example = Package.locate.deletingLastPathComponent().appendingPathComponent("WeatherAndRun")
         let run = try RunningProcess(
             Package.root.appendingPathComponent("Scripts/with-terminal"),
             ["--expect", "[n]o: ", "--answer", "o", "--", example.path, receiver.endpoint, "1"],
             environment: settings.environment.merging(["LANGUAGE": "C", "LANG": "C.UTF-8"]) { $1 })
-        #expect(try run.waitForExit(timeout: 60) == 0)
+        #expect(try await run.waitForExit(timeout: 60) == 0)
         #expect(run.stdout.text.contains("here: 64.1"), "\(run.stdout.text)")
         #expect(!run.stdout.text.contains("not authorized"))
         #expect(!FileManager.default.fileExists(atPath: settings.userFile.path), "allow once keeps nothing")

@@ -6,8 +6,8 @@ import Testing
 struct ExampleEndToEndTests {
     private static let example = Package.locate.deletingLastPathComponent().appendingPathComponent("WeatherAndRun")
 
-    @Test func theExampleAsksThenGetsAFixAndAStream() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func theExampleAsksThenGetsAFixAndAStream() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome()
         // Not determined: the example's prompter asks on stdin, and "a" (always) is saved.
         let run = try RunningProcess(
@@ -15,7 +15,7 @@ struct ExampleEndToEndTests {
             environment: settings.environment.merging(["LANGUAGE": "C", "LANG": "C.UTF-8"]) { $1 }, input: true)
         try run.stdin?.write(contentsOf: Data("a\n".utf8))
         try run.stdin?.close()
-        #expect(try run.waitForExit(timeout: 60) == 0)
+        #expect(try await run.waitForExit(timeout: 60) == 0)
         let lines = run.stdout.text.split(separator: "\n")
         #expect(lines.first?.hasPrefix("\"weather-and-run\" would like to use your location") == true, "\(run.stdout.text)")
         #expect(lines.contains { $0.contains("here: 64.1") && $0.hasSuffix("Reykjavik, Capital Region, Iceland") }, "\(run.stdout.text)")

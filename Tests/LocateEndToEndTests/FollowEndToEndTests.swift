@@ -10,9 +10,9 @@ struct FollowEndToEndTests {
         return track.firstIndex { abs($0.latitude - lat) < 1e-6 && abs($0.longitude - lon) < 1e-6 }
     }
 
-    @Test func countGivesThatManyFixesInTrackOrder() throws {
-        let receiver = try GpsdServer(track: "running")
-        let run = try runLocate(["--follow", "--json", "--count", "4", receiver.endpoint])
+    @Test func countGivesThatManyFixesInTrackOrder() async throws {
+        let receiver = try await GpsdServer(track: "running")
+        let run = try await runLocate(["--follow", "--json", "--count", "4", receiver.endpoint])
         #expect(run.status == 0)
         let records = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(records.count == 4)
@@ -32,9 +32,9 @@ struct FollowEndToEndTests {
     /// gpsd reports one epoch several times: a 2D fix, then the same time as 3D, then a position a
     /// later message of the same second corrects. Each that changes the record is printed; an
     /// unchanged repeat is not.
-    @Test func refinementsOfAnEpochArePrintedAndRepeatsAreNot() throws {
-        let gpsd = try GpsdServer(misbehaving: "epochs")
-        let run = try runLocate(["--follow", "--json", "--count", "4", gpsd.endpoint])
+    @Test func refinementsOfAnEpochArePrintedAndRepeatsAreNot() async throws {
+        let gpsd = try await GpsdServer(misbehaving: "epochs")
+        let run = try await runLocate(["--follow", "--json", "--count", "4", gpsd.endpoint])
         #expect(run.status == 0)
         let records = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         let shown = records.map { "\($0["time"] as? String ?? "-") \($0["mode"] as? String ?? "-") \($0["lat"] as? Double ?? 0)" }
@@ -45,24 +45,24 @@ struct FollowEndToEndTests {
             ])
     }
 
-    @Test func recordsArriveAsFixesDoNotAtTheEnd() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func recordsArriveAsFixesDoNotAtTheEnd() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "two records while locate still runs") { run.stdout.lines.count >= 2 }
+        try await run.stdout.wait(for: "two records while locate still runs") { run.stdout.lines.count >= 2 }
         #expect(run.process.isRunning)
         run.signal(SIGINT)
-        #expect(try run.waitForExit() == 0)
+        #expect(try await run.waitForExit() == 0)
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
-    func aSignalEndsTheStreamCleanly(signal: Int32) throws {
-        let receiver = try GpsdServer(track: "running")
+    func aSignalEndsTheStreamCleanly(signal: Int32) async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "a first record") { !run.stdout.lines.isEmpty }
+        try await run.stdout.wait(for: "a first record") { !run.stdout.lines.isEmpty }
         run.signal(signal)
-        #expect(try run.waitForExit() == 0)
+        #expect(try await run.waitForExit() == 0)
         #expect(run.stdout.text.hasSuffix("\n"), "no partial line")
         #expect(run.stderr.text.isEmpty)
     }
@@ -70,8 +70,8 @@ struct FollowEndToEndTests {
     /// A reader that stops reading leaves locate blocked in a write: the first signal must end it
     /// at once (a clean end would have to write), with the signal's own status.
     @Test(arguments: [SIGINT, SIGTERM])
-    func aSignalEndsAStreamWhoseReaderStoppedReading(signal: Int32) throws {
-        let gpsd = try GpsdServer(misbehaving: "flood")
+    func aSignalEndsAStreamWhoseReaderStoppedReading(signal: Int32) async throws {
+        let gpsd = try await GpsdServer(misbehaving: "flood")
         let settings = try SettingsHome.allowingAlways()
         let fifo = settings.root.appendingPathComponent("out").path
         let script = """
@@ -80,23 +80,23 @@ struct FollowEndToEndTests {
             until grep -qs pipe_write /proc/$pid/task/*/wchan; do sleep 0.02; done
             kill -\(signal) $pid; wait $pid; echo "status $?"
             """
-        let run = try runShell(script, settings: settings, timeout: 20)
+        let run = try await runShell(script, settings: settings, timeout: 20)
         #expect(run.stdout == "status \(128 + signal)\n")
     }
 
-    @Test func aClosedPipeEndsTheStreamQuietly() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func aClosedPipeEndsTheStreamQuietly() async throws {
+        let receiver = try await GpsdServer(track: "running")
         // What `locate --follow | head -3` does: the reader takes three lines and goes away.
-        let run = try runShell(
+        let run = try await runShell(
             "'\(Package.locate.path)' --follow '\(receiver.endpoint)' | head -3; echo \"status ${PIPESTATUS[0]}\" >&2",
             settings: SettingsHome.allowingAlways())
         #expect(run.stdout.split(separator: "\n").count == 3)
         #expect(run.stderr == "status 0\n")
     }
 
-    @Test func durationEndsTheStream() throws {
-        let receiver = try GpsdServer(track: "running")
-        let run = try runLocate(["--follow", "--duration", "2.5", receiver.endpoint])
+    @Test func durationEndsTheStream() async throws {
+        let receiver = try await GpsdServer(track: "running")
+        let run = try await runLocate(["--follow", "--duration", "2.5", receiver.endpoint])
         #expect(run.status == 0, "ended by --duration, not by the harness's time limit")
         let records = run.stdout.split(separator: "\n")
         // 5 epochs a second for 2.5 s: a stream that printed nothing would not be a success.
@@ -104,24 +104,24 @@ struct FollowEndToEndTests {
         #expect(records.allSatisfy { $0.split(separator: " ").count == 2 && !$0.hasPrefix("37.517829") }, "whole live records only")
     }
 
-    @Test func survivesAGpsdRestartAndResumes() throws {
-        let first = try GpsdServer(track: "running")
+    @Test func survivesAGpsdRestartAndResumes() async throws {
+        let first = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", "--count", "5", first.endpoint], settings: settings)
-        try run.stdout.wait(for: "two records from the first gpsd") { run.stdout.lines.count >= 2 }
-        first.stop()
-        try run.stderr.wait(for: "the loss to be reported") { run.stderr.text.contains("lost gpsd") }
-        let second = try GpsdServer(track: "running", port: first.port, wait: "listen")
-        #expect(try run.waitForExit(timeout: 40) == 0)
+        try await run.stdout.wait(for: "two records from the first gpsd") { run.stdout.lines.count >= 2 }
+        await first.stop()
+        try await run.stderr.wait(for: "the loss to be reported") { run.stderr.text.contains("lost gpsd") }
+        let second = try await GpsdServer(track: "running", port: first.port, wait: "listen")
+        #expect(try await run.waitForExit(timeout: 40) == 0)
         #expect(run.stdout.lines.count == 5)
         #expect(run.stderr.text.contains("locate: lost gpsd at \(first.endpoint); reconnecting"))
         #expect(run.stderr.text.contains("locate: reconnected to gpsd at \(first.endpoint)"))
-        second.stop()
+        await second.stop()
     }
 
-    @Test func gpsdThatIsDownAtTheStartGivesStatus69() throws {
+    @Test func gpsdThatIsDownAtTheStartGivesStatus69() async throws {
         let port = try closedPort()
-        let run = try runLocate(["--follow", "127.0.0.1:\(port)"])
+        let run = try await runLocate(["--follow", "127.0.0.1:\(port)"])
         #expect(run.status == 69)
         #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
         #expect(run.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port)"))

@@ -6,19 +6,19 @@ import Testing
 struct FormatEndToEndTests {
     private let locate = Package.locate.path
 
-    @Test func jqReadsEveryJSONLineAndEveryEvent() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func jqReadsEveryJSONLineAndEveryEvent() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
-        let fixes = try runShell(
+        let fixes = try await runShell(
             "'\(locate)' --follow --json --count 3 \(receiver.endpoint) | jq -r '[.type, .source, (.lat|type), (.alt_msl|type)] | join(\" \")'",
             settings: settings)
         #expect(fixes.status == 0)
         #expect(fixes.stdout.split(separator: "\n").allSatisfy { $0 == "fix gpsd number number" || $0 == "fix gpsd number null" })
         #expect(fixes.stdout.split(separator: "\n").count == 3)
 
-        let quiet = try GpsdServer(track: "nofix", wait: "report")
+        let quiet = try await GpsdServer(track: "nofix", wait: "report")
         let output = settings.root.appendingPathComponent("events.jsonl").path
-        let events = try runShell(
+        let events = try await runShell(
             """
             '\(locate)' --follow --json --events \(quiet.endpoint) > '\(output)' & pid=$!
             until grep -q no_fix '\(output)'; do sleep 0.05; done
@@ -29,9 +29,9 @@ struct FormatEndToEndTests {
         #expect(!events.stderr.contains("no fix yet"), "with --events the event is not also on stderr")
     }
 
-    @Test func aTimeoutIsAnEventWithEvents() throws {
-        let quiet = try GpsdServer(track: "nofix", wait: "report")
-        let run = try runLocate(["--json", "--events", "--timeout", "1", quiet.endpoint])
+    @Test func aTimeoutIsAnEventWithEvents() async throws {
+        let quiet = try await GpsdServer(track: "nofix", wait: "report")
+        let run = try await runLocate(["--json", "--events", "--timeout", "1", quiet.endpoint])
         #expect(run.status == 75)
         let lines = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(lines.count == 2)
@@ -40,10 +40,11 @@ struct FormatEndToEndTests {
     }
 
     /// The points gpsbabel reads from a GPX file (its CSV output has 5 decimals).
-    private func gpsbabelPoints(_ gpx: String, kind: String, settings: SettingsHome) throws -> [(latitude: Double, longitude: Double)] {
+    private func gpsbabelPoints(_ gpx: String, kind: String, settings: SettingsHome) async throws -> [(latitude: Double, longitude: Double)]
+    {
         let file = settings.root.appendingPathComponent("out-\(UUID().uuidString).gpx")
         try Data(gpx.utf8).write(to: file)
-        let run = try runShell("gpsbabel \(kind) -i gpx -f '\(file.path)' -o csv -F -", settings: settings)
+        let run = try await runShell("gpsbabel \(kind) -i gpx -f '\(file.path)' -o csv -F -", settings: settings)
         #expect(run.status == 0, "gpsbabel: \(run.stderr)")
         #expect(!run.stderr.lowercased().contains("error"), "gpsbabel: \(run.stderr)")
         return run.stdout.split(separator: "\n").map { line in
@@ -52,68 +53,68 @@ struct FormatEndToEndTests {
         }
     }
 
-    @Test func gpsbabelReadsAWaypointForOnce() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func gpsbabelReadsAWaypointForOnce() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome.allowingAlways()
-        let run = try runLocate(["--gpx", receiver.endpoint], settings: settings)
+        let run = try await runLocate(["--gpx", receiver.endpoint], settings: settings)
         #expect(run.status == 0)
-        let points = try gpsbabelPoints(run.stdout, kind: "-w", settings: settings)
+        let points = try await gpsbabelPoints(run.stdout, kind: "-w", settings: settings)
         #expect(points.count == 1)
         #expect(points.allSatisfy { abs($0.latitude - 64.1504322) < 1e-5 && abs($0.longitude + 21.9404567) < 1e-5 })
     }
 
-    @Test func gpsbabelReadsATrackEndedByCount() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func gpsbabelReadsATrackEndedByCount() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
-        let run = try runLocate(["--follow", "--gpx", "--count", "4", receiver.endpoint], settings: settings)
+        let run = try await runLocate(["--follow", "--gpx", "--count", "4", receiver.endpoint], settings: settings)
         #expect(run.status == 0)
-        #expect(try gpsbabelPoints(run.stdout, kind: "-t", settings: settings).count == 4)
+        #expect(try await gpsbabelPoints(run.stdout, kind: "-t", settings: settings).count == 4)
         #expect(run.stdout.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
-    func gpsbabelReadsATrackEndedByASignal(signal: Int32) throws {
-        let receiver = try GpsdServer(track: "running")
+    func gpsbabelReadsATrackEndedByASignal(signal: Int32) async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--gpx", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "three track points") { run.stdout.text.components(separatedBy: "<trkpt").count > 3 }
+        try await run.stdout.wait(for: "three track points") { run.stdout.text.components(separatedBy: "<trkpt").count > 3 }
         run.signal(signal)
-        #expect(try run.waitForExit() == 0)
-        let points = try gpsbabelPoints(run.stdout.text, kind: "-t", settings: settings)
+        #expect(try await run.waitForExit() == 0)
+        let points = try await gpsbabelPoints(run.stdout.text, kind: "-t", settings: settings)
         #expect(points.count == run.stdout.text.components(separatedBy: "<trkpt").count - 1)
         #expect(points.count >= 3)
     }
 
-    @Test func pythonsCSVModuleReadsCSV() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func pythonsCSVModuleReadsCSV() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let script =
             "import csv, sys; rows = list(csv.DictReader(sys.stdin)); print(len(rows), rows[0]['source'], rows[0]['mode'], float(rows[-1]['lat']) > 64, rows[0]['reason'] == '')"
-        let run = try runShell(
+        let run = try await runShell(
             "'\(locate)' --follow --csv --count 3 \(receiver.endpoint) | /usr/bin/python3 -c \"\(script)\"", settings: settings)
         #expect(run.status == 0)
         #expect(run.stdout == "3 gpsd 3d True True\n" || run.stdout == "3 gpsd 2d True True\n")
-        let headless = try runLocate(["--csv", "--no-header", receiver.endpoint], settings: settings)
+        let headless = try await runLocate(["--csv", "--no-header", receiver.endpoint], settings: settings)
         #expect(headless.stdout.split(separator: "\n").count == 1)
         #expect(headless.stdout.hasPrefix("fix,"))
     }
 
-    @Test func templatesWriteWhatTheySay() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--format", "%lat%lon|%%|%source|%device\\t%reason.", "--null", "n/a", receiver.endpoint])
+    @Test func templatesWriteWhatTheySay() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate(["--format", "%lat%lon|%%|%source|%device\\t%reason.", "--null", "n/a", receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("64.150432-21.940457|%|gpsd|/dev/"))
         #expect(run.stdout.hasSuffix("\tn/a.\n"))
-        let unknown = try runLocate(["--format", "%lat %zone", receiver.endpoint])
+        let unknown = try await runLocate(["--format", "%lat %zone", receiver.endpoint])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown token '%zone' in --format (valid: %lat %lon"))
         #expect(unknown.stdout.isEmpty)
     }
 
-    @Test func aGermanLocaleStillGetsDecimalPoints() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func aGermanLocaleStillGetsDecimalPoints() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         for format in [[], ["--json"], ["--csv"], ["--gpx"], ["--format", "%lat %h_acc"]] {
-            let run = try runLocate(format + [receiver.endpoint], environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"])
+            let run = try await runLocate(format + [receiver.endpoint], environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"])
             #expect(run.status == 0)
             #expect(run.stdout.contains("64.150432"), "\(format)")
             #expect(!run.stdout.contains("64,15"), "\(format)")

@@ -55,12 +55,11 @@ final class OutputCollector: Sendable {
 
     var isEnded: Bool { ended.withLock { $0 } }
 
-    /// Waits until `condition` holds, polling every 20 ms; fails the wait after `timeout` seconds.
-    func wait(timeout: Double = 20, for what: String, until condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { throw HarnessError(description: "timed out waiting for \(what); output so far:\n\(text)") }
-            Thread.sleep(forTimeInterval: 0.02)
+    /// Waits until `condition` holds, looking every 20 ms (a suspension, never a blocked thread:
+    /// the tests share Swift's cooperative pool); fails the wait after `timeout` seconds.
+    func wait(timeout: Double = 20, for what: String, until condition: () -> Bool) async throws {
+        try await waitUntil(timeout: timeout, condition) {
+            HarnessError(description: "timed out waiting for \(what); output so far:\n\(text)")
         }
     }
 }
@@ -91,17 +90,13 @@ final class RunningProcess: Sendable {
 
     /// Waits for the process to exit and for its output to be read; its exit status.
     @discardableResult
-    func waitForExit(timeout: Double = 30) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning || !stdout.isEnded || !stderr.isEnded {
-            guard Date() < deadline else {
-                process.kill()
-                throw HarnessError(
-                    description:
-                        "\(process.executable.lastPathComponent) did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
-                )
-            }
-            Thread.sleep(forTimeInterval: 0.01)
+    func waitForExit(timeout: Double = 30) async throws -> Int32 {
+        try await waitUntil(timeout: timeout, { !process.isRunning && stdout.isEnded && stderr.isEnded }) {
+            process.kill()
+            return HarnessError(
+                description:
+                    "\(process.executable.lastPathComponent) did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
+            )
         }
         return process.terminationStatus ?? -1
     }
@@ -130,23 +125,23 @@ final class GpsdServer: Sendable {
     convenience init(
         track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false,
         late: Double? = nil
-    ) throws {
+    ) async throws {
         var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : [])
         if let late { arguments += ["--late", String(late)] }
         if let port { arguments += ["--port", String(port)] }
-        try self.init(script: "simulate", arguments + [Package.track(track).path])
+        try await self.init(script: "simulate", arguments + [Package.track(track).path])
     }
 
     /// A gpsd that misbehaves: "stall", "garbage" or "hangup" (see Scripts/fake-gpsd).
-    convenience init(misbehaving mode: String) throws {
-        try self.init(script: "fake-gpsd", [mode])
+    convenience init(misbehaving mode: String) async throws {
+        try await self.init(script: "fake-gpsd", [mode])
     }
 
-    private init(script: String, _ arguments: [String]) throws {
+    private init(script: String, _ arguments: [String]) async throws {
         let server = try RunningProcess(Package.root.appendingPathComponent("Scripts/\(script)"), arguments)
         // Longer than Scripts/simulate's own retries (3 attempts of 20 s), which a loaded machine
         // needs now and then: the harness must not give up on a start that is still being retried.
-        try server.stdout.wait(timeout: 75, for: "Scripts/\(script)") { !server.stdout.lines.isEmpty || !server.process.isRunning }
+        try await server.stdout.wait(timeout: 75, for: "Scripts/\(script)") { !server.stdout.lines.isEmpty || !server.process.isRunning }
         guard let line = server.stdout.lines.first else {
             throw HarnessError(description: "Scripts/\(script) failed: \(server.stderr.text)")
         }
@@ -157,15 +152,25 @@ final class GpsdServer: Sendable {
     /// The port of the endpoint (`Scripts/simulate` and `Scripts/fake-gpsd` print `127.0.0.1:PORT`).
     var port: Int { endpoint.split(separator: ":").last.flatMap { Int($0) } ?? 0 }
 
-    /// Stops the server and what it started, and waits until they are gone.
-    func stop() {
+    /// Stops the server and what it started, and waits until they are gone (a test that starts
+    /// another gpsd on the same port needs the old one gone).
+    func stop() async {
         guard server.process.isRunning else { return }
         server.signal(SIGTERM)
-        _ = try? server.waitForExit(timeout: 15)
+        _ = try? await server.waitForExit(timeout: 15)
     }
 
     deinit {
-        stop()
+        // The end of a test: the server is told to stop, and reaped by a thread of its own, so
+        // no test waits for it on the cooperative pool.
+        guard server.process.isRunning else { return }
+        server.signal(SIGTERM)
+        let server = server
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(15)
+            while server.process.isRunning, Date() < deadline { usleep(20_000) }
+            server.process.kill()
+        }
     }
 }
 
@@ -184,18 +189,18 @@ final class SettingsHome: Sendable {
 
     /// Puts a copy of the place index in the cache, as a first run leaves it: building it takes
     /// seconds in a debug build, and only a few tests are about building it.
-    func installPlaceIndex() throws {
+    func installPlaceIndex() async throws {
         let directory = cacheFile.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent("places.index")
-        try PlaceIndexCopy.bytes.get().write(to: file)
+        try await PlaceIndexCopy.bytes().write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     }
 
     /// `allowingAlways()` (or `user` as the settings) with the place index in place.
-    static func withPlaceIndex(user: String = "[location]\nauthorization = always\n") throws -> SettingsHome {
+    static func withPlaceIndex(user: String = "[location]\nauthorization = always\n") async throws -> SettingsHome {
         let home = try SettingsHome(user: user)
-        try home.installPlaceIndex()
+        try await home.installPlaceIndex()
         return home
     }
 
@@ -240,12 +245,17 @@ final class SettingsHome: Sendable {
 
 /// The place index the built `locate` makes, made once per test run (in a cache of its own).
 enum PlaceIndexCopy {
-    static let bytes = Result<Data, any Error> {
+    private static let made = Task { () throws -> Data in
         let home = try SettingsHome()
         let run = try startLocate(["geocode", "0", "0"], settings: home)
-        let status = try run.waitForExit(timeout: 120)
+        let status = try await run.waitForExit(timeout: 120)
         guard status == 0 else { throw HarnessError(description: "locate geocode 0 0 failed (\(status)): \(run.stderr.text)") }
         return try Data(contentsOf: home.cacheFile.deletingLastPathComponent().appendingPathComponent("places.index"))
+    }
+
+    /// The index's bytes, made by the first caller and shared by the rest.
+    static func bytes() async throws -> Data {
+        try await made.value
     }
 }
 
@@ -260,10 +270,11 @@ func startLocate(_ arguments: [String], settings: SettingsHome, environment: [St
 /// Runs `locate` (as `startLocate`) to completion and returns its status and output.
 func runLocate(
     _ arguments: [String], settings: SettingsHome? = nil, environment: [String: String] = [:], timeout: Double = 30
-) throws -> (status: Int32, stdout: String, stderr: String) {
+) async throws -> (status: Int32, stdout: String, stderr: String) {
     let home = try settings ?? SettingsHome.allowingAlways()
     let run = try startLocate(arguments, settings: home, environment: environment)
-    let status = try withExtendedLifetime(home) { try run.waitForExit(timeout: timeout) }
+    let status = try await run.waitForExit(timeout: timeout)
+    withExtendedLifetime(home) {}
     return (status, run.stdout.text, run.stderr.text)
 }
 
@@ -282,12 +293,25 @@ func readWholeFile(_ path: String) -> String {
 }
 
 /// Runs a bash command line to completion (for pipelines), with `settings` as the settings home.
-func runShell(_ commandLine: String, settings: SettingsHome, timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String)
-{
+func runShell(
+    _ commandLine: String, settings: SettingsHome, timeout: Double = 30
+) async throws -> (status: Int32, stdout: String, stderr: String) {
     let run = try RunningProcess(
         URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "/bin/bash", "-c", commandLine], environment: settings.environment)
-    let status = try run.waitForExit(timeout: timeout)
+    let status = try await run.waitForExit(timeout: timeout)
     return (status, run.stdout.text, run.stderr.text)
+}
+
+/// Waits until `condition` holds, looking every 20 ms without blocking a thread; after `timeout`
+/// seconds throws what `failure` makes. The harness's one wait.
+func waitUntil(
+    timeout: Double, _ condition: () -> Bool, failure: () -> any Error
+) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw failure() }
+        try await Task.sleep(for: .milliseconds(20))
+    }
 }
 
 /// A loopback port with nothing listening on it (listened on once, then released).
@@ -325,14 +349,14 @@ func jsonObject(_ line: String) throws -> [String: Any] {
 /// Returns the exit status, what the terminal showed, and locate's stdout (sent to a file).
 func runLocateOnTerminal(
     _ arguments: [String], settings: SettingsHome, answer: String? = nil
-) throws -> (status: Int32, terminal: String, stdout: String) {
+) async throws -> (status: Int32, terminal: String, stdout: String) {
     let stdoutFile = settings.root.appendingPathComponent("stdout-\(UUID().uuidString)")
     var helperArguments = ["--stdout", stdoutFile.path]
     if let answer { helperArguments += ["--expect", "Choose 1-4:", "--answer", answer] }
     let run = try RunningProcess(
         Package.root.appendingPathComponent("Scripts/with-terminal"),
         helperArguments + ["--", Package.locate.path] + arguments, environment: settings.environment)
-    let status = try run.waitForExit(timeout: 40)
+    let status = try await run.waitForExit(timeout: 40)
     let stdout = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
     try? FileManager.default.removeItem(at: stdoutFile)
     return (status, run.stdout.text, stdout)

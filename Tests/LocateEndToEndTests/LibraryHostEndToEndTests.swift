@@ -7,19 +7,20 @@ import Testing
 struct LibraryHostEndToEndTests {
     private static let probe = Package.locate.deletingLastPathComponent().appendingPathComponent("LibraryProbe")
 
-    private func runProbe(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    private func runProbe(_ arguments: [String]) async throws -> (status: Int32, stdout: String) {
         let settings = try SettingsHome.allowingAlways()
         let run = try RunningProcess(Self.probe, arguments, environment: settings.environment)
-        let status = try withExtendedLifetime(settings) { try run.waitForExit(timeout: 30) }
+        let status = try await run.waitForExit(timeout: 30)
+        withExtendedLifetime(settings) {}
         return (status, run.stdout.text)
     }
 
-    @Test func aGpsdThatHangsUpNeverRaisesSIGPIPEInTheHost() throws {
-        let gpsd = try GpsdServer(misbehaving: "hangup")
-        let once = try runProbe(["once", gpsd.endpoint])
+    @Test func aGpsdThatHangsUpNeverRaisesSIGPIPEInTheHost() async throws {
+        let gpsd = try await GpsdServer(misbehaving: "hangup")
+        let once = try await runProbe(["once", gpsd.endpoint])
         #expect(once.status == 0, "killed by signal \(once.status)? \(once.stdout)")
         #expect(once.stdout == "error: gpsd at \(gpsd.endpoint) closed the connection\ndone\n")
-        let follow = try runProbe(["follow", gpsd.endpoint, "6"])
+        let follow = try await runProbe(["follow", gpsd.endpoint, "6"])
         #expect(follow.status == 0, "killed by signal \(follow.status)? \(follow.stdout)")
         #expect(follow.stdout.hasPrefix("status gpsd_lost\n") && follow.stdout.hasSuffix("done\n"), "\(follow.stdout)")
     }
@@ -40,20 +41,22 @@ struct LibraryHostEndToEndTests {
         }
     }
 
-    @Test func stoppingAStreamAbandonsAReconnectThatHangsInConnect() throws {
+    @Test func stoppingAStreamAbandonsAReconnectThatHangsInConnect() async throws {
         // gpsd serves one fix, then its port turns into a black hole: the reconnect's connect()
         // hangs. Ending the iteration must end the attempt, not leave it to the kernel's timeout.
-        let gpsd = try GpsdServer(misbehaving: "vanish")
+        let gpsd = try await GpsdServer(misbehaving: "vanish")
         let settings = try SettingsHome.allowingAlways()
         let probe = try RunningProcess(Self.probe, ["follow", gpsd.endpoint, "2", "hold"], environment: settings.environment, input: true)
-        try probe.stdout.wait(for: "the fix and the loss") { probe.stdout.lines.count >= 2 }
+        try await probe.stdout.wait(for: "the fix and the loss") { probe.stdout.lines.count >= 2 }
         #expect(probe.stdout.lines == ["fix 10.0 20.0", "status gpsd_lost"])
         let pid = probe.process.processIdentifier
-        try probe.stdout.wait(for: "a reconnect hanging in connect()") { isConnecting(pid, to: gpsd.port) }
+        try await probe.stdout.wait(for: "a reconnect hanging in connect()") { isConnecting(pid, to: gpsd.port) }
         probe.stdin?.write(Data("stop\n".utf8))
-        try probe.stdout.wait(for: "the iteration to end") { probe.stdout.lines.last == "stopped" }
-        try probe.stdout.wait(timeout: 5, for: "the connection attempt to end with the iteration") { !isConnecting(pid, to: gpsd.port) }
+        try await probe.stdout.wait(for: "the iteration to end") { probe.stdout.lines.last == "stopped" }
+        try await probe.stdout.wait(timeout: 5, for: "the connection attempt to end with the iteration") {
+            !isConnecting(pid, to: gpsd.port)
+        }
         try probe.stdin?.close()
-        #expect(try probe.waitForExit() == 0)
+        #expect(try await probe.waitForExit() == 0)
     }
 }

@@ -4,24 +4,24 @@ import Testing
 /// `locate --once` against a real gpsd (gpsfake replaying the bundled tracks).
 @Suite(.serialized)
 struct OnceEndToEndTests {
-    @Test func printsTheReceiversCoordinateAsText() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate([receiver.endpoint])
+    @Test func printsTheReceiversCoordinateAsText() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate([receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
         #expect(run.stderr.isEmpty)
     }
 
-    @Test func takesTheEndpointFromTheEnvironment() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--once"], environment: ["LOCATE_GPSD": receiver.endpoint])
+    @Test func takesTheEndpointFromTheEnvironment() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate(["--once"], environment: ["LOCATE_GPSD": receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
     }
 
-    @Test func printsOneJSONObjectWithNumbersAndNulls() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--json", receiver.endpoint])
+    @Test func printsOneJSONObjectWithNumbersAndNulls() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate(["--json", receiver.endpoint])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -43,25 +43,25 @@ struct OnceEndToEndTests {
         #expect((record["time"] as? String)?.hasPrefix("2026-01-01T08:") == true)
     }
 
-    @Test func gpsdThatIsDownGivesStatus69AndSaysWhere() throws {
+    @Test func gpsdThatIsDownGivesStatus69AndSaysWhere() async throws {
         let port = try closedPort()
-        let run = try runLocate(["127.0.0.1:\(port)"])
+        let run = try await runLocate(["127.0.0.1:\(port)"])
         #expect(run.status == 69)
         #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
         #expect(run.stderr == "locate: cannot reach gpsd at 127.0.0.1:\(port): Connection refused\n")
     }
 
-    @Test func noFixBeforeTheTimeoutGivesStatus75() throws {
-        let receiver = try GpsdServer(track: "nofix", wait: "report")
-        let run = try runLocate(["--timeout", "1.5", "--no-fallback", receiver.endpoint])
+    @Test func noFixBeforeTheTimeoutGivesStatus75() async throws {
+        let receiver = try await GpsdServer(track: "nofix", wait: "report")
+        let run = try await runLocate(["--timeout", "1.5", "--no-fallback", receiver.endpoint])
         #expect(run.status == 75)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "locate: no fix within 1.5 s\n")
     }
 
-    @Test func unreachableAccuracyPrintsTheBestFixMarkedTimedOut() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--json", "--accuracy", "1", "--timeout", "3", receiver.endpoint])
+    @Test func unreachableAccuracyPrintsTheBestFixMarkedTimedOut() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate(["--json", "--accuracy", "1", "--timeout", "3", receiver.endpoint])
         #expect(run.status == 75)
         let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
         #expect(record["timed_out"] as? Bool == true)
@@ -70,46 +70,46 @@ struct OnceEndToEndTests {
     }
 
     /// gpsd with no receiver yet (just started, or hot-plugging one) is waited for like a fix.
-    @Test func aReceiverThatAppearsLateGivesAFix() throws {
-        let receiver = try GpsdServer(track: "weather", late: 2)
-        let run = try runLocate(["--timeout", "10", receiver.endpoint])
+    @Test func aReceiverThatAppearsLateGivesAFix() async throws {
+        let receiver = try await GpsdServer(track: "weather", late: 2)
+        let run = try await runLocate(["--timeout", "10", receiver.endpoint])
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
         #expect(run.stderr == "locate: gpsd at \(receiver.endpoint) has no GPS device; waiting for one\n", "said once")
-        let status = try runLocate(["status", "--json", receiver.endpoint])
+        let status = try await runLocate(["status", "--json", receiver.endpoint])
         #expect(status.status == 0)
     }
 
-    @Test func noReceiverByTheDeadlineGivesStatus69() throws {
-        let receiver = try GpsdServer(track: "weather", late: 60)
-        let run = try runLocate(["--timeout", "2", receiver.endpoint])
+    @Test func noReceiverByTheDeadlineGivesStatus69() async throws {
+        let receiver = try await GpsdServer(track: "weather", late: 60)
+        let run = try await runLocate(["--timeout", "2", receiver.endpoint])
         #expect(run.status == 69)
         #expect(run.stdout == "37.517829 126.886270\n")
         #expect(run.stderr.hasSuffix("locate: gpsd at \(receiver.endpoint) has no GPS device\n"), "\(run.stderr)")
-        let status = try runLocate(["status", receiver.endpoint])
+        let status = try await runLocate(["status", receiver.endpoint])
         #expect(status.status == 69)
         #expect(status.stdout.contains("gpsd_state: gpsd at \(receiver.endpoint) has no GPS device"))
     }
 
-    @Test func anUnknownDeviceGivesStatus69() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate([receiver.endpoint + ":/dev/no-such-gps", "--timeout", "5"])
+    @Test func anUnknownDeviceGivesStatus69() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate([receiver.endpoint + ":/dev/no-such-gps", "--timeout", "5"])
         #expect(run.status == 69)
         #expect(run.stderr == "locate: gpsd at \(receiver.endpoint):/dev/no-such-gps refused: No such device as /dev/no-such-gps\n")
     }
 
-    @Test func helpAndVersionGoToStdout() throws {
-        let help = try runLocate(["--help"])
+    @Test func helpAndVersionGoToStdout() async throws {
+        let help = try await runLocate(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("\nOPTIONS:\n") && help.stdout.contains("\nEXIT STATUS:\n"))
-        let version = try runLocate(["--version"])
+        let version = try await runLocate(["--version"])
         #expect(version.status == 0)
         #expect(
             version.stdout.hasPrefix("locate ") && version.stdout.contains("(built with libgps 3.") && version.stdout.contains(", API "))
     }
 
-    @Test func usageErrorsGiveStatus64AndTheUsageLine() throws {
-        let run = try runLocate(["--no-such-option"])
+    @Test func usageErrorsGiveStatus64AndTheUsageLine() async throws {
+        let run = try await runLocate(["--no-such-option"])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("locate: error: unknown option '--no-such-option'\nUsage: locate"))

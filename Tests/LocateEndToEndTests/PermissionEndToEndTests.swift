@@ -23,14 +23,14 @@ struct PermissionEndToEndTests {
         ("when in use, no terminal", "[location]\nauthorization = when-in-use\n", nil, "background", "locate permission allow --always"),
     ]
 
-    @Test func everyUnauthorizedStatePrintsTheFallbackAndNeverThePosition() throws {
+    @Test func everyUnauthorizedStatePrintsTheFallbackAndNeverThePosition() async throws {
         #expect(leaksParkedCoordinate("64.150432 -21.940457\n") && leaksParkedCoordinate(#""lat":64.2,"#), "the leak check itself works")
-        let receiver = try GpsdServer(track: "weather")
+        let receiver = try await GpsdServer(track: "weather")
         for (name, user, policy, reason, phrase) in Self.unauthorizedStates {
             for mode in [["--once"], ["--follow", "--count", "1"]] {
                 for json in [false, true] {
                     let settings = try SettingsHome(user: user, policy: policy)
-                    let run = try runLocate(mode + (json ? ["--json"] : []) + [receiver.endpoint], settings: settings)
+                    let run = try await runLocate(mode + (json ? ["--json"] : []) + [receiver.endpoint], settings: settings)
                     let label = "\(name), \(mode[0]), \(json ? "json" : "text")"
                     #expect(run.status == 77, "\(label)")
                     #expect(run.stderr.contains(phrase), "\(label): \(run.stderr)")
@@ -56,9 +56,9 @@ struct PermissionEndToEndTests {
         }
     }
 
-    @Test func placeTokensNeverNameTheRealPlaceInAnyUnauthorizedState() throws {
+    @Test func placeTokensNeverNameTheRealPlaceInAnyUnauthorizedState() async throws {
         #expect(leaksParkedPlace("Reykjavik, Iceland") && leaksParkedPlace(#""country_code":"IS""#), "the leak check itself works")
-        let receiver = try GpsdServer(track: "weather")
+        let receiver = try await GpsdServer(track: "weather")
         let formats = [
             ["--format", "%lat %lon|%city|%state|%country|%country_code|%timezone|%place"], ["--json", "--geocode"],
             ["--csv", "--geocode"],
@@ -67,7 +67,7 @@ struct PermissionEndToEndTests {
             for mode in [["--once"], ["--follow", "--count", "1"]] {
                 for format in formats {
                     let settings = try SettingsHome(user: user, policy: policy)
-                    let run = try runLocate(mode + format + ["--lang", "C", receiver.endpoint], settings: settings)
+                    let run = try await runLocate(mode + format + ["--lang", "C", receiver.endpoint], settings: settings)
                     let label = "\(name), \(mode[0]), \(format[0])"
                     #expect(run.status == 77, "\(label)")
                     #expect(run.stdout.contains("Seoul") && run.stdout.contains("Asia/Seoul"), "\(label): the fallback's place")
@@ -93,43 +93,45 @@ struct PermissionEndToEndTests {
         ["Reykjav", "Iceland", "Capital Region", "Atlantic/", "|IS|", "\"IS\"", ",IS,"].contains { text.contains($0) }
     }
 
-    @Test func restrictedDoesNotSendTheUserToSettings() throws {
+    @Test func restrictedDoesNotSendTheUserToSettings() async throws {
         let settings = try SettingsHome(user: "[location]\nauthorization = always\n", policy: "[location]\nauthorization = restricted\n")
-        let run = try runLocate(["127.0.0.1:1"], settings: settings)
+        let run = try await runLocate(["127.0.0.1:1"], settings: settings)
         #expect(run.status == 77)
         #expect(!run.stderr.contains("locate permission"))
         #expect(!run.stderr.contains("services = on"))
     }
 
-    @Test func noFallbackPrintsNothingButKeepsTheStatus() throws {
-        let run = try runLocate(["--no-fallback", "127.0.0.1:1"], settings: SettingsHome(user: "[location]\nauthorization = denied\n"))
+    @Test func noFallbackPrintsNothingButKeepsTheStatus() async throws {
+        let run = try await runLocate(
+            ["--no-fallback", "127.0.0.1:1"], settings: SettingsHome(user: "[location]\nauthorization = denied\n"))
         #expect(run.status == 77)
         #expect(run.stdout.isEmpty)
-        let disabled = try runLocate(["127.0.0.1:1"], settings: SettingsHome(user: "[fallback]\nenabled = no\n"))
+        let disabled = try await runLocate(["127.0.0.1:1"], settings: SettingsHome(user: "[fallback]\nenabled = no\n"))
         #expect(disabled.status == 77)
         #expect(disabled.stdout.isEmpty)
     }
 
-    @Test func theFallbackCoordinateIsConfigurableAndThePolicyWins() throws {
+    @Test func theFallbackCoordinateIsConfigurableAndThePolicyWins() async throws {
         let user = "[location]\nauthorization = denied\n[fallback]\nlatitude = 48.8566\nlongitude = 2.3522\n"
-        #expect(try runLocate(["127.0.0.1:1"], settings: SettingsHome(user: user)).stdout == "48.856600 2.352200\n")
+        #expect(try await runLocate(["127.0.0.1:1"], settings: SettingsHome(user: user)).stdout == "48.856600 2.352200\n")
         let policy = "[fallback]\nlatitude = 51.5\nlongitude = -0.12\n"
-        #expect(try runLocate(["127.0.0.1:1"], settings: SettingsHome(user: user, policy: policy)).stdout == "51.500000 -0.120000\n")
+        #expect(try await runLocate(["127.0.0.1:1"], settings: SettingsHome(user: user, policy: policy)).stdout == "51.500000 -0.120000\n")
     }
 
-    @Test func whenInUseWithoutATerminalIsNotAuthorizedButAlwaysIs() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let whenInUse = try runLocate([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = when-in-use\n"))
+    @Test func whenInUseWithoutATerminalIsNotAuthorizedButAlwaysIs() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let whenInUse = try await runLocate([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = when-in-use\n"))
         #expect(whenInUse.status == 77)
         #expect(whenInUse.stdout == Self.fallbackText)
-        let always = try runLocate([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = always\n"))
+        let always = try await runLocate([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = always\n"))
         #expect(always.status == 0)
         #expect(always.stdout == "64.150432 -21.940457\n")
     }
 
-    @Test func whenInUseInTheForegroundOfATerminalIsAuthorized() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocateOnTerminal([receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = when-in-use\n"))
+    @Test func whenInUseInTheForegroundOfATerminalIsAuthorized() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocateOnTerminal(
+            [receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = when-in-use\n"))
         #expect(run.status == 0)
         #expect(run.stdout == "64.150432 -21.940457\n")
     }
@@ -141,10 +143,10 @@ struct PermissionEndToEndTests {
         ("4", 77, "denied"),
         ("EOF", 77, nil),
     ])
-    func thePromptAsksOnTheTerminalAndSavesTheAnswer(answer: String, status: Int32, saved: String?) throws {
-        let receiver = try GpsdServer(track: "weather")
+    func thePromptAsksOnTheTerminalAndSavesTheAnswer(answer: String, status: Int32, saved: String?) async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome()
-        let run = try runLocateOnTerminal(
+        let run = try await runLocateOnTerminal(
             ["--app", "weather", "--purpose", "To show the forecast.", receiver.endpoint], settings: settings, answer: answer)
         #expect(run.terminal.contains("\"weather\" would like to use your location.\r\nTo show the forecast.\r\n"))
         #expect(run.terminal.contains("1) Allow once") && run.terminal.contains("4) Don't allow"))
@@ -159,29 +161,29 @@ struct PermissionEndToEndTests {
         }
     }
 
-    @Test func permissionCommandsWriteTheUserFileAndStatusExplainsIt() throws {
+    @Test func permissionCommandsWriteTheUserFileAndStatusExplainsIt() async throws {
         let settings = try SettingsHome(user: "# mine\n[fallback]\nlatitude = 1\nlongitude = 2\n")
-        #expect(try runLocate(["permission", "allow", "--always", "--reduced", "--app", "weather"], settings: settings).status == 0)
-        #expect(try runLocate(["permission", "deny"], settings: settings).status == 0)
+        #expect(try await runLocate(["permission", "allow", "--always", "--reduced", "--app", "weather"], settings: settings).status == 0)
+        #expect(try await runLocate(["permission", "deny"], settings: settings).status == 0)
         let file = try String(contentsOf: settings.userFile, encoding: .utf8)
         #expect(
             file
                 == "# mine\n[fallback]\nlatitude = 1\nlongitude = 2\n\n[app \"weather\"]\nauthorization = always\naccuracy = reduced\n\n[location]\nauthorization = denied\n"
         )
-        let status = try runLocate(["permission", "status", "--json"], settings: settings)
+        let status = try await runLocate(["permission", "status", "--json"], settings: settings)
         let lines = try status.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(lines.count == 2)
         #expect(lines[0]["app"] is NSNull && lines[0]["authorization"] as? String == "denied")
         #expect(lines[0]["decided_by"] as? String == "\(settings.userFile.path):11")
         #expect(lines[1]["app"] as? String == "weather" && lines[1]["authorization"] as? String == "always")
         #expect(lines[1]["accuracy"] as? String == "reduced" && lines[1]["authorized_now"] as? Bool == true)
-        #expect(try runLocate(["permission", "reset", "--app", "weather"], settings: settings).status == 0)
+        #expect(try await runLocate(["permission", "reset", "--app", "weather"], settings: settings).status == 0)
         #expect(try !String(contentsOf: settings.userFile, encoding: .utf8).contains("always"))
     }
 
-    @Test func statusExplainsWithoutPrintingACoordinate() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let allowed = try runLocate(["status", "--json", receiver.endpoint])
+    @Test func statusExplainsWithoutPrintingACoordinate() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let allowed = try await runLocate(["status", "--json", receiver.endpoint])
         #expect(allowed.status == 0)
         let facts = try jsonObject(allowed.stdout.trimmingCharacters(in: .newlines))
         #expect(facts["authorization"] as? String == "always")
@@ -189,14 +191,15 @@ struct PermissionEndToEndTests {
         #expect((facts["devices"] as? String)?.hasPrefix("/dev/") == true)
         #expect(["2d", "3d"].contains(facts["fix"] as? String))
         #expect(!leaksParkedCoordinate(allowed.stdout, known: [receiver.endpoint]))
-        let denied = try runLocate(["status", receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = denied\n"))
+        let denied = try await runLocate(
+            ["status", receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = denied\n"))
         #expect(denied.status == 77)
         #expect(denied.stdout.contains("gpsd_state: not asked (location not authorized)"))
     }
 
-    @Test func theGpsdServerCanComeFromTheSettings() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func theGpsdServerCanComeFromTheSettings() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "[location]\nauthorization = always\n[gpsd]\nserver = \(receiver.endpoint)\n")
-        #expect(try runLocate([], settings: settings).stdout == "64.150432 -21.940457\n")
+        #expect(try await runLocate([], settings: settings).stdout == "64.150432 -21.940457\n")
     }
 }

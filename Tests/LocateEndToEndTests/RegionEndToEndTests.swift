@@ -32,8 +32,8 @@ struct RegionEndToEndTests {
 
     // MARK: - Replay: exact
 
-    @Test func aCrossingGivesInitialEnterAndExitInOrderWithTheDecidingFixes() throws {
-        let run = try runLocate(["monitor", "--replay", commute, "--replay-speed", "0", "--json", "--region", Self.middle])
+    @Test func aCrossingGivesInitialEnterAndExitInOrderWithTheDecidingFixes() async throws {
+        let run = try await runLocate(["monitor", "--replay", commute, "--replay-speed", "0", "--json", "--region", Self.middle])
         #expect(run.status == 0, "\(run.stderr)")
         let events = try records(run.stdout)
         #expect(events.map(summary) == ["mid initial outside", "mid enter inside", "mid exit outside"])
@@ -53,27 +53,31 @@ struct RegionEndToEndTests {
         #expect(events.allSatisfy { $0["h_acc"] as? Double == 0.9 })
     }
 
-    @Test func untilExitsAtTheDecidingFixAndAtOnceWhenAlreadyThere() throws {
+    @Test func untilExitsAtTheDecidingFixAndAtOnceWhenAlreadyThere() async throws {
         let stop = "stop=\(Self.stop.latitude),\(Self.stop.longitude),50"
-        let arrive = try runLocate(["monitor", "--replay", commute, "--replay-speed", "0", "--region", stop, "--until", "inside:stop"])
+        let arrive = try await runLocate([
+            "monitor", "--replay", commute, "--replay-speed", "0", "--region", stop, "--until", "inside:stop",
+        ])
         #expect(arrive.status == 0, "\(arrive.stderr)")
         let lines = arrive.stdout.split(separator: "\n")
         #expect(lines.count == 2 && lines.last?.hasPrefix("enter inside ") == true && lines.last?.hasSuffix(" stop") == true)
 
         let depot = "depot=\(Self.depot.latitude),\(Self.depot.longitude),50"
-        let already = try runLocate(["monitor", "--replay", commute, "--region", depot, "--until", "inside:depot"])
+        let already = try await runLocate(["monitor", "--replay", commute, "--region", depot, "--until", "inside:depot"])
         #expect(already.status == 0)
         #expect(already.stdout.hasPrefix("initial inside ") && already.stdout.split(separator: "\n").count == 1, "at once, at speed 1")
 
-        let never = try runLocate(["monitor", "--replay", commute, "--replay-speed", "0", "--region", depot, "--until", "outside:nowhere"])
+        let never = try await runLocate([
+            "monitor", "--replay", commute, "--replay-speed", "0", "--region", depot, "--until", "outside:nowhere",
+        ])
         #expect(never.status == 64 && never.stderr.contains("no region named 'nowhere'") && never.stdout.isEmpty)
-        let notMet = try runLocate([
+        let notMet = try await runLocate([
             "monitor", "--replay", commute, "--replay-speed", "0", "--region", "far=0,0,1000", "--until", "inside:far",
         ])
         #expect(notMet.status == 75 && notMet.stderr.contains("was not inside by the end"))
     }
 
-    @Test func regionsComeFromTheSettingsToo() throws {
+    @Test func regionsComeFromTheSettingsToo() async throws {
         let settings = try SettingsHome(
             user: """
                 [location]
@@ -83,7 +87,7 @@ struct RegionEndToEndTests {
                 radius = 50
 
                 """)
-        let run = try runLocate(
+        let run = try await runLocate(
             ["monitor", "--replay", commute, "--replay-speed", "0", "--json", "--region", Self.middle], settings: settings)
         #expect(run.status == 0)
         let events = try records(run.stdout).map(summary)
@@ -91,15 +95,15 @@ struct RegionEndToEndTests {
         #expect(events.contains("depot exit outside"))
 
         let broken = try SettingsHome(user: "[region \"depot\"]\ncenter = 64.13\nradius = 50\n")
-        let refused = try runLocate(["monitor", "--replay", commute, "--region", Self.middle], settings: broken)
+        let refused = try await runLocate(["monitor", "--replay", commute, "--region", Self.middle], settings: broken)
         #expect(refused.status == 78 && refused.stdout.isEmpty)
         #expect(refused.stderr.contains("locate.conf:2:10: bad value '64.13' for 'center'"), "\(refused.stderr)")
-        let none = try runLocate(["monitor", "--replay", commute])
+        let none = try await runLocate(["monitor", "--replay", commute])
         #expect(none.status == 64 && none.stderr.contains("no region to monitor"))
     }
 
-    @Test func visitsOnAStopGoStopTrackByTheReceiverClock() throws {
-        let run = try runLocate(["visits", "--replay", commute, "--replay-speed", "0", "--json", "--dwell", "20"])
+    @Test func visitsOnAStopGoStopTrackByTheReceiverClock() async throws {
+        let run = try await runLocate(["visits", "--replay", commute, "--replay-speed", "0", "--json", "--dwell", "20"])
         #expect(run.status == 0, "\(run.stderr)")
         let visits = try records(run.stdout)
         #expect(visits.map { $0["event"] as? String ?? "" } == ["arrival", "departure", "arrival"])
@@ -116,11 +120,11 @@ struct RegionEndToEndTests {
         let depot = Location(latitude: Self.depot.latitude, longitude: Self.depot.longitude, mode: nil)
         #expect(try #require(location(visits[0])).distance(from: depot) < 1, "the centre of the jittering fixes")
 
-        let short = try runLocate(["visits", "--replay", commute, "--replay-speed", "0", "--dwell", "50"])
+        let short = try await runLocate(["visits", "--replay", commute, "--replay-speed", "0", "--dwell", "50"])
         #expect(short.status == 0 && short.stdout.isEmpty, "no stay lasts 50 s")
     }
 
-    @Test func replayReadsGPXNMEAAndJSONLinesInOrderWithoutPermissionOrCache() throws {
+    @Test func replayReadsGPXNMEAAndJSONLinesInOrderWithoutPermissionOrCache() async throws {
         // Denied: a replay needs no permission, and keeps nothing.
         let settings = try SettingsHome(user: "[location]\nauthorization = denied\n")
         let gpx = settings.root.appendingPathComponent("walk.gpx")
@@ -143,49 +147,50 @@ struct RegionEndToEndTests {
             """.utf8
         ).write(to: jsonLines)
         for (file, latitudes) in [(gpx.path, [48.8584, 48.8586, 48.859]), (jsonLines.path, [1.5, 1.6])] {
-            let run = try runLocate(["--follow", "--replay", file, "--replay-speed", "0", "--json"], settings: settings)
+            let run = try await runLocate(["--follow", "--replay", file, "--replay-speed", "0", "--json"], settings: settings)
             #expect(run.status == 0, "\(file): \(run.stderr)")
             let fixes = try records(run.stdout)
             #expect(fixes.compactMap { $0["lat"] as? Double } == latitudes)
             #expect(fixes.allSatisfy { $0["source"] as? String == "replay" && $0["age"] is NSNull })
         }
-        let nmea = try runLocate(["--follow", "--replay", commute, "--replay-speed", "0", "--csv", "--no-header"], settings: settings)
+        let nmea = try await runLocate(
+            ["--follow", "--replay", commute, "--replay-speed", "0", "--csv", "--no-header"], settings: settings)
         #expect(nmea.status == 0 && nmea.stdout.split(separator: "\n").count == 140)
-        let once = try runLocate(["--once", "--replay", jsonLines.path, "--accuracy", "10"], settings: settings)
+        let once = try await runLocate(["--once", "--replay", jsonLines.path, "--accuracy", "10"], settings: settings)
         #expect(once.status == 0 && once.stdout == "1.500000 2.500000\n")
-        let accurate = try runLocate(
+        let accurate = try await runLocate(
             ["--follow", "--replay", jsonLines.path, "--replay-speed", "0", "--accuracy", "10"], settings: settings)
         #expect(accurate.stdout == "1.500000 2.500000\n", "--accuracy drops the 30 m fix")
-        let piped = try runShell(
+        let piped = try await runShell(
             "head -1 '\(jsonLines.path)' | '\(Package.locate.path)' --follow --replay - --replay-speed 0", settings: settings)
         #expect(piped.status == 0 && piped.stdout == "1.500000 2.500000\n", "\(piped.stderr)")
         #expect(!FileManager.default.fileExists(atPath: settings.cacheFile.path), "a replay is never cached")
 
         let bad = settings.root.appendingPathComponent("bad.gpx")
         try Data("<gpx>\n<trkpt lat=\"95\" lon=\"0\"/>\n</gpx>\n".utf8).write(to: bad)
-        let refused = try runLocate(["--follow", "--replay", bad.path], settings: settings)
+        let refused = try await runLocate(["--follow", "--replay", bad.path], settings: settings)
         #expect(refused.status == 65 && refused.stdout.isEmpty)
         #expect(refused.stderr == "locate: \(bad.path):2: a <trkpt> needs lat and lon in range\n")
-        let missing = try runLocate(["--once", "--replay", "/nonexistent.gpx"], settings: settings)
+        let missing = try await runLocate(["--once", "--replay", "/nonexistent.gpx"], settings: settings)
         #expect(missing.status == 65 && missing.stderr == "locate: /nonexistent.gpx: no such file\n")
     }
 
-    @Test func aTrackThatCannotEndIsRefusedAtOnce() throws {
+    @Test func aTrackThatCannotEndIsRefusedAtOnce() async throws {
         let settings = try SettingsHome.allowingAlways()
         // A FIFO nobody writes would block a read for ever: only regular files are read.
         let fifo = settings.root.appendingPathComponent("track.fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        let piped = try runLocate(["--follow", "--replay", fifo.path], settings: settings, timeout: 10)
+        let piped = try await runLocate(["--follow", "--replay", fifo.path], settings: settings, timeout: 10)
         #expect(piped.status == 65 && piped.stdout.isEmpty)
         #expect(piped.stderr == "locate: \(fifo.path): is not a regular file (a FIFO)\n", "\(piped.stderr)")
         // A terminal on stdin for --replay -: a stream holds its signals until it starts.
-        let terminal = try runLocateOnTerminal(["--follow", "--replay", "-"], settings: settings)
+        let terminal = try await runLocateOnTerminal(["--follow", "--replay", "-"], settings: settings)
         #expect(terminal.status == 65 && terminal.stdout.isEmpty)
         #expect(terminal.terminal.contains("standard input: is a terminal"), "\(terminal.terminal)")
     }
 
-    @Test func aStationaryReceiverIsReportedStationary() throws {
-        let run = try runLocate(["--follow", "--replay", Package.track("weather").path, "--replay-speed", "0", "--json", "--events"])
+    @Test func aStationaryReceiverIsReportedStationary() async throws {
+        let run = try await runLocate(["--follow", "--replay", Package.track("weather").path, "--replay-speed", "0", "--json", "--events"])
         #expect(run.status == 0)
         let events = try records(run.stdout).filter { $0["type"] as? String == "status" }.compactMap { $0["event"] as? String }
         #expect(events == ["stationary"], "60 s of receiver time without moving")
@@ -193,9 +198,9 @@ struct RegionEndToEndTests {
 
     // MARK: - gpsd
 
-    @Test func againstGpsdEventsAlternateAndEachIsDecidedClearly() throws {
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
-        let run = try runLocate(["monitor", "--json", "--region", Self.middle, "--count", "4", receiver.endpoint])
+    @Test func againstGpsdEventsAlternateAndEachIsDecidedClearly() async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
+        let run = try await runLocate(["monitor", "--json", "--region", Self.middle, "--count", "4", receiver.endpoint])
         #expect(run.status == 0, "\(run.stderr)")
         let events = try records(run.stdout)
         #expect(events.count == 4 && events.first?["event"] as? String == "initial")
@@ -215,11 +220,11 @@ struct RegionEndToEndTests {
         }
     }
 
-    @Test func aReceiverJitteringAcrossTheBoundaryDoesNotFlap() throws {
+    @Test func aReceiverJitteringAcrossTheBoundaryDoesNotFlap() async throws {
         // The depot's fixes are 48 and 52 m from this centre, with gpsd's accuracy of 17 m.
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
         let edge = "edge=\(64.13 - 50 / 111_132.0),-21.9,50"
-        let run = try runLocate(["monitor", "--json", "--region", edge, "--duration", "10", receiver.endpoint])
+        let run = try await runLocate(["monitor", "--json", "--region", edge, "--duration", "10", receiver.endpoint])
         #expect(run.status == 0)
         let events = try records(run.stdout)
         // In 10 s the 7 s loop passes the depot's 40 jittering fixes at least once: each would
@@ -228,10 +233,10 @@ struct RegionEndToEndTests {
         #expect(events.filter { $0["event"] as? String == "enter" }.isEmpty)
     }
 
-    @Test func untilInsideAgainstGpsd() throws {
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+    @Test func untilInsideAgainstGpsd() async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
         let stop = "stop=\(Self.stop.latitude),\(Self.stop.longitude),60"
-        let run = try runLocate(["monitor", "--region", stop, "--until", "inside:stop", receiver.endpoint])
+        let run = try await runLocate(["monitor", "--region", stop, "--until", "inside:stop", receiver.endpoint])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").last?.contains(" inside ") == true)
     }
@@ -240,11 +245,11 @@ struct RegionEndToEndTests {
         ("[location]\nauthorization = denied\n", "denied"), ("", "has not been given"),
         ("[location]\nauthorization = always\naccuracy = reduced\n", "precise location"),
     ])
-    func withoutPreciseAuthorizationThereIsNoEventAnd77(_ user: String, _ why: String) throws {
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+    func withoutPreciseAuthorizationThereIsNoEventAnd77(_ user: String, _ why: String) async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
         for command in [["monitor", "--region", Self.middle], ["visits"]] {
             let settings = try SettingsHome(user: user)
-            let run = try runLocate(command + ["--json", receiver.endpoint], settings: settings)
+            let run = try await runLocate(command + ["--json", receiver.endpoint], settings: settings)
             #expect(run.status == 77, "\(command[0]): \(run.stderr)")
             #expect(run.stdout.isEmpty, "no event, no fallback")
             #expect(run.stderr.contains(why), "\(run.stderr)")
@@ -253,9 +258,9 @@ struct RegionEndToEndTests {
         }
     }
 
-    @Test func visitsAgainstGpsdAreDatedByTheReceiverClock() throws {
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
-        let run = try runLocate(["visits", "--json", "--dwell", "20", "--count", "1", receiver.endpoint])
+    @Test func visitsAgainstGpsdAreDatedByTheReceiverClock() async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
+        let run = try await runLocate(["visits", "--json", "--dwell", "20", "--count", "1", receiver.endpoint])
         #expect(run.status == 0, "\(run.stderr)")
         let visit = try #require(try records(run.stdout).first)
         #expect(visit["event"] as? String == "arrival" && visit["departure"] is NSNull)
@@ -268,31 +273,31 @@ struct RegionEndToEndTests {
         #expect(min(centre.distance(from: depot), centre.distance(from: stop)) < 15, "at one of the two stops")
     }
 
-    @Test func switchingPreciseLocationOffIsAnEventAndTheFixesThatFollowAreReduced() throws {
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+    @Test func switchingPreciseLocationOffIsAnEventAndTheFixesThatFollowAreReduced() async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", "--events", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "a first fix") { run.stdout.lines.contains { $0.contains("\"source\":\"gpsd\"") } }
+        try await run.stdout.wait(for: "a first fix") { run.stdout.lines.contains { $0.contains("\"source\":\"gpsd\"") } }
         try settings.write("[location]\nauthorization = always\naccuracy = reduced\n", to: settings.userFile)
-        try run.stdout.wait(for: "the accuracy change and a fix after it") {
+        try await run.stdout.wait(for: "the accuracy change and a fix after it") {
             guard let index = run.stdout.lines.firstIndex(where: { $0.contains("\"event\":\"accuracy_changed\"") }) else { return false }
             return run.stdout.lines[(index + 1)...].contains { $0.contains("\"type\":\"fix\"") }
         }
         run.signal(SIGTERM)
-        #expect(try run.waitForExit() == 0)
+        #expect(try await run.waitForExit() == 0)
         let lines = run.stdout.lines
         let change = try #require(lines.firstIndex { $0.contains("\"event\":\"accuracy_changed\"") })
         #expect(lines[change].contains("\"accuracy\":\"reduced\""))
         #expect(lines[(change + 1)...].filter { $0.contains("\"type\":\"fix\"") }.allSatisfy { $0.contains("\"accuracy\":\"reduced\"") })
     }
 
-    @Test func aRevokeMidMonitorEndsIt() throws {
-        let receiver = try GpsdServer(track: "commute", cycle: 0.05)
+    @Test func aRevokeMidMonitorEndsIt() async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["monitor", "--json", "--region", Self.middle, receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "the initial event") { !run.stdout.lines.isEmpty }
+        try await run.stdout.wait(for: "the initial event") { !run.stdout.lines.isEmpty }
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        #expect(try run.waitForExit(timeout: 10) == 77)
+        #expect(try await run.waitForExit(timeout: 10) == 77)
         #expect(run.stderr.text.contains("region monitoring ends"))
         #expect(run.stdout.text.hasSuffix("\n"))
     }

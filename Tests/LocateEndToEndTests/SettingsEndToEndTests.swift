@@ -15,11 +15,11 @@ struct SettingsEndToEndTests {
         ("[location]\nauthorization = \"always\n", ":2:17: unterminated quoted value"),
         ("[location]\nauthorization = always\n\u{7f}ELF\u{2}\u{1}\n", ":3:1: unexpected control character"),
     ])
-    func aMalformedUserFileFailsClosed(content: String, error: String) throws {
+    func aMalformedUserFileFailsClosed(content: String, error: String) async throws {
         let gpsd = try ListeningPort()
         let settings = try SettingsHome(user: content)
         for mode in [["--once"], ["--follow"]] {
-            let run = try runLocate(mode + [gpsd.endpoint], settings: settings)
+            let run = try await runLocate(mode + [gpsd.endpoint], settings: settings)
             #expect(run.status == 78)
             #expect(run.stdout.isEmpty, "nothing on stdout, not even the fallback")
             #expect(run.stderr.hasPrefix("locate: \(settings.userFile.path)\(error)"), "\(run.stderr)")
@@ -27,16 +27,16 @@ struct SettingsEndToEndTests {
         #expect(!gpsd.wasConnected, "no gpsd connection")
     }
 
-    @Test func aMalformedOrUnreadablePolicyFailsClosed() throws {
+    @Test func aMalformedOrUnreadablePolicyFailsClosed() async throws {
         let gpsd = try ListeningPort()
         let malformed = try SettingsHome(user: "[location]\nauthorization = always\n", policy: "[location]\nauthorization = always\n")
-        let run = try runLocate([gpsd.endpoint], settings: malformed)
+        let run = try await runLocate([gpsd.endpoint], settings: malformed)
         #expect(run.status == 78 && run.stdout.isEmpty)
         #expect(run.stderr.contains("policy.conf:2:17: bad value 'always' for 'authorization' (expected restricted)"))
 
         let unreadable = try SettingsHome(user: "[location]\nauthorization = always\n")
         try FileManager.default.createDirectory(at: unreadable.policyFile, withIntermediateDirectories: true)
-        let unreadableRun = try runLocate([gpsd.endpoint], settings: unreadable)
+        let unreadableRun = try await runLocate([gpsd.endpoint], settings: unreadable)
         #expect(unreadableRun.status == 78 && unreadableRun.stdout.isEmpty)
         #expect(unreadableRun.stderr == "locate: \(unreadable.policyFile.path): is not a regular file (a directory)\n")
         #expect(!gpsd.wasConnected)
@@ -45,26 +45,26 @@ struct SettingsEndToEndTests {
     /// How soon the revoke takes effect rests on the watcher (SettingsWatcherTests: every change is
     /// seen at the next check, and checks come at least every 200 ms); here the bound is generous,
     /// so a loaded machine does not fail what a quiet one passes.
-    @Test func aRevokeDuringFollowStopsLiveFixesAndAGrantResumes() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func aRevokeDuringFollowStopsLiveFixesAndAGrantResumes() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "two live fixes") { run.stdout.lines.count >= 2 }
+        try await run.stdout.wait(for: "two live fixes") { run.stdout.lines.count >= 2 }
 
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        try run.stdout.wait(for: "the fallback record after the revoke") {
+        try await run.stdout.wait(for: "the fallback record after the revoke") {
             run.stdout.lines.last?.contains("\"source\":\"fallback\"") == true
         }
         let revokedAt = run.stdout.lines.count
         #expect(run.stdout.lines.last?.contains("\"reason\":\"denied\"") == true)
-        try run.stderr.wait(for: "the revoke message") { run.stderr.text.contains("location permission is denied") }
+        try await run.stderr.wait(for: "the revoke message") { run.stderr.text.contains("location permission is denied") }
 
         try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
-        try run.stdout.wait(for: "live fixes again after the grant") {
+        try await run.stdout.wait(for: "live fixes again after the grant") {
             run.stdout.lines.count > revokedAt && run.stdout.lines.last?.contains("\"source\":\"gpsd\"") == true
         }
         run.signal(SIGTERM)
-        #expect(try run.waitForExit() == 0)
+        #expect(try await run.waitForExit() == 0)
         let sources = try run.stdout.lines.map { try jsonObject($0)["source"] as? String }
         let fallbackIndex = try #require(sources.firstIndex(of: "fallback"))
         #expect(sources[fallbackIndex...].dropFirst().allSatisfy { $0 == "gpsd" }, "one fallback record, then live fixes")
@@ -74,8 +74,8 @@ struct SettingsEndToEndTests {
     /// Dotfile managers (stow, home-manager, chezmoi) make locate.conf a link into another
     /// directory and replace the file there: a revoke made that way must still be seen.
     @Test(arguments: ["file link", "directory link"])
-    func aRevokeThroughASymbolicLinkIsSeen(kind: String) throws {
-        let receiver = try GpsdServer(track: "running")
+    func aRevokeThroughASymbolicLinkIsSeen(kind: String) async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome()
         let dotfiles = settings.root.appendingPathComponent("dotfiles/locate")
         let target = dotfiles.appendingPathComponent("locate.conf")
@@ -89,21 +89,21 @@ struct SettingsEndToEndTests {
             try FileManager.default.createSymbolicLink(at: configDirectory, withDestinationURL: dotfiles)
         }
         let run = try startLocate(["--follow", "--json", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "a live fix") { run.stdout.lines.contains { $0.contains("\"source\":\"gpsd\"") } }
+        try await run.stdout.wait(for: "a live fix") { run.stdout.lines.contains { $0.contains("\"source\":\"gpsd\"") } }
         try settings.write("[location]\nauthorization = denied\n", to: target)
-        try run.stdout.wait(for: "the fallback after a revoke through the link") {
+        try await run.stdout.wait(for: "the fallback after a revoke through the link") {
             run.stdout.lines.last?.contains("\"reason\":\"denied\"") == true
         }
         run.signal(SIGTERM)
-        #expect(try run.waitForExit() == 77)
+        #expect(try await run.waitForExit() == 77)
     }
 
-    @Test func reducedAccuracyGivesTheCellCentreOnlyAndTheMeanIsTheCentre() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func reducedAccuracyGivesTheCellCentreOnlyAndTheMeanIsTheCentre() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome(user: "[app \"weather\"]\nauthorization = always\naccuracy = reduced\n")
         var coordinates: [(Double, Double)] = []
         for _ in 0..<5 {
-            let run = try runLocate(["--json", "--app", "weather", receiver.endpoint], settings: settings)
+            let run = try await runLocate(["--json", "--app", "weather", receiver.endpoint], settings: settings)
             #expect(run.status == 0)
             let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
             #expect(record["accuracy"] as? String == "reduced")
@@ -121,15 +121,15 @@ struct SettingsEndToEndTests {
         // A reduced stream gives its first record at once, then none for five minutes: while it
         // runs, a full-accuracy stream sees five more epochs of the same receiver.
         let follow = try startLocate(["--follow", "--json", "--app", "weather", receiver.endpoint], settings: settings)
-        try follow.stdout.wait(for: "the first reduced record") { !follow.stdout.lines.isEmpty }
-        #expect(try runLocate(["--follow", "--count", "5", receiver.endpoint]).status == 0)
+        try await follow.stdout.wait(for: "the first reduced record") { !follow.stdout.lines.isEmpty }
+        #expect(try await runLocate(["--follow", "--count", "5", receiver.endpoint]).status == 0)
         follow.signal(SIGTERM)
-        #expect(try follow.waitForExit() == 0)
+        #expect(try await follow.waitForExit() == 0)
         #expect(follow.stdout.lines.count == 1, "at most one record per five minutes")
     }
 
-    @Test func aFollowSentToTheBackgroundPausesAndResumesInTheForeground() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func aFollowSentToTheBackgroundPausesAndResumesInTheForeground() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome(user: "[location]\nauthorization = when-in-use\n")
         let output = settings.root.appendingPathComponent("follow.out").path
         let errors = settings.root.appendingPathComponent("follow.err").path
@@ -147,7 +147,7 @@ struct SettingsEndToEndTests {
         let run = try RunningProcess(
             Package.root.appendingPathComponent("Scripts/with-terminal"),
             ["--", "/bin/bash", "-m", "-c", script], environment: settings.environment)
-        _ = try run.waitForExit(timeout: 40)
+        _ = try await run.waitForExit(timeout: 40)
         let errorText = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         let outputText = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(errorText.contains("locate: paused: location is allowed only while in use, and locate is in the background"))

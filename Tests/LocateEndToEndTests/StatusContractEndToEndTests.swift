@@ -12,38 +12,38 @@ struct StatusContractEndToEndTests {
         ("stall", 69, "gpsd_unavailable", "did not answer in"),
         ("hangup", 69, "gpsd_unavailable", "closed the connection each time"),
     ])
-    func aStreamThatEndsWithoutAFixIsNoSuccess(gpsd kind: String, status: Int32, reason: String, cause: String) throws {
-        let gpsd = kind == "no fix" ? try GpsdServer(track: "nofix", wait: "report") : try GpsdServer(misbehaving: kind)
-        let run = try runLocate(["--follow", "--duration", "2", "--json", gpsd.endpoint])
+    func aStreamThatEndsWithoutAFixIsNoSuccess(gpsd kind: String, status: Int32, reason: String, cause: String) async throws {
+        let gpsd = kind == "no fix" ? try await GpsdServer(track: "nofix", wait: "report") : try await GpsdServer(misbehaving: kind)
+        let run = try await runLocate(["--follow", "--duration", "2", "--json", gpsd.endpoint])
         #expect(run.status == status, "\(kind): \(run.stderr)")
         let records = try run.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(records.count == 1 && records.last?["source"] as? String == "fallback", "\(kind): \(run.stdout)")
         #expect(records.last?["reason"] as? String == reason, "\(kind)")
         #expect(run.stderr.contains(cause), "\(kind): \(run.stderr)")
-        let quiet = try runLocate(["--follow", "--duration", "1", "--no-fallback", gpsd.endpoint])
+        let quiet = try await runLocate(["--follow", "--duration", "1", "--no-fallback", gpsd.endpoint])
         #expect(quiet.status == status && quiet.stdout.isEmpty, "\(kind), --no-fallback")
     }
 
     /// gpsd serves a limited number of clients (64 by default) and closes the connection of any
     /// more: that is the cause a refused client names, not a missing fix.
-    @Test func aClientBeyondGpsdsLimitSaysGpsdClosedTheConnection() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func aClientBeyondGpsdsLimitSaysGpsdClosedTheConnection() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let clients = try (0..<70).map { _ in try WatchingClient(port: receiver.port) }
         defer { withExtendedLifetime(clients) {} }
-        let follow = try runLocate(["--follow", "--duration", "2", receiver.endpoint])
+        let follow = try await runLocate(["--follow", "--duration", "2", receiver.endpoint])
         #expect(follow.status == 69)
         #expect(follow.stderr.contains("closed the connection"), "\(follow.stderr)")
         #expect(!follow.stderr.contains("no fix"), "\(follow.stderr)")
-        let once = try runLocate([receiver.endpoint])
+        let once = try await runLocate([receiver.endpoint])
         #expect(once.status == 69 && once.stderr.contains("closed the connection"), "\(once.stderr)")
     }
 
     /// A fix older than --max-age is never the answer, however long the wait: the fallback, 75,
     /// and the age of the youngest fix in the message.
-    @Test func aFixOlderThanMaxAgeIsNeverTheAnswer() throws {
+    @Test func aFixOlderThanMaxAgeIsNeverTheAnswer() async throws {
         // The bundled track's receiver times are in January 2026, months before any test run.
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["--json", "--max-age", "10", "--timeout", "2", receiver.endpoint])
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate(["--json", "--max-age", "10", "--timeout", "2", receiver.endpoint])
         #expect(run.status == 75)
         let record = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
         #expect(record["source"] as? String == "fallback" && record["reason"] as? String == "timeout", "\(run.stdout)")
@@ -53,19 +53,20 @@ struct StatusContractEndToEndTests {
 
     /// SIGHUP (a closed terminal, a logout) ends a stream as SIGTERM does: a closed document and
     /// the stream's own status, not the signal's.
-    @Test func sighupClosesTheDocument() throws {
-        let receiver = try GpsdServer(track: "running")
+    @Test func sighupClosesTheDocument() async throws {
+        let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let run = try startLocate(["--follow", "--gpx", receiver.endpoint], settings: settings)
-        try run.stdout.wait(for: "a track point") { run.stdout.text.contains("<trkpt") }
+        try await run.stdout.wait(for: "a track point") { run.stdout.text.contains("<trkpt") }
         run.signal(SIGHUP)
-        #expect(try withExtendedLifetime(settings) { try run.waitForExit() } == 0)
+        #expect(try await run.waitForExit() == 0)
+        withExtendedLifetime(settings) {}
         #expect(run.stdout.text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"), "\(run.stdout.text.suffix(200))")
     }
 
-    @Test func statusWritesNumbersAsNumbers() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let run = try runLocate(["status", "--json", receiver.endpoint])
+    @Test func statusWritesNumbersAsNumbers() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let run = try await runLocate(["status", "--json", receiver.endpoint])
         #expect(run.status == 0)
         let facts = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
         #expect(facts["sats_used"] is NSNumber && !(facts["sats_used"] is String), "\(run.stdout)")
@@ -78,18 +79,18 @@ struct StatusContractEndToEndTests {
         ("C.UTF-8", "Munich, Bavaria, Germany"), ("POSIX", "Munich, Bavaria, Germany"), ("de_DE.UTF-8", "München, Bayern, Deutschland"),
         ("de_DE.utf8@euro", "München, Bayern, Deutschland"),
     ])
-    func anyLocaleNameIsALanguage(locale: String, place: String) throws {
-        let run = try runLocate(["geocode", "--lang", locale, "48.1374", "11.5755"])
+    func anyLocaleNameIsALanguage(locale: String, place: String) async throws {
+        let run = try await runLocate(["geocode", "--lang", locale, "48.1374", "11.5755"])
         #expect(run.status == 0, "\(locale): \(run.stderr)")
         #expect(run.stdout == place + "\n", "\(locale)")
     }
 
     /// A repeated format is no conflict, and a conflict of many is one short line.
-    @Test func formatErrorsAreOneShortLine() throws {
-        let receiver = try GpsdServer(track: "weather")
-        let repeated = try runLocate(["--csv", "--csv", "--no-header", receiver.endpoint])
+    @Test func formatErrorsAreOneShortLine() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let repeated = try await runLocate(["--csv", "--csv", "--no-header", receiver.endpoint])
         #expect(repeated.status == 0 && repeated.stdout.hasPrefix("fix,"), "\(repeated.stderr)")
-        let many = try runLocate(Array(repeating: ["--csv", "--json"], count: 5_000).flatMap { $0 } + [receiver.endpoint])
+        let many = try await runLocate(Array(repeating: ["--csv", "--json"], count: 5_000).flatMap { $0 } + [receiver.endpoint])
         #expect(many.status == 64)
         let first = many.stderr.split(separator: "\n").first ?? ""
         #expect(first == "locate: error: choose one output format, not --csv and --json", "\(first.prefix(200))")

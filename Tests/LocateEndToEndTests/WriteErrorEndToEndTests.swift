@@ -8,22 +8,22 @@ struct WriteErrorEndToEndTests {
     private let locate = Package.locate.path
     private let message = "locate: cannot write to standard output: No space left on device\n"
 
-    @Test func aFullDiskIsStatus74ForEveryCommand() throws {
-        let receiver = try GpsdServer(track: "weather")
+    @Test func aFullDiskIsStatus74ForEveryCommand() async throws {
+        let receiver = try await GpsdServer(track: "weather")
         let settings = try SettingsHome.allowingAlways()
         for arguments in [
             "--once \(receiver.endpoint)", "--once --json \(receiver.endpoint)", "--follow --count 2 \(receiver.endpoint)",
             "--follow --gpx --count 1 \(receiver.endpoint)", "--help", "--version", "permission status", "status \(receiver.endpoint)",
         ] {
-            let run = try runShell("'\(locate)' \(arguments) > /dev/full", settings: settings)
+            let run = try await runShell("'\(locate)' \(arguments) > /dev/full", settings: settings)
             #expect(run.status == 74, "\(arguments)")
             #expect(run.stderr == message, "\(arguments): \(run.stderr)")
         }
     }
 
-    @Test func theFallbackThatCannotBeWrittenIsStatus74Too() throws {
+    @Test func theFallbackThatCannotBeWrittenIsStatus74Too() async throws {
         let settings = try SettingsHome(user: "[location]\nauthorization = denied\n")
-        let run = try runShell("'\(locate)' 127.0.0.1:1 > /dev/full", settings: settings)
+        let run = try await runShell("'\(locate)' 127.0.0.1:1 > /dev/full", settings: settings)
         #expect(run.status == 74)
         #expect(run.stderr.hasSuffix(message))
     }
