@@ -91,7 +91,8 @@ final class RunningProcess: Sendable {
     /// Waits for the process to exit and for its output to be read; its exit status.
     @discardableResult
     func waitForExit(timeout: Double = 30) async throws -> Int32 {
-        try await waitUntil(timeout: timeout, { !process.isRunning && stdout.isEnded && stderr.isEnded }) {
+        let hasEnded = { !self.process.isRunning && self.stdout.isEnded && self.stderr.isEnded }
+        try await waitUntil(timeout: timeout, hasEnded) {
             process.kill()
             return HarnessError(
                 description:
