@@ -156,6 +156,13 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// What a settings error says, for a decision that cannot be known: the problem of an
+    /// ``invalidSettings(_:)``, or this error's description as one.
+    package var settingsProblem: SettingsProblem {
+        if case .invalidSettings(let problem) = self { return problem }
+        return SettingsProblem(file: "locate.conf", message: description)
+    }
+
     /// `error` as a `GPSLocationError`: itself, or ``cancelled`` for the cancellation that is the
     /// only other error the libraries' own sequences and continuations end with.
     package init(_ error: any Error) {

@@ -41,22 +41,32 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         public typealias Failure = GPSLocationError
 
         let session: Session
-        private var gate = PositionGate()
+        private var gate: PositionGate
         private var filter: LiveUpdateFilter
         private var motion: MotionDetector?
         /// A `stationary` or `moving` event, handed out after the fix that decided it.
         private var pendingStatus: LocationStatusEvent?
         private var lastKept: ContinuousClock.Instant?
 
+        /// The stamp of the last fix handed out, for records made of it (``LocationEventUpdates``).
+        private(set) var lastStamp: ReleaseStamp?
+
         init(session: Session, filter: LiveUpdateFilter, motion: MotionDetector?) {
             self.session = session
+            gate = PositionGate(session.authorization)
             self.filter = filter
             self.motion = motion
         }
 
-        /// The authorization positions are released under now (for a consumer that needs more
-        /// than any position: region monitoring needs full accuracy).
-        package var authorization: Authorization { session.authorization.current.authorization }
+        /// The authorization positions are released under now: CoreLocation's
+        /// `authorizationStatus` and `accuracyAuthorization` as this stream follows them.
+        public var authorization: Authorization { session.authorization.current.authorization }
+
+        /// Whether a record made of a fix this stream released with `stamp` may still be handed
+        /// out (the gate's second rule).
+        func admits(_ stamp: ReleaseStamp, requiringFullAccuracy: Bool) -> Bool {
+            gate.admits(stamp, requiringFullAccuracy: requiringFullAccuracy)
+        }
 
         /// A stream keeps its newest delivered fix in the authorization source at most this often.
         static let keepInterval = Duration.seconds(5)
@@ -112,11 +122,8 @@ public struct LiveUpdates: AsyncSequence, Sendable {
             case .status(let event):
                 return .status(event)
             case .fix(let location, let generation):
-                let current = session.authorization.current
                 let now = ContinuousClock.now
-                guard generation == current.generation,
-                    let released = gate.release(location, under: current.authorization, at: now)
-                else { return nil }
+                guard let (released, stamp) = gate.release(location, readUnder: generation, at: now) else { return nil }
                 // Motion is judged on every released fix, before the filters thin them out.
                 if let event = motion?.observe(released) { pendingStatus = event }
                 guard filter.admit(released, at: now) else {
@@ -127,9 +134,10 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                     return nil
                 }
                 if lastKept.map({ $0.duration(to: now) >= Self.keepInterval }) ?? true {
-                    session.source.keep(released, releasedUnder: current.authorization)
+                    session.source.keep(released, releasedUnder: stamp.authorization)
                     lastKept = now
                 }
+                lastStamp = stamp
                 return .location(released)
             }
         }
@@ -138,7 +146,7 @@ public struct LiveUpdates: AsyncSequence, Sendable {
     /// Ties the session's life to the iterator's.
     final class Session: Sendable {
         let queue: LiveUpdateQueue
-        let authorization: SharedAuthorization
+        let authorization: AuthorizationGeneration
         let source: any AuthorizationSource
         let manager: GPSLocationManager
         /// Whether the manager counts this iteration now: from the first `next()` to the end.
@@ -154,7 +162,7 @@ public struct LiveUpdates: AsyncSequence, Sendable {
             do throws(GPSLocationError) {
                 guard let wakeUp else { throw .gpsdUnreachable(endpoint: stream.configuration.endpoint, reason: "out of file descriptors") }
                 decision = try stream.source.currentDecision()
-                authorization = SharedAuthorization(
+                authorization = AuthorizationGeneration(
                     Authorization(decision: decision, context: context, isAllowedOnce: stream.isAllowedOnce))
                 if let replay = stream.replay {
                     ReplaySession.start(
@@ -167,7 +175,7 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                     isAllowedOnce: stream.isAllowedOnce, shared: authorization, queue: queue, wakeUp: wakeUp)
             } catch {
                 // A stream over before it starts: it hands out nothing, under an authorization of nothing.
-                authorization = SharedAuthorization(
+                authorization = AuthorizationGeneration(
                     Authorization(decision: AuthorizationDecision(locationServicesEnabled: false), context: context))
                 queue.finish(throwing: error)
             }

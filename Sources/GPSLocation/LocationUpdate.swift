@@ -28,6 +28,10 @@ public enum LocationStatusEvent: Sendable, Hashable {
     /// The authorization stayed, but how precise positions may be changed (the user switched
     /// "Precise Location"): CoreLocation's `accuracyAuthorization` change.
     case accuracyChanged(AccuracyAuthorization)
+    /// The settings that decide cannot be read now (a malformed or unreadable file): the
+    /// stream holds back every position, as for a revoke, until they read again (then an
+    /// `authorizationChanged` says what they decide).
+    case settingsInvalid(SettingsProblem)
     /// The position has not moved beyond its accuracy for ``LiveUpdateOptions/stationaryAfter``
     /// of receiver time (CoreLocation's `isStationary`).
     case stationary
@@ -46,6 +50,7 @@ public enum LocationStatusEvent: Sendable, Hashable {
         case .resumed: "resumed"
         case .dropped: "dropped"
         case .accuracyChanged: "accuracy_changed"
+        case .settingsInvalid: "settings_invalid"
         case .stationary: "stationary"
         case .moving: "moving"
         }

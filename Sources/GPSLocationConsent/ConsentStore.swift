@@ -92,7 +92,12 @@ public final class ConsentStore: AuthorizationSource {
         let files = try SettingsFiles(paths, signatures: signatures)
         let resolved = ResolvedSettings(user: files.user, policy: files.policy, app: app)
         state.withLock { $0.loaded = (signatures, files, resolved) }
-        if purging, resolved.decision.isRefusal { purgeCache() }
+        if purging, resolved.decision.isRefusal {
+            purgeCache()
+        } else if purging, resolved.decision.accuracy == .reducedAccuracy {
+            // Precise location switched off: a precise fix kept from before must not stay.
+            purgeCache(keepingReduced: true)
+        }
         return (files, resolved)
     }
 
@@ -129,8 +134,10 @@ public final class ConsentStore: AuthorizationSource {
     /// The decision now, then again each time it changes, until the consumer stops iterating. A
     /// thread of its own watches the files (inotify on their directories and on every link on the
     /// way, and a `stat` signature every 200 ms, so a missed inotify delays a change by one tick
-    /// at most). The sequence ends with `GPSLocationError.invalidSettings` when a file
-    /// becomes unreadable, untrusted or malformed.
+    /// at most). A file that becomes unreadable, untrusted or malformed (an editor saving in two
+    /// steps, a typo) gives `AuthorizationDecision(invalidSettings:)`, which authorizes nothing,
+    /// and the decision comes again when the file reads again. The sequence ends with
+    /// `GPSLocationError.invalidSettings` only when the files cannot be watched.
     public func decisionUpdates() -> AsyncUpdates<AuthorizationDecision> {
         let (updates, continuation) = AsyncUpdates<AuthorizationDecision>.makeStream(bufferingNewest: 8)
         guard let wakeUp = WakeUp() else {
@@ -148,14 +155,14 @@ public final class ConsentStore: AuthorizationSource {
             var wait = EventWait(wakeUp: wakeUp)
             var last: AuthorizationDecision?
             while !stopped.isSet {
+                let decision: AuthorizationDecision
                 do throws(GPSLocationError) {
-                    let decision = try currentDecision()
-                    if decision != last { continuation.yield(decision) }
-                    last = decision
+                    decision = try currentDecision()
                 } catch {
-                    continuation.finish(throwing: error)
-                    return
+                    decision = AuthorizationDecision(invalidSettings: error.settingsProblem)
                 }
+                if decision != last { continuation.yield(decision) }
+                last = decision
                 wait.wait(
                     for: watcher.descriptor.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) },
                     until: .now.advanced(by: SettingsWatcher.tick))
@@ -228,6 +235,8 @@ public final class ConsentStore: AuthorizationSource {
         guard let directory = cacheDirectory(create: true), let lock = try? directory.lock(LastFixCache.lockName, exclusive: true),
             let decision = try? loaded(purging: false).resolved.decision
         else { return }
+        // A keep killed before its rename left its temporary file (a fix): it goes too.
+        directory.removeTemporaries(of: LastFixCache.fileName)
         if decision.isRefusal {
             directory.remove(LastFixCache.fileName)
         } else if decision == authorization.decision {
@@ -237,10 +246,15 @@ public final class ConsentStore: AuthorizationSource {
     }
 
     /// Removes the kept fix, under the cache's lock.
-    package func purgeCache() {
+    /// - Parameter keepingReduced: keep a fix that is a grid cell already (reduced accuracy
+    ///   keeps what it released); remove only a precise one.
+    package func purgeCache(keepingReduced: Bool = false) {
         guard let directory = cacheDirectory(create: false) else { return }
         let lock = try? directory.lock(LastFixCache.lockName, exclusive: true)
-        directory.remove(LastFixCache.fileName)
+        directory.removeTemporaries(of: LastFixCache.fileName)
+        if !keepingReduced || LastFixCache.load(from: directory)?.accuracy != .reducedAccuracy {
+            directory.remove(LastFixCache.fileName)
+        }
         withExtendedLifetime(lock) {}
     }
 

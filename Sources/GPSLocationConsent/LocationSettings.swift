@@ -87,6 +87,7 @@ package struct LocationSettings: Sendable, Hashable {
     /// - Throws: `GPSLocationError.invalidSettings`, as `init(_:file:role:)`.
     init(_ document: SettingsDocument, file: String, role: Role) throws(GPSLocationError) {
         self.init(file: file)
+        var regionHeaders: Set<String> = []
         for header in document.headers {
             let known =
                 header.section.app == nil
@@ -103,9 +104,12 @@ package struct LocationSettings: Sendable, Hashable {
                 guard CircularRegion.isValidName(name) else {
                     throw .invalidSettings(
                         SettingsProblem(
-                            file: file, line: header.line, column: 9, message: "a region name has 1 to 64 visible characters"))
+                            file: file, line: header.line, column: 9,
+                            message:
+                                "a region name has 1 to 64 characters (at most 256 bytes), a visible one among them, and no control or formatting character"
+                        ))
                 }
-                guard !document.headers.contains(where: { $0.section == header.section && $0.line < header.line }) else {
+                guard regionHeaders.insert(name).inserted else {
                     throw .invalidSettings(
                         SettingsProblem(file: file, line: header.line, column: 2, message: "\(header.section.description) is given twice"))
                 }

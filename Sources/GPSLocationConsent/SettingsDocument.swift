@@ -29,6 +29,12 @@ struct SettingsDocument {
         var line: Int
     }
 
+    /// A key of a section.
+    private struct SectionKey: Hashable {
+        var section: SectionName
+        var key: String
+    }
+
     var headers: [Header] = []
     var entries: [Entry] = []
 
@@ -37,6 +43,9 @@ struct SettingsDocument {
     /// - Throws: `GPSLocationError.invalidSettings` naming the line and column of the first problem.
     init(_ lines: SettingsLines, file: String) throws(GPSLocationError) {
         var current: SectionName?
+        /// The keys set so far, by section: a key set twice is found in constant time, so a file
+        /// of ten thousand sections parses in linear time.
+        var seen: Set<SectionKey> = []
         for (index, line) in lines.lines.enumerated() {
             var reader = LineReader(bytes: line.content, file: file, line: index + 1)
             try reader.check()
@@ -61,7 +70,7 @@ struct SettingsDocument {
             guard let section = current else {
                 throw reader.fail(at: keyStart, "'\(key)' is outside any section (expected a [section] first)")
             }
-            if entries.contains(where: { $0.section == section && $0.key == key }) {
+            if !seen.insert(SectionKey(section: section, key: key)).inserted {
                 throw reader.fail(at: keyStart, "'\(key)' is set twice in \(section.description)")
             }
             entries.append(

@@ -60,9 +60,12 @@ struct SettingsEditor {
         func problem(_ message: String) -> GPSLocationError {
             .invalidSettings(SettingsProblem(file: file, message: message))
         }
+        try SettingsFiles.checkDirectories(of: file, owner: .userOrRoot)
         do {
             let directory = try DirectoryHandle(path: directory(of: target), create: true, isPrivate: false)
             let lock = try directory.lock(".\(name).lock", exclusive: true)
+            // An edit killed before its rename left its temporary file: no edit is in flight now.
+            directory.removeTemporaries(of: name)
             let original: [UInt8]
             do {
                 original = try directory.read(name, owner: .userOrRoot, limit: SettingsFiles.sizeLimit) ?? []

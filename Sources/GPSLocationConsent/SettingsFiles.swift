@@ -39,10 +39,31 @@ struct SettingsFiles {
 
     /// One settings file, parsed; `nil` when it does not exist.
     private static func read(_ path: String, role: LocationSettings.Role) throws(GPSLocationError) -> LocationSettings? {
-        guard let bytes = try bytes(of: path, owner: role == .user ? .userOrRoot : .root) else {
+        let owner: TrustedFile.Owner = role == .user ? .userOrRoot : .root
+        try checkDirectories(of: path, owner: owner)
+        guard let bytes = try bytes(of: path, owner: owner) else {
             return role == .user ? LocationSettings(file: path) : nil
         }
         return try LocationSettings(SettingsLines(bytes), file: path, role: role)
+    }
+
+    /// Checks the directories a settings file's trust rests on: its own and, for each symbolic
+    /// link on the way to the file it leads to, the link target's (and all above them): mine or
+    /// root's (root's alone for the policy), writable by no one else, whether the file exists
+    /// or not (a directory someone else can write lets them put a file there, or take one away
+    /// and bring it back after a deny).
+    /// - Throws: `GPSLocationError.invalidSettings` naming the file and the directory at fault.
+    static func checkDirectories(of path: String, owner: TrustedFile.Owner) throws(GPSLocationError) {
+        var current = path
+        for _ in 0..<40 {
+            do throws(TrustedFile.Refusal) {
+                try TrustedFile.checkDirectory(directory(of: current), owner: owner)
+            } catch {
+                throw .invalidSettings(SettingsProblem(file: path, message: "cannot be trusted: " + error.description))
+            }
+            guard let target = symbolicLinkTarget(of: current) else { return }
+            current = target
+        }
     }
 
     /// A settings file's bytes, checked; `nil` when it does not exist.

@@ -31,6 +31,8 @@ struct AuthorizationMessages: Sendable {
         case .background:
             return
                 "location is allowed only while in use, and locate is not in the foreground of a terminal; allow background use with: locate permission allow --always\(appOption)"
+        case .settingsInvalid:
+            return "the settings cannot be read now; nothing is delivered until they can"
         }
     }
 

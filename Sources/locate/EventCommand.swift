@@ -40,13 +40,19 @@ struct EventCommand<Detector: LocationEventDetector> {
         return .success(status)
     }
 
-    /// Writes events until the stream ends; the exit status for how it ended.
+    /// Writes events until the stream ends; the exit status for how it ended: 0 when `--until`
+    /// was met, or (without it) when a position passed the gate; otherwise `StreamProgress`'s
+    /// rule for a stream without a position (77, 75, 69), or 75 when positions came but
+    /// `--until` was not met.
     private func stream(into writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
         writer.start()
         try writer.flush()
         let liveOptions = LiveUpdateOptions(desiredAccuracy: options.accuracy)
         var events = await manager.events(from: detector, options: liveOptions).makeAsyncIterator()
         var printed = 0
+        var progress = StreamProgress()
+        progress.note(events.authorization)
+        let started = ContinuousClock.now
         let endpoint = manager.configuration.endpoint
         while true {
             let next: LocationEventUpdate<Detector.Event>?
@@ -61,6 +67,9 @@ struct EventCommand<Detector: LocationEventDetector> {
                 StandardStreams.diagnose(error.description)
                 return ExitStatus(error)
             }
+            progress.note(events.authorization)
+            // A fix the detector was given is a position, whether or not it made an event.
+            if events.locationsProcessed > 0, progress.positions == 0 { progress.notePosition() }
             guard let update = next else { break }
             switch update {
             case .event(let event):
@@ -70,6 +79,7 @@ struct EventCommand<Detector: LocationEventDetector> {
                 if isGoal(event) { return .success }
                 if let count = options.count, printed >= count { return options.until == nil ? .success : .timedOut }
             case .status(let event):
+                progress.note(event)
                 writer.report(StatusEvent(event, endpoint: endpoint, explanation: explainer.explain))
                 try writer.flush()
                 if case .authorizationChanged(_, let denial?) = event {
@@ -78,6 +88,13 @@ struct EventCommand<Detector: LocationEventDetector> {
                     return .notAuthorized
                 }
             }
+        }
+        if progress.endsWithInvalidSettings { return .configuration }
+        guard progress.positions > 0 else {
+            // No position at all (--duration, a signal): why not, as --follow says it.
+            let (reason, message) = progress.reasonForNoPosition(endpoint: endpoint, started: started, explain: explainer.explain)
+            writer.report(StatusEvent(name: reason.eventName, message: message))
+            return ExitStatus(reason)
         }
         // The stream ended (a replay's last fix, --duration, a signal) before any --until was met.
         guard let until = options.until else { return .success }

@@ -28,6 +28,7 @@ extension ExitStatus {
     /// The exit status when the position given is the fallback for `reason`.
     init(_ reason: FallbackReason) {
         switch reason {
+        case .notAuthorized(.settingsInvalid): self = .configuration
         case .notAuthorized: self = .notAuthorized
         case .gpsdUnavailable: self = .unavailable
         case .timeout: self = .timedOut

@@ -16,4 +16,14 @@ enum FallbackReason: Equatable {
         case .timeout: "timeout"
         }
     }
+
+    /// The status event that says a stream's or a request's position did not come for this
+    /// reason: `not_authorized`, `gpsd_unavailable` or `timeout`.
+    var eventName: String {
+        switch self {
+        case .notAuthorized: "not_authorized"
+        case .gpsdUnavailable: "gpsd_unavailable"
+        case .timeout: "timeout"
+        }
+    }
 }

@@ -25,17 +25,12 @@ struct FollowCommand {
         try await StreamLifetime.run(for: options.duration) { await follow() }
     }
 
-    /// What the stream printed, and what gpsd said, for the exit status.
+    /// What the stream printed, and what it saw, for the exit status.
     private struct Progress {
         /// Records written (fallbacks too), for `--count`.
         var printed = 0
-        /// Live fixes written.
-        var fixes = 0
         var lastFallback: FallbackReason?
-        /// gpsd said something about its receiver (a fix, no fix, no device).
-        var gpsdAnswered = false
-        /// gpsd closed the connection at least once.
-        var gpsdClosed = false
+        var stream = StreamProgress()
     }
 
     private func follow() async -> Result<ExitStatus, StandardStreams.OutputError> {
@@ -64,11 +59,13 @@ struct FollowCommand {
             desiredAccuracy: options.accuracy, stationaryAfter: Self.stationaryAfter)
         var updates = await manager.liveUpdates(liveOptions).makeAsyncIterator()
         var outputFailure: StandardStreams.OutputError?
+        progress.stream.note(updates.authorization)
         do throws(GPSLocationError) {
             stream: while let first = try await updates.next() {
                 var update: LocationUpdate? = first
                 while let current = update {
                     add(current, to: &writer, progress: &progress)
+                    progress.stream.note(updates.authorization)
                     if isDone(progress) || writer.isBatchFull { break }
                     update = updates.nextIfAvailable()
                 }
@@ -83,6 +80,10 @@ struct FollowCommand {
         } catch .invalidSettings(let problem) {
             StandardStreams.diagnose(problem.description)
             return .configuration
+        } catch .invalidTrack(let file, let line, let reason) {
+            // A replay found a malformed point: the track is data, and nothing stands in for it.
+            StandardStreams.diagnose(GPSLocationError.invalidTrack(file: file, line: line, reason: reason).description)
+            return .dataError
         } catch .cancelled {
             return end(&writer, progress: &progress)
         } catch {
@@ -97,22 +98,12 @@ struct FollowCommand {
     /// The status of a stream that ended normally: its last record's, or, when it printed no live
     /// fix at all, the fallback's for why not.
     private func end(_ writer: inout RecordWriter, progress: inout Progress) -> ExitStatus {
+        if progress.stream.endsWithInvalidSettings { return .configuration }
         if let lastFallback = progress.lastFallback { return ExitStatus(lastFallback) }
-        guard progress.fixes == 0 else { return .success }
-        let endpoint = manager.configuration.endpoint
-        let elapsed = started.duration(to: .now).formattedSeconds
-        let (reason, message): (FallbackReason, String) =
-            if progress.gpsdAnswered {
-                (.timeout, "no fix from gpsd at \(endpoint) in \(elapsed) s")
-            } else if progress.gpsdClosed {
-                (
-                    .gpsdUnavailable,
-                    "gpsd at \(endpoint) closed the connection each time (gpsd closes connections beyond the clients it serves)"
-                )
-            } else {
-                (.gpsdUnavailable, "gpsd at \(endpoint) did not answer in \(elapsed) s")
-            }
-        writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: message))
+        guard progress.stream.positions == 0 else { return .success }
+        let (reason, message) = progress.stream.reasonForNoPosition(
+            endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)
+        writer.report(StatusEvent(name: reason.eventName, message: message))
         writer.writeFallback(reason)
         return ExitStatus(reason)
     }
@@ -127,15 +118,10 @@ struct FollowCommand {
         switch update {
         case .location(let location):
             if writer.write(location) { progress.printed += 1 }
-            progress.fixes += 1
-            progress.gpsdAnswered = true
+            progress.stream.notePosition()
             progress.lastFallback = nil
         case .status(let event):
-            switch event {
-            case .noFix, .noDevice: progress.gpsdAnswered = true
-            case .gpsdLost: progress.gpsdClosed = true
-            default: break
-            }
+            progress.stream.note(event)
             writer.report(StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain))
             if case .authorizationChanged(_, let denial?) = event {
                 let reason = FallbackReason.notAuthorized(denial)

@@ -92,7 +92,7 @@ struct GeocodeBatch {
                 if let members {
                     let replaced = Set(fields.map(\.name))
                     for member in members where !replaced.contains(member.key) {
-                        object.add(member.key) { $0 += member.value }
+                        object.add(member.key) { FlatJSON.appendEscapingHidden(member.value, to: &$0) }
                     }
                 } else {
                     object.add("lat", .number(latitude, decimals: 7))
@@ -106,7 +106,9 @@ struct GeocodeBatch {
             }
         case .passthrough(let bytes):
             switch format {
-            case .json: output += bytes + [UInt8(ascii: "\n")]
+            case .json:
+                FlatJSON.appendEscapingHidden(bytes, to: &output)
+                output.append(UInt8(ascii: "\n"))
             case .text: output.append(UInt8(ascii: "\n"))
             case .csv: CSVFormat.appendRow(Self.columns.map { _ in .unknown }, to: &output)
             }

@@ -14,6 +14,8 @@ import Synchronization
 @main
 enum Locate {
     static func main() {
+        // Before anything opens a descriptor: a closed stdout must not lend its number to a file.
+        StandardStreams.reserveClosedDescriptors()
         // Before any other thread exists, so that all of them inherit it (see SignalTrap).
         SignalTrap.blockSignals()
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
@@ -53,27 +55,15 @@ enum Locate {
         return try outcome.withLock { $0 }.get()
     }
 
-    /// `--replay -`: the track piped in, up to `ReplayTrack.maximumFileSize`. Not from a terminal:
-    /// a stream's signals are held until it starts, so nothing could interrupt the wait.
-    private static func readTrackFromStandardInput() throws(GPSLocationError) -> [UInt8] {
+    /// `--replay -`: the track piped in, read as it comes by the stream (which a signal stops,
+    /// even while the pipe stays open without a byte). Not from a terminal: its lines are a
+    /// person's typing, not a track.
+    private static func trackFromStandardInput() throws(GPSLocationError) -> ReplayTrack {
         let name = "standard input"
         guard isatty(STDIN_FILENO) == 0 else {
             throw .invalidTrack(file: name, line: nil, reason: "is a terminal; pipe a track in, or name its file")
         }
-        var bytes: [UInt8] = []
-        while true {
-            let chunk: [UInt8]
-            do throws(StandardStreams.InputError) {
-                chunk = try StandardStreams.readInput()
-            } catch {
-                throw .invalidTrack(file: name, line: nil, reason: error.description)
-            }
-            if chunk.isEmpty { return bytes }
-            bytes += chunk
-            guard bytes.count <= ReplayTrack.maximumFileSize else {
-                throw .invalidTrack(file: name, line: nil, reason: "is too large (over \(ReplayTrack.maximumFileSize >> 20) MiB)")
-            }
-        }
+        return ReplayTrack(readingFrom: STDIN_FILENO, name: name)
     }
 
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
@@ -145,9 +135,7 @@ enum Locate {
         var replay: ReplayTrack?
         if let path = options.replay {
             do throws(GPSLocationError) {
-                replay =
-                    try path == "-"
-                    ? ReplayTrack(parsing: try readTrackFromStandardInput(), name: "standard input") : ReplayTrack(contentsOf: path)
+                replay = try path == "-" ? trackFromStandardInput() : ReplayTrack(contentsOf: path)
             } catch {
                 StandardStreams.diagnose(error.description)
                 return ExitStatus(error)

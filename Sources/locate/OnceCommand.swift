@@ -75,7 +75,7 @@ struct OnceCommand {
             return .configuration
         case .failure(let error):
             let reason = FallbackReason(error)
-            writer.report(StatusEvent(name: reason == .timeout ? "timeout" : "gpsd_unavailable", message: error.description))
+            writer.report(StatusEvent(name: reason.eventName, message: error.description))
             writer.writeFallback(reason)
             status = ExitStatus(error)
         }

@@ -324,7 +324,9 @@ enum OptionTable {
         }
         guard let region = CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius) else {
             throw UsageError(
-                message: "'\(option)': '\(UntrustedText.visible(name, limit: 80))' is not a region name (1 to 64 visible characters)")
+                message:
+                    "'\(option)': '\(UntrustedText.visible(name, limit: 80))' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control or formatting character)"
+            )
         }
         return region
     }

@@ -18,7 +18,8 @@ enum StandardStreams {
         var description: String {
             switch self {
             case .closed: "cannot write to standard output: the reader went away"
-            case .failed(let code): "cannot write to standard output: " + String(cString: strerror(code))
+            case .failed(let code):
+                "cannot write to standard output: " + (code == EBADF ? "it is closed" : String(cString: strerror(code)))
             }
         }
     }
@@ -28,6 +29,19 @@ enum StandardStreams {
         let code: Int32
 
         var description: String { "cannot read standard input: " + String(cString: strerror(code)) }
+    }
+
+    /// Gives each of stdin, stdout and stderr that the parent left closed (`>&-`) a descriptor of
+    /// its own, `/dev/null` opened for reading, before anything else opens a file: otherwise the
+    /// first file, socket or pipe opened would take its number, and records would be written
+    /// into it. A write to a stdout reserved this way fails (`EBADF`), so a closed stdout is a
+    /// write error, status 74.
+    static func reserveClosedDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            // open(2) takes the lowest free number: this one.
+            let reserved = open("/dev/null", O_RDONLY)
+            if reserved != descriptor, reserved >= 0 { close(reserved) }
+        }
     }
 
     /// What stdin has, up to 64 KiB (waiting until it has something); empty at its end.

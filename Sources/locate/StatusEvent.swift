@@ -51,6 +51,13 @@ struct StatusEvent {
                 message: accuracy == .fullAccuracy
                     ? "precise location is allowed again" : "only reduced accuracy is allowed now: positions are snapped to a grid cell",
                 details: [("accuracy", .text(accuracy.rawValue))])
+        case .settingsInvalid(let problem):
+            self.init(
+                name: event.name, message: "\(problem.description); positions are held back until the settings can be read again",
+                details: [
+                    ("file", .text(problem.file)), ("line", problem.line.map { .number(Double($0), decimals: 0) } ?? .unknown),
+                    ("column", problem.column.map { .number(Double($0), decimals: 0) } ?? .unknown),
+                ])
         case .stationary:
             self.init(name: event.name, message: "stationary: the position has stayed within its accuracy")
         case .moving:
@@ -60,6 +67,6 @@ struct StatusEvent {
 
     /// Whether the stream has a gap here: no live positions for a while.
     var isGap: Bool {
-        ["no_fix", "gpsd_lost", "no_device", "paused", "authorization_changed"].contains(name)
+        ["no_fix", "gpsd_lost", "no_device", "paused", "authorization_changed", "settings_invalid"].contains(name)
     }
 }

@@ -42,8 +42,13 @@ struct ConsentStoreTests {
         #expect(try await updates.next()?.status == .authorizedAlways)
         try write("[location]\nauthorization = restricted\n", to: paths.policyCandidates[0])
         #expect(try await updates.next()?.status == .restricted)
+        // A file malformed for a moment authorizes nothing, and the updates go on when it mends.
         try write("[location]\nauthorization = sometimes\n", to: paths.userFile!)
-        await #expect(throws: GPSLocationError.self) { _ = try await updates.next() }
+        let broken = try #require(try await updates.next())
+        #expect(broken.invalidSettings?.line == 2 && broken.invalidSettings?.file == paths.userFile)
+        #expect(Self.authorized(broken).denial == .settingsInvalid)
+        try write("[location]\nauthorization = always\n", to: paths.userFile!)
+        #expect(try await updates.next()?.status == .restricted, "the policy still restricts")
     }
 
     @Test func aDenyAtThePromptIsKeptInACRLFFile() async throws {

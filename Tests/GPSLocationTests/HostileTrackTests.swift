@@ -32,9 +32,9 @@ struct HostileTrackTests {
         var read = 0
         for bytes in mutator.corpus(from: Self.seeds, count: 3000) {
             do {
-                let track = try ReplayTrack(parsing: bytes, name: "track")
+                let locations = try ReplayTrack(parsing: bytes, name: "track").allLocations()
                 read += 1
-                for location in track.locations {
+                for location in locations {
                     #expect((-90...90).contains(location.latitude) && (-180...180).contains(location.longitude), "\(location)")
                     #expect(location.source == .replay)
                     for value in [location.horizontalAccuracy, location.speed, location.hdop, location.altitudeMSL] {

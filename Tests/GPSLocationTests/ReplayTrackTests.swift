@@ -10,7 +10,7 @@ struct ReplayTrackTests {
 
     private func problem(_ text: String) -> String? {
         do {
-            _ = try track(text)
+            _ = try track(text).allLocations()
             return nil
         } catch {
             return error.description
@@ -31,7 +31,7 @@ struct ReplayTrackTests {
               </trkseg></trk>
             </gpx>
             """
-        let locations = try track(gpx).locations
+        let locations = try track(gpx).allLocations()
         #expect(locations.count == 3)
         #expect(locations[0].latitude == 37.5178 && locations[0].longitude == 126.8863)
         #expect(locations[0].altitudeMSL == 30.5 && locations[0].mode == .threeDimensional)
@@ -44,8 +44,8 @@ struct ReplayTrackTests {
 
     @Test func gpxWithoutTrackUsesRoutesThenWaypoints() throws {
         let route = #"<gpx><wpt lat="1" lon="1"/><rte><rtept lat="2" lon="2"/><rtept lat="3" lon="3"/></rte></gpx>"#
-        #expect(try track(route).locations.map(\.latitude) == [2, 3])
-        #expect(try track(#"<gpx><wpt lat="1" lon="1"/></gpx>"#).locations.map(\.latitude) == [1])
+        #expect(try track(route).allLocations().map(\.latitude) == [2, 3])
+        #expect(try track(#"<gpx><wpt lat="1" lon="1"/></gpx>"#).allLocations().map(\.latitude) == [1])
     }
 
     @Test func nmeaGivesOneFixPerEpochWithTheRMCDate() throws {
@@ -58,7 +58,7 @@ struct ReplayTrackTests {
             $GPRMC,080001.00,A,6408.40178,N,02154.60687,W,6.41,359.6,010126,,,A*76
             $GPGGA,080001.00,6408.40178,N,02154.60687,W,1,08,0.9,30.1,M,45.0,M,,*48
             """
-        let locations = try track(nmea).locations
+        let locations = try track(nmea).allLocations()
         #expect(locations.count == 2, "the bad checksum and the V sentence are skipped")
         #expect(abs(locations[0].latitude - 64.14) < 1e-9 && abs(locations[0].longitude - -21.910114) < 1e-6)
         #expect(locations[0].time == Date(timeIntervalSince1970: 1_767_254_400), "an extension's <time> is not the point's")
@@ -77,7 +77,7 @@ struct ReplayTrackTests {
             $GPRMC,094737,A,5251.0093,N,00518.8170,E,5.6,230.5,200818,1.4,E,A*1F
             $GPGGA,094737,5251.0085,N,00518.8151,E,1,12,0.60,-4,M,46.8,M,,*4B
             """
-        let location = try #require(try track(log).locations.first)
+        let location = try #require(try track(log).allLocations().first)
         #expect(abs(location.latitude - (52 + 51.0093 / 60)) < 1e-9 && abs(location.longitude - (5 + 18.8170 / 60)) < 1e-9)
         #expect(location.altitudeMSL == -4 && location.satellitesUsed == 12, "the rest of GGA still counts")
         #expect(location.time == Date(timeIntervalSince1970: 1_534_758_457))
@@ -90,7 +90,7 @@ struct ReplayTrackTests {
 
             {"lat":64.15,"lon":-21.92}
             """
-        let locations = try track(lines).locations
+        let locations = try track(lines).allLocations()
         #expect(locations.map(\.latitude) == [64.14, 64.15])
         #expect(locations.allSatisfy { $0.source == .replay }, "a replayed record is a replay, whatever it said")
     }
@@ -98,11 +98,11 @@ struct ReplayTrackTests {
     @Test func aTrackWrittenOnWindowsReadsAlike() throws {
         let bom = "\u{FEFF}"
         let jsonLines = bom + "{\"lat\":1.5,\"lon\":2.5}\r\n{\"lat\":1.6,\"lon\":2.6}\r\n"
-        #expect(try track(jsonLines).locations.map(\.latitude) == [1.5, 1.6])
+        #expect(try track(jsonLines).allLocations().map(\.latitude) == [1.5, 1.6])
         let gpx = bom + "<gpx>\r\n<trkpt lat=\"1\" lon=\"2\">\r\n<time>2026-01-01T08:00:00Z</time>\r\n</trkpt>\r\n</gpx>\r\n"
-        #expect(try track(gpx).locations.map(\.latitude) == [1])
+        #expect(try track(gpx).allLocations().map(\.latitude) == [1])
         let nmea = bom + "$GPRMC,080000.00,A,6408.40000,N,02154.60686,W,6.41,0.0,010126,,,A*71\r\n"
-        #expect(try track(nmea).locations.count == 1)
+        #expect(try track(nmea).allLocations().count == 1)
     }
 
     @Test(arguments: [

@@ -90,7 +90,10 @@ struct CommandLineOptionsTests {
         (["--replay", "t.gpx", "localhost"], "unexpected argument 'localhost': a replay reads no gpsd"),
         (["--replay-speed", "2"], "'--replay-speed' goes with --replay"),
         (["monitor", "--region", "home=91,0,10"], "'--region': '91' is not a number from -90 to 90 in 'home=91,0,10'"),
-        (["monitor", "--region", "=1,2,3"], "'--region': '' is not a region name (1 to 64 visible characters)"),
+        (
+            ["monitor", "--region", "=1,2,3"],
+            "'--region': '' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control or formatting character)"
+        ),
         (["monitor", "--until", "near:home"], "'--until' needs inside:NAME or outside:NAME, not 'near:home'"),
         (["visits", "--radius", "0"], "'--radius' needs a number above 0, not '0'"),
         (["visits", "--region", "a=1,2,3"], "'--region' does not apply to visits"),

@@ -37,6 +37,9 @@ public enum DenialReason: String, Sendable, Hashable, CaseIterable {
     case denied
     /// When-in-use, but the process has no terminal or is not in its foreground.
     case background
+    /// The settings that decide cannot be read now (a malformed or unreadable file, perhaps
+    /// saved in two steps): nothing is authorized until they read again.
+    case settingsInvalid = "settings_invalid"
 }
 
 /// What a user chose when asked (or with `locate permission`), as an ``AuthorizationSource``
@@ -60,6 +63,10 @@ public struct AuthorizationDecision: Sendable, Hashable {
     public var status: AuthorizationStatus
     /// How precise positions may be.
     public var accuracy: AccuracyAuthorization
+    /// Why nothing can be decided now, when the settings cannot be read (a malformed or
+    /// unreadable file): then nothing is authorized, whatever the other values say, until a
+    /// decision without a problem comes.
+    public var invalidSettings: SettingsProblem?
 
     /// Creates a decision; by default services are on, nothing is decided, and accuracy is full.
     public init(
@@ -69,6 +76,14 @@ public struct AuthorizationDecision: Sendable, Hashable {
         self.locationServicesEnabled = locationServicesEnabled
         self.status = status
         self.accuracy = accuracy
+    }
+
+    /// The decision while the settings cannot be read: nothing is authorized, and `problem`
+    /// says why (a source's ``AuthorizationSource/decisionUpdates()`` gives it, and gives a
+    /// decision again when the settings read again).
+    public init(invalidSettings problem: SettingsProblem) {
+        self.init(locationServicesEnabled: false, status: .notDetermined, accuracy: .reducedAccuracy)
+        invalidSettings = problem
     }
 
     /// Location is refused outright (services off, restricted, denied), not just unavailable to
@@ -119,6 +134,7 @@ public struct Authorization: Sendable, Hashable {
 
     /// Why positions may not be delivered now, or `nil` when they may.
     public var denial: DenialReason? {
+        if decision.invalidSettings != nil { return .settingsInvalid }
         guard locationServicesEnabled else { return .servicesOff }
         return switch status {
         case .notDetermined: .notDetermined

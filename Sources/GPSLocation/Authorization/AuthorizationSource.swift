@@ -19,8 +19,10 @@ public protocol AuthorizationSource: Sendable {
 
     /// The decision now, then again each time it changes, until the consumer stops iterating.
     /// A change must reach the consumer within a fraction of a second: a revoke stops running
-    /// streams through it. The sequence ends with an error when the decision can no longer be
-    /// known (fail closed).
+    /// streams through it. While the decision cannot be known for a while (a settings file
+    /// malformed for a moment), give ``AuthorizationDecision/init(invalidSettings:)``: running
+    /// streams hold everything back and resume when a decision comes again. The sequence ends
+    /// with an error only when the decision can never be known again (fail closed).
     func decisionUpdates() -> AsyncUpdates<AuthorizationDecision>
 
     /// Keeps the user's answer to a prompt.

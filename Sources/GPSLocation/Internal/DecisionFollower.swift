@@ -40,26 +40,3 @@ final class DecisionFollower: Sendable {
         }
     }
 }
-
-/// The authorization a live stream's consumer releases fixes under, and its generation: each
-/// change makes a new generation, and a fix queued under an older one is never released, even
-/// when the authorization comes back (a revoke holds back everything queued before it).
-final class SharedAuthorization: Sendable {
-    private let state: Mutex<(generation: Int, authorization: Authorization)>
-
-    init(_ authorization: Authorization) {
-        state = Mutex((0, authorization))
-    }
-
-    /// The authorization now and its generation.
-    var current: (generation: Int, authorization: Authorization) { state.withLock { $0 } }
-
-    /// Makes `authorization` the current one, in a new generation; returns that generation.
-    @discardableResult
-    func change(to authorization: Authorization) -> Int {
-        state.withLock { state in
-            state = (state.generation + 1, authorization)
-            return state.generation
-        }
-    }
-}

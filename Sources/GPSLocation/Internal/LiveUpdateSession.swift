@@ -18,7 +18,7 @@ final class LiveUpdateSession {
     private let queue: LiveUpdateQueue
     private let wakeUp: WakeUp
     private let follower: DecisionFollower
-    private let shared: SharedAuthorization
+    private let shared: AuthorizationGeneration
     private let fixedContext: ProcessContext?
     private let isAllowedOnce: Bool
     private var decision: AuthorizationDecision
@@ -43,7 +43,7 @@ final class LiveUpdateSession {
     ///     its changes from there.
     static func start(
         configuration: GPSLocationConfiguration, source: any AuthorizationSource, decision: AuthorizationDecision,
-        context: ProcessContext?, isAllowedOnce: Bool, shared: SharedAuthorization, queue: LiveUpdateQueue, wakeUp: WakeUp
+        context: ProcessContext?, isAllowedOnce: Bool, shared: AuthorizationGeneration, queue: LiveUpdateQueue, wakeUp: WakeUp
     ) {
         let started = DedicatedThread.start {
             LiveUpdateSession(
@@ -58,7 +58,7 @@ final class LiveUpdateSession {
 
     private init(
         configuration: GPSLocationConfiguration, source: any AuthorizationSource, decision: AuthorizationDecision,
-        context: ProcessContext?, isAllowedOnce: Bool, shared: SharedAuthorization, queue: LiveUpdateQueue, wakeUp: WakeUp
+        context: ProcessContext?, isAllowedOnce: Bool, shared: AuthorizationGeneration, queue: LiveUpdateQueue, wakeUp: WakeUp
     ) {
         self.configuration = configuration
         self.queue = queue
@@ -82,9 +82,7 @@ final class LiveUpdateSession {
         if authorization.isAuthorized {
             link = startLink()
         } else {
-            report(
-                authorization.isPausedInBackground
-                    ? .paused : .authorizationChanged(status: authorization.status, denial: authorization.denial))
+            report(stopEvent(for: authorization))
         }
         flush()
         var events: [GPSDLink.Event] = []
@@ -149,14 +147,22 @@ final class LiveUpdateSession {
         case (true, false):
             link?.close()
             link = nil
-            report(new.isPausedInBackground ? .paused : .authorizationChanged(status: new.status, denial: new.denial))
-        case (false, false) where old.denial != new.denial && !new.isPausedInBackground:
-            report(.authorizationChanged(status: new.status, denial: new.denial))
+            report(stopEvent(for: new))
+        case (false, false)
+        where (old.denial != new.denial || old.decision.invalidSettings != new.decision.invalidSettings) && !new.isPausedInBackground:
+            report(stopEvent(for: new))
         case (true, true) where old.accuracy != new.accuracy:
             report(.accuracyChanged(new.accuracy))
         default:
             break
         }
+    }
+
+    /// The event that says why positions stop (or do not start) under `authorization`.
+    private func stopEvent(for authorization: Authorization) -> LocationStatusEvent {
+        if let problem = authorization.decision.invalidSettings { return .settingsInvalid(problem) }
+        if authorization.isPausedInBackground { return .paused }
+        return .authorizationChanged(status: authorization.status, denial: authorization.denial)
     }
 
     // MARK: - gpsd

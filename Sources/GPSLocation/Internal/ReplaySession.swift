@@ -1,13 +1,16 @@
+import FoundationEssentials
+
 /// The producer side of a live stream over a ``ReplayTrack``, run by one dedicated thread: it
-/// hands the track's fixes to the queue at `speed` times the pace of their receiver times (as
-/// fast as the consumer takes them at speed 0, or between fixes without a time), and ends the
-/// stream after the last one.
+/// reads the track as it plays it, hands its fixes to the queue at `speed` times the pace of
+/// their receiver times (as fast as the consumer takes them at speed 0, or between fixes
+/// without a time), and ends the stream after the last one, or with the track's problem where
+/// the reading found one.
 ///
-/// It waits in `poll` on its wake-up, like the gpsd session: for a fix's time to come, or for
-/// the consumer to make room in a full queue (a replay waits for its consumer, it never drops),
-/// or to go away.
+/// It waits in `poll` on its wake-up, like the gpsd session: for a fix's time to come, for the
+/// consumer to make room in a full queue (a replay waits for its consumer, it never drops), for
+/// a pipe's next bytes, or for the consumer to go away, which ends the reading at once.
 final class ReplaySession: Sendable {
-    private let locations: [Location]
+    private let track: ReplayTrack
     private let speed: Double
     private let queue: LiveUpdateQueue
     private let wakeUp: WakeUp
@@ -15,14 +18,14 @@ final class ReplaySession: Sendable {
 
     /// Starts a session on its own thread; its fixes are tagged with `generation`.
     static func start(track: ReplayTrack, speed: Double, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int) {
-        let session = ReplaySession(locations: track.locations, speed: speed, queue: queue, wakeUp: wakeUp, generation: generation)
+        let session = ReplaySession(track: track, speed: speed, queue: queue, wakeUp: wakeUp, generation: generation)
         if !DedicatedThread.start({ session.run() }) {
             queue.finish(throwing: .cancelled)
         }
     }
 
-    private init(locations: [Location], speed: Double, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int) {
-        self.locations = locations
+    private init(track: ReplayTrack, speed: Double, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int) {
+        self.track = track
         self.speed = speed.isFinite && speed > 0 ? speed : 0
         self.queue = queue
         self.wakeUp = wakeUp
@@ -35,39 +38,57 @@ final class ReplaySession: Sendable {
     private static let batch = 256
 
     private func run() {
+        let queue = queue
+        var reader: TrackReader
+        do throws(GPSLocationError) {
+            reader = try track.makeReader(wakeUp: wakeUp) { queue.isCancelled }
+        } catch {
+            queue.finish(throwing: error)
+            return
+        }
         var wait = EventWait(wakeUp: wakeUp)
         let started = ContinuousClock.now
-        let firstTime = locations.lazy.compactMap(\.time).first
+        var firstTime: Date?
         var batch: [QueuedUpdate] = []
-        var index = 0
-        while index < locations.count, !queue.isCancelled {
-            let location = locations[index]
-            if speed > 0, let firstTime, let time = location.time {
-                let offset = max(0, time.timeIntervalSince(firstTime)) / speed
+        var played = 0
+        func handOver() {
+            queue.push(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+        while !queue.isCancelled {
+            let next: Location?
+            do throws(TrackProblem) {
+                next = try reader.next()
+            } catch {
+                handOver()
+                queue.finish(throwing: .invalidTrack(file: track.name, line: error.line, reason: error.reason))
+                return
+            }
+            guard var location = next else { break }
+            if speed > 0, let time = location.time {
+                let first = firstTime ?? time
+                firstTime = first
+                let offset = max(0, time.timeIntervalSince(first)) / speed
                 let due = started.advanced(by: .milliseconds(Int64(min(offset, 1e12) * 1000)))
-                if ContinuousClock.now < due {
-                    queue.push(batch)
-                    batch.removeAll(keepingCapacity: true)
+                while ContinuousClock.now < due, !queue.isCancelled {
+                    handOver()
                     wait.wait(for: nil, until: min(due, .now.advanced(by: Self.tick)))
-                    continue
                 }
             }
-            if queue.isFull {
-                queue.push(batch)
-                batch.removeAll(keepingCapacity: true)
+            while queue.isFull, !queue.isCancelled {
+                handOver()
                 wait.wait(for: nil, until: .now.advanced(by: Self.tick))
-                continue
             }
-            var replayed = location
-            replayed.source = .replay
-            batch.append(.fix(replayed, generation: generation))
-            if batch.count >= Self.batch || speed > 0 {
-                queue.push(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-            index += 1
+            location.source = .replay
+            batch.append(.fix(location, generation: generation))
+            played += 1
+            if batch.count >= Self.batch || speed > 0 { handOver() }
         }
-        queue.push(batch)
-        queue.finish(throwing: nil)
+        handOver()
+        if played == 0, !queue.isCancelled {
+            queue.finish(throwing: .invalidTrack(file: track.name, line: nil, reason: "has no fix"))
+        } else {
+            queue.finish(throwing: nil)
+        }
     }
 }

@@ -1,7 +1,9 @@
 /// A named circle on the earth: CoreLocation's `CLMonitor.CircularGeographicCondition`, with
 /// the name `locate monitor` prints.
 public struct CircularRegion: Sendable, Hashable, Codable {
-    /// The name events carry: 1 to 64 characters, none of them a control or formatting character.
+    /// The name events carry: 1 to 64 characters (at most 256 bytes of UTF-8), at least one of
+    /// them visible (a letter, digit, punctuation or symbol), none of them a control or
+    /// formatting character.
     public let name: String
     /// The centre's latitude in degrees, WGS 84.
     public let latitude: Double
@@ -13,9 +15,8 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     /// The largest radius, a quarter of the earth's circumference: beyond it "inside" says little.
     public static let maximumRadius = 10_000_000.0
 
-    /// A region, or `nil` when the name is empty, longer than 64 characters or has a hidden
-    /// character (control, bidi override), the centre is not a coordinate, or the radius is not
-    /// above 0 and at most ``maximumRadius``.
+    /// A region, or `nil` when the name is not one (see ``isValidName(_:)``), the centre is not a
+    /// coordinate, or the radius is not above 0 and at most ``maximumRadius``.
     public init?(name: String, latitude: Double, longitude: Double, radius: Double) {
         guard Self.isValidName(name),
             (-90...90).contains(latitude), (-180...180).contains(longitude),
@@ -27,10 +28,25 @@ public struct CircularRegion: Sendable, Hashable, Codable {
         self.radius = radius
     }
 
-    /// Whether `name` can name a region: 1 to 64 characters, none of them hidden (a control or
-    /// formatting character).
+    /// Whether `name` can name a region: 1 to 64 characters and at most 256 bytes of UTF-8, with
+    /// a visible character (a letter, digit, punctuation or symbol: not only spaces or marks), and
+    /// no control or formatting character (such as a bidirectional override, a zero-width space,
+    /// a soft hyphen, a word joiner or a byte-order mark), which would make two names that look
+    /// alike differ, or a name that shows as nothing.
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && !UntrustedText.hasHidden(name)
+        guard !name.isEmpty, name.utf8.count <= 256, name.count <= 64 else { return false }
+        var hasVisible = false
+        for scalar in name.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                return false
+            case .spaceSeparator, .nonspacingMark, .spacingMark, .enclosingMark:
+                continue
+            default:
+                hasVisible = true
+            }
+        }
+        return hasVisible
     }
 
     /// Decodes a region, checked as ``init(name:latitude:longitude:radius:)`` checks it.

@@ -3,7 +3,13 @@
 /// (``GPSLocationManager/events(from:options:)``).
 ///
 /// The detector sees exactly the fixes the live stream hands out, when it hands them out: each
-/// passed the gate then, so a fix that waited while location was revoked decides nothing.
+/// passed the gate then, so a fix that waited while location was revoked decides nothing. An
+/// event is a position too, so each one passes the gate again when it is handed out: the events
+/// one fix made (a region's `initial` for each of hundreds of regions) are dropped as soon as
+/// the authorization changes (a revoke, a pause, a switch to reduced accuracy), however slowly
+/// the consumer takes them, and the detector starts afresh, as if monitoring had just begun: a
+/// state decided before the change is not carried over it.
+///
 /// Detectors need precise positions: when only reduced accuracy is authorized (at the start, or
 /// after a change) the sequence ends with ``GPSLocationError/preciseLocationRequired`` before
 /// any event, as region monitoring and visits are unavailable on iOS without "Precise Location".
@@ -27,16 +33,29 @@ public struct LocationEventUpdates<Detector: LocationEventDetector>: AsyncSequen
         public typealias Failure = GPSLocationError
 
         private var updates: LiveUpdates.Iterator
+        /// The detector as given, to start afresh from after a change of the authorization.
+        private let initial: Detector
         private var detector: Detector
-        /// Events of one fix not handed out yet, in order.
+        /// Events of one fix not handed out yet, in order, with the stamp of that fix.
         private var pending: [Detector.Event] = []
+        private var pendingStamp: ReleaseStamp?
+        /// The generation of the authorization the detector's fixes were released under.
+        private var generation: Int?
         /// Whether the authorization at the start was checked (later changes come as events).
         private var checkedStart = false
 
+        /// How many fixes the detector has been given: fixes that passed the gate, whether or
+        /// not they made an event (a stream that ends with none saw no position).
+        public private(set) var locationsProcessed = 0
+
         init(updates: LiveUpdates.Iterator, detector: Detector) {
             self.updates = updates
+            initial = detector
             self.detector = detector
         }
+
+        /// The authorization positions are released under now, as the live stream follows it.
+        public var authorization: Authorization { updates.authorization }
 
         /// The next event, or `nil` when the stream has ended or the task was cancelled.
         /// - Throws: ``GPSLocationError/preciseLocationRequired`` under reduced accuracy, and
@@ -54,16 +73,28 @@ public struct LocationEventUpdates<Detector: LocationEventDetector>: AsyncSequen
                 if authorization.isAuthorized, authorization.accuracy == .reducedAccuracy { throw .preciseLocationRequired }
             }
             while true {
-                if !pending.isEmpty { return .event(pending.removeFirst()) }
+                if let stamp = pendingStamp, !pending.isEmpty {
+                    // The gate, again, for each event as it is handed out.
+                    if updates.admits(stamp, requiringFullAccuracy: true) { return .event(pending.removeFirst()) }
+                    pending.removeAll()
+                }
                 guard let update = try await updates.next(isolation: actor) else { return nil }
                 switch update {
                 case .status(let event):
                     if case .accuracyChanged(.reducedAccuracy) = event { throw .preciseLocationRequired }
                     return .status(event)
                 case .location(let location):
+                    guard let stamp = updates.lastStamp else { continue }
                     // A fix the gate released reduced: precise location was switched off.
-                    guard location.accuracy == .fullAccuracy else { throw .preciseLocationRequired }
+                    guard stamp.authorization.accuracy == .fullAccuracy else { throw .preciseLocationRequired }
+                    if generation != stamp.generation {
+                        // A new authorization: nothing decided under the old one carries over.
+                        if generation != nil { detector = initial }
+                        generation = stamp.generation
+                    }
+                    locationsProcessed += 1
                     pending = detector.process(location)
+                    pendingStamp = stamp
                 }
             }
         }

@@ -34,7 +34,10 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
 
     /// A monitor of `regions`, all `unknown`; a later region of the same name replaces an earlier one.
     public init(regions: [CircularRegion]) {
-        for region in regions { add(region) }
+        // As `add` for each in turn (the last of a name stands, in its place), in linear time.
+        var last: [String: Int] = [:]
+        for (index, region) in regions.enumerated() { last[region.name] = index }
+        for (index, region) in regions.enumerated() where last[region.name] == index { append(region) }
     }
 
     /// Starts watching `region` (CLMonitor's `add(_:identifier:)`): `unknown` until the next fix,
@@ -42,6 +45,10 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
     /// forgotten.
     public mutating func add(_ region: CircularRegion) {
         remove(named: region.name)
+        append(region)
+    }
+
+    private mutating func append(_ region: CircularRegion) {
         regions.append(region)
         bounds.append(SphericalBounds(center: UnitVector(latitude: region.latitude, longitude: region.longitude), radius: region.radius))
         stateList.append(.unknown)

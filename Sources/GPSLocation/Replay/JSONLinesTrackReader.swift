@@ -1,35 +1,39 @@
-/// `locate`'s JSON Lines as a track: each fix record (`"type":"fix"`, or no type) is a
-/// `Location` read as ``Location`` decodes one (the same keys, checked the same way); other
-/// records (status, region and visit events) are skipped, and blank lines too. A line that is
-/// not a flat JSON object, or a fix record with a value out of range, is an error on that line.
-/// Lines may end in CRLF, and the file may start with a byte-order mark.
-enum JSONLinesTrackReader {
-    static func locations(in bytes: [UInt8]) throws(TrackProblem) -> [Location] {
-        var locations: [Location] = []
-        // A fix a line at most: room for them at once (a grown array and its copy never coexist).
-        locations.reserveCapacity(bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
-        var problem: TrackProblem?
-        forEachLine(of: bytes) { number, lineRange in
-            // A byte-order mark before the first line is the file's, not the record's.
-            var range = lineRange
-            if number == 1, bytes[range].starts(with: [0xEF, 0xBB, 0xBF]) { range = (range.lowerBound + 3)..<range.upperBound }
-            guard bytes[range].contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return true }
-            guard let members = FlatJSON.parse(Array(bytes[range])) else {
-                problem = TrackProblem(line: number, reason: "not a flat JSON object")
-                return false
+/// `locate`'s JSON Lines as a track, read as it comes: each fix record (`"type":"fix"`, or no
+/// type) is a `Location` read as ``Location`` decodes one (the same keys, checked the same way);
+/// other records (status, region and visit events, the fallback coordinate) are skipped, and blank lines
+/// too. A line that is not a flat JSON object, or a fix record with a value out of range, is an
+/// error on that line. Lines may end in CRLF, and the file may start with a byte-order mark.
+///
+/// A replayed point is data, not a permission: its `accuracy` (what a recording run was allowed)
+/// is not taken over, so a point recorded under reduced accuracy is a point whose accuracy is its
+/// `h_acc`, like any other.
+struct JSONLinesTrackReader {
+    private var lines: TrackLines
+
+    init(_ input: TrackInput) {
+        lines = TrackLines(input)
+    }
+
+    /// The next fix, or `nil` at the end.
+    /// - Throws: `TrackProblem` for a line that is not a fix record or input that cannot be read.
+    mutating func next() throws(TrackProblem) -> Location? {
+        while let (number, line) = try lines.next() {
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+            guard let members = FlatJSON.parse(Array(line)) else {
+                throw TrackProblem(line: number, reason: "not a flat JSON object")
             }
-            if let type = members["type"], type != .string("fix") { return true }
+            if let type = members["type"], type != .string("fix") { continue }
+            // The fallback stands in for a position; it is not one the receiver had.
+            if members["source"] == .string("fallback") { continue }
             do throws(RecordProblem) {
                 var location = try Location(record: FlatJSONRecord(members: members))
                 location.source = .replay
-                locations.append(location)
-                return true
+                location.accuracy = .fullAccuracy
+                return location
             } catch {
-                problem = TrackProblem(line: number, reason: "not a fix record ('\(error.key.rawValue)': \(error.message))")
-                return false
+                throw TrackProblem(line: number, reason: "not a fix record ('\(error.key.rawValue)': \(error.message))")
             }
         }
-        if let problem { throw problem }
-        return locations
+        return nil
     }
 }

@@ -1,3 +1,6 @@
+import Glibc
+import Synchronization
+
 /// A recorded track to play back instead of gpsd (``GPSLocationManager/init(replaying:speed:)``):
 /// its fixes in the order of the file, each marked ``LocationSource/replay``.
 ///
@@ -9,74 +12,234 @@
 /// them) are skipped. A point without a stated accuracy is taken as exact; otherwise, as
 /// `locate`'s design has it, its `hdop` (GPX, NMEA GGA) is its accuracy in metres (a track file
 /// carries no better estimate: GPX has no accuracy field), and a record's `h_acc` is its
-/// accuracy.
-public struct ReplayTrack: Sendable, Hashable {
-    /// The fixes, in file order.
-    public let locations: [Location]
+/// accuracy. A replayed point is data: what a recording run was authorized says nothing here.
+///
+/// A track is read as it is played, never held whole: memory does not grow with its length, a
+/// request for one fix reads only as far as that fix, and a track piped in is played as it
+/// comes. So a malformed point is found when the playback reaches it: the stream ends there
+/// with ``GPSLocationError/invalidTrack(file:line:reason:)``, after the fixes before it.
+public struct ReplayTrack: Sendable {
+    /// The format of a track's bytes.
+    enum Format: Sendable {
+        case gpx, nmea, jsonLines
 
-    /// The largest file read, 256 MiB (some three million fixes of JSON Lines).
+        /// The format the first significant byte says, if any.
+        init?(firstByte: UInt8?) {
+            switch firstByte {
+            case UInt8(ascii: "<"): self = .gpx
+            case UInt8(ascii: "$"), UInt8(ascii: "!"): self = .nmea
+            case UInt8(ascii: "{"): self = .jsonLines
+            default: return nil
+            }
+        }
+    }
+
+    /// Where the track's points are.
+    private enum Content: Sendable {
+        case file(path: String, format: Format)
+        case bytes([UInt8], format: Format)
+        case locations([Location])
+        /// A descriptor read once, as it comes (its format is read when it is played).
+        case stream(StreamOnce)
+    }
+
+    private let content: Content
+    /// What messages call the track: its file, or the name it was given.
+    public let name: String
+
+    /// The largest track read, 256 MiB (some three million fixes of JSON Lines).
     public static let maximumFileSize = 256 << 20
 
     /// A track of a host's own locations (each marked as replayed).
     public init(locations: [Location]) {
-        self.locations = locations.map { location in
-            var replayed = location
-            replayed.source = .replay
-            return replayed
-        }
+        content = .locations(
+            locations.map { location in
+                var replayed = location
+                replayed.source = .replay
+                return replayed
+            })
+        name = "locations"
     }
 
-    /// Reads the track in the file at `path`.
+    /// The track in the file at `path`, to be read as it is played (its format is read now).
     /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when it cannot be read
-    ///   (missing, not a regular file, larger than ``maximumFileSize``), is in none of the
-    ///   formats, has a malformed point, or has no fix at all.
+    ///   (missing, not a regular file, larger than ``maximumFileSize``) or is in none of the formats.
     public init(contentsOf path: String) throws(GPSLocationError) {
-        let bytes: [UInt8]?
-        do throws(TrustedFile.Refusal) {
-            bytes = try TrustedFile.read(path, owner: .anyone, limit: Self.maximumFileSize)
+        let input: TrackInput
+        do throws(TrackProblem) {
+            input = try Self.open(path)
         } catch {
-            throw .invalidTrack(file: path, line: nil, reason: error.description)
+            throw .invalidTrack(file: path, line: nil, reason: error.reason)
         }
-        guard let bytes else { throw .invalidTrack(file: path, line: nil, reason: "no such file") }
-        try self.init(parsing: bytes, name: path)
+        content = .file(path: path, format: try Self.format(of: input, name: path))
+        name = path
     }
 
-    /// Reads a track from the bytes of a file; `name` is what errors call it.
-    /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)``.
+    /// The track in the bytes of a file; `name` is what errors call it.
+    /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when the bytes are in none
+    ///   of the formats.
     public init(parsing bytes: [UInt8], name: String) throws(GPSLocationError) {
-        let locations: [Location]
-        let first = Self.firstByte(of: bytes)
+        content = .bytes(bytes, format: try Self.format(of: TrackInput(bytes: bytes), name: name))
+        self.name = name
+    }
+
+    /// The track on `descriptor` (a pipe, such as standard input), read once, as it comes: a
+    /// live stream plays its fixes as they arrive, and stopping the stream stops the reading,
+    /// even while the pipe stays open without a byte. The descriptor is not closed.
+    /// - Parameter name: what errors call it (`standard input`).
+    public init(readingFrom descriptor: Int32, name: String) {
+        content = .stream(StreamOnce(descriptor))
+        self.name = name
+    }
+
+    /// Every fix of the track, read at once: for tests and small tracks (a track of a pipe can
+    /// be read only once, so this uses it up).
+    /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` for a malformed point, or
+    ///   a track without a fix.
+    public func allLocations() throws(GPSLocationError) -> [Location] {
+        var reader = try makeReader(wakeUp: nil) { false }
+        var locations: [Location] = []
         do throws(TrackProblem) {
-            switch first {
-            case UInt8(ascii: "<"): locations = try GPXTrackReader.locations(in: bytes)
-            case UInt8(ascii: "$"), UInt8(ascii: "!"): locations = try NMEATrackReader.locations(in: bytes)
-            case UInt8(ascii: "{"): locations = try JSONLinesTrackReader.locations(in: bytes)
-            default: throw TrackProblem(line: nil, reason: "not GPX, NMEA 0183 or JSON Lines")
-            }
-            guard !locations.isEmpty else { throw TrackProblem(line: nil, reason: "has no fix") }
+            while let location = try reader.next() { locations.append(location) }
         } catch {
             throw .invalidTrack(file: name, line: error.line, reason: error.reason)
         }
-        self.locations = locations
+        guard !locations.isEmpty else { throw .invalidTrack(file: name, line: nil, reason: "has no fix") }
+        return locations
+    }
+
+    /// A reader from the start of the track; waits for a pipe in `poll` with `wakeUp`, and ends
+    /// early when `shouldStop` says so.
+    /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when the track cannot be
+    ///   opened (again), is in none of the formats, or was a stream read already.
+    func makeReader(wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) throws(GPSLocationError) -> TrackReader {
+        switch content {
+        case .locations(let locations):
+            return .locations(locations, next: 0)
+        case .file(let path, let format):
+            let input: TrackInput
+            do throws(TrackProblem) {
+                input = try Self.open(path)
+            } catch {
+                throw .invalidTrack(file: name, line: error.line, reason: error.reason)
+            }
+            return try reader(format, input) { () throws(TrackProblem) in try Self.open(path) }
+        case .bytes(let bytes, let format):
+            return try reader(format, TrackInput(bytes: bytes)) { TrackInput(bytes: bytes) }
+        case .stream(let once):
+            guard let descriptor = once.take() else {
+                throw .invalidTrack(file: name, line: nil, reason: "was read already (a pipe can be played once)")
+            }
+            let stream = TrackInput(descriptor: descriptor, owned: false, wakeUp: wakeUp, shouldStop: shouldStop)
+            return try reader(Self.format(of: stream, name: name), stream, again: nil)
+        }
+    }
+
+    /// The reader of `format` over `input`; `again` opens the track once more from its start
+    /// (for GPX's scan of the kinds of point), `nil` when it cannot be.
+    private func reader(
+        _ format: Format, _ input: TrackInput, again: (() throws(TrackProblem) -> TrackInput)?
+    ) throws(GPSLocationError) -> TrackReader {
+        switch format {
+        case .nmea: return .nmea(NMEATrackReader(input))
+        case .jsonLines: return .jsonLines(JSONLinesTrackReader(input))
+        case .gpx:
+            guard let again else { return .gpx(GPXTrackReader(input, kind: nil)) }
+            do throws(TrackProblem) {
+                guard let kind = try GPXTrackReader.bestKind(in: again()) else {
+                    throw TrackProblem(line: nil, reason: "has no fix")
+                }
+                return .gpx(GPXTrackReader(input, kind: kind))
+            } catch {
+                throw .invalidTrack(file: name, line: error.line, reason: error.reason)
+            }
+        }
+    }
+
+    /// The file at `path`, opened for reading, after the checks a track gets: a regular file
+    /// (a FIFO or a device is refused at once, never waited on), no larger than the cap. Who
+    /// owns it does not matter: a track grants nothing and is never written.
+    private static func open(_ path: String) throws(TrackProblem) -> TrackInput {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw TrackProblem(line: nil, reason: errno == ENOENT ? "no such file" : "cannot read: " + String(cString: strerror(errno)))
+        }
+        let input = TrackInput(descriptor: descriptor, owned: true, wakeUp: nil) { false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw TrackProblem(line: nil, reason: "cannot read: " + String(cString: strerror(errno)))
+        }
+        do throws(TrustedFile.Refusal) {
+            try TrustedFile.check(status, owner: .anyone)
+        } catch {
+            throw TrackProblem(line: nil, reason: error.description)
+        }
+        guard status.st_size <= maximumFileSize else {
+            throw TrackProblem(line: nil, reason: "is too large (over \(maximumFileSize >> 20) MiB)")
+        }
+        return input
+    }
+
+    /// The format `input`'s first bytes say.
+    private static func format(of input: TrackInput, name: String) throws(GPSLocationError) -> Format {
+        do throws(TrackProblem) {
+            guard let format = Format(firstByte: try input.firstSignificantByte()) else {
+                throw TrackProblem(line: nil, reason: "not GPX, NMEA 0183 or JSON Lines")
+            }
+            return format
+        } catch {
+            throw .invalidTrack(file: name, line: error.line, reason: error.reason)
+        }
     }
 }
 
-extension ReplayTrack {
-    /// The first byte that says the format: after white space, a byte-order mark, and the `#`
-    /// comment lines gpsd's receiver logs begin with.
-    fileprivate static func firstByte(of bytes: [UInt8]) -> UInt8? {
-        var index = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF:
-                index += 1
-            case UInt8(ascii: "#"):
-                while index < bytes.count, bytes[index] != 0x0A { index += 1 }
-            default:
-                return bytes[index]
-            }
+/// A descriptor that one playback may take.
+final class StreamOnce: Sendable {
+    private let descriptor: Mutex<Int32?>
+
+    init(_ descriptor: Int32) {
+        self.descriptor = Mutex(descriptor)
+    }
+
+    /// The descriptor, the first time; `nil` after.
+    func take() -> Int32? {
+        descriptor.withLock { descriptor in
+            defer { descriptor = nil }
+            return descriptor
         }
-        return nil
+    }
+}
+
+/// One playback's reader of a track: a format's reader over its input, or a host's locations.
+enum TrackReader {
+    case gpx(GPXTrackReader)
+    case nmea(NMEATrackReader)
+    case jsonLines(JSONLinesTrackReader)
+    case locations([Location], next: Int)
+
+    /// The next fix, or `nil` at the end of the track.
+    /// - Throws: `TrackProblem` for a malformed point or input that cannot be read.
+    mutating func next() throws(TrackProblem) -> Location? {
+        // Each reader is taken out while it reads (`self` holds nothing meanwhile), so its
+        // buffers are its own and never copied.
+        switch self {
+        case .gpx(var reader):
+            self = .locations([], next: 0)
+            defer { self = .gpx(reader) }
+            return try reader.next()
+        case .nmea(var reader):
+            self = .locations([], next: 0)
+            defer { self = .nmea(reader) }
+            return try reader.next()
+        case .jsonLines(var reader):
+            self = .locations([], next: 0)
+            defer { self = .jsonLines(reader) }
+            return try reader.next()
+        case .locations(let locations, let next):
+            guard next < locations.count else { return nil }
+            self = .locations(locations, next: next + 1)
+            return locations[next]
+        }
     }
 }
 
@@ -84,23 +247,4 @@ extension ReplayTrack {
 struct TrackProblem: Error {
     let line: Int?
     let reason: String
-}
-
-/// Calls `body` with each line of a file's bytes (ended by `\n`, `\r\n` or `\r`), its 1-based
-/// number and its range without the line end, until `body` returns `false`.
-func forEachLine(of bytes: [UInt8], _ body: (_ number: Int, _ range: Range<Int>) -> Bool) {
-    var start = 0
-    var number = 1
-    var index = 0
-    while index < bytes.count {
-        let byte = bytes[index]
-        if byte == 0x0A || byte == 0x0D {
-            guard body(number, start..<index) else { return }
-            number += 1
-            if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
-            start = index + 1
-        }
-        index += 1
-    }
-    if start < bytes.count { _ = body(number, start..<bytes.count) }
 }

@@ -96,7 +96,7 @@ package final class DirectoryHandle {
         var temporary = ""
         var file: Int32 = -1
         for _ in 0..<16 {
-            temporary = ".\(name).\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            temporary = Self.temporaryPrefix(of: name) + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if file >= 0 || errno != EEXIST { break }
         }
@@ -114,6 +114,17 @@ package final class DirectoryHandle {
             throw error
         }
         if durable { fsync(descriptor) }
+    }
+
+    /// The start of the names `replace(_:with:durable:)` gives its temporary files for `name`.
+    private static func temporaryPrefix(of name: String) -> String { ".\(name).new-" }
+
+    /// Removes the temporary files a `replace` of `name` left behind when its process was killed
+    /// before the rename. Only for a caller that holds the lock every writer of `name` takes
+    /// (otherwise another writer's file in flight would go).
+    package func removeTemporaries(of name: String) {
+        let prefix = Self.temporaryPrefix(of: name)
+        for entry in names() where entry.hasPrefix(prefix) { remove(entry) }
     }
 
     /// Removes the file `name`, if it is there.

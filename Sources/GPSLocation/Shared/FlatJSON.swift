@@ -61,24 +61,62 @@ package enum FlatJSON {
     }
 
     /// Appends `text` as a JSON string literal (RFC 8259): quotes, backslashes and control
-    /// characters escaped.
+    /// characters escaped, and so is every scalar `UntrustedText` shows as an escape (DEL, C1
+    /// controls, bidirectional formatting, line and paragraph separators): outside text in a
+    /// record cannot drive the terminal that shows it, in JSON as in text.
     package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes += [UInt8(ascii: "\\"), byte]
-            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                bytes += Array("\\u00".utf8)
-                bytes += [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
-            default:
-                bytes.append(byte)
+        for byte in text.utf8 where byte >= 0x80 || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+        {
+            // Something to escape or to decode: the slow path, for this string.
+            appendEscaped(text.unicodeScalars, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        bytes += text.utf8
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the JSON text `value` (a member's value as `members(of:)` found it) with every
+    /// scalar `UntrustedText` shows as an escape written as a `\u` escape: the same escaping as
+    /// `appendQuoted`, for JSON passed through (such scalars can only be inside its strings).
+    package static func appendEscapingHidden(_ value: ArraySlice<UInt8>, to bytes: inout [UInt8]) {
+        guard value.contains(where: { $0 >= 0x7F }) else {
+            bytes += value
+            return
+        }
+        for scalar in String(decoding: value, as: UTF8.self).unicodeScalars {
+            if UntrustedText.isHidden(scalar) {
+                appendUnicodeEscape(scalar, to: &bytes)
+            } else {
+                bytes += String(scalar).utf8
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The escaping of `appendQuoted`, scalar by scalar (without the quotes).
+    private static func appendEscaped(_ scalars: String.UnicodeScalarView, to bytes: inout [UInt8]) {
+        for scalar in scalars {
+            switch scalar {
+            case "\"", "\\": bytes += [UInt8(ascii: "\\"), UInt8(scalar.value)]
+            case "\n": bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case "\r": bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case "\t": bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            default:
+                if UntrustedText.isHidden(scalar) {
+                    appendUnicodeEscape(scalar, to: &bytes)
+                } else {
+                    bytes += String(scalar).utf8
+                }
+            }
+        }
+    }
+
+    /// `\uXXXX` for a scalar of the Basic Multilingual Plane (every hidden scalar is one).
+    private static func appendUnicodeEscape(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        let value = scalar.value
+        bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hexDigit(UInt8((value >> UInt32(shift)) & 0xF))) }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

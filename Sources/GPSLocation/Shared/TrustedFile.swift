@@ -103,6 +103,42 @@ package enum TrustedFile {
         }
     }
 
+    /// Whether the directory at `path`, and every directory above it up to `/`, can be trusted
+    /// to hold a file of `owner`'s: each owned by that owner (this user or root, or root alone
+    /// for `.root`) and writable by no one else, or, like `/tmp`, root's with the sticky bit
+    /// (where no one may rename or remove another's files). Otherwise whoever can write one of
+    /// them could move the file aside and back, or put one of their own in its place (sshd's
+    /// StrictModes checks the same). A directory that does not exist is not checked.
+    /// - Throws: `Refusal` naming the directory at fault and what to run.
+    package static func checkDirectory(_ path: String, owner: Owner) throws(Refusal) {
+        guard let resolved = realpath(path, nil) else { return }
+        defer { free(resolved) }
+        var directory = String(cString: resolved)
+        let user = geteuid()
+        while true {
+            var status = stat()
+            if stat(directory, &status) == 0 {
+                let trustedOwner = status.st_uid == 0 || (owner != .root && status.st_uid == user)
+                guard trustedOwner else {
+                    throw Refusal(
+                        description:
+                            "\(UntrustedText.visible(directory)) is owned by another user (uid \(status.st_uid)), who could replace what it holds; keep the file in a directory of your own"
+                    )
+                }
+                let writable = status.st_mode & (S_IWGRP | S_IWOTH) != 0
+                let stickyRoot = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
+                guard !writable || stickyRoot else {
+                    throw Refusal(
+                        description:
+                            "\(UntrustedText.visible(directory)) is writable by \(status.st_mode & S_IWOTH != 0 ? "others" : "its group") (mode \(String(status.st_mode & 0o7777, radix: 8))), who could replace what it holds; run chmod go-w \(UntrustedText.visible(directory))"
+                    )
+                }
+            }
+            guard directory != "/", let slash = directory.lastIndex(of: "/") else { return }
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+        }
+    }
+
     private static func kind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: "a directory"

@@ -1,0 +1,200 @@
+import Glibc
+
+/// A track's bytes as they are read, a chunk at a time: from a file, from a pipe that may stay
+/// open (waiting in `poll`, so a stop cuts the wait short), or from memory. Nothing holds the
+/// whole track: what a reader keeps is bounded by a chunk and the longest line or tag it takes.
+///
+/// At most `ReplayTrack.maximumFileSize` bytes are read; a longer input is a problem of its own.
+final class TrackInput {
+    /// Where the bytes come from.
+    private enum Origin {
+        /// A descriptor the input owns (a file it opened) or borrows (a pipe, stdin).
+        case descriptor(Int32, owned: Bool, isPipe: Bool)
+        /// Bytes in memory, handed out a chunk at a time.
+        case memory([UInt8], offset: Int)
+    }
+
+    /// How much one read takes.
+    static let chunkSize = 64 * 1024
+
+    private var origin: Origin
+    private var total = 0
+    /// Bytes read ahead to tell the format, handed out first.
+    private var lookahead: [UInt8] = []
+    private var wait: EventWait
+    private let shouldStop: () -> Bool
+    /// Whether the input ended because its reader was stopped, not at its end.
+    private(set) var wasStopped = false
+
+    /// An input reading `descriptor`; a pipe or a socket is waited for in `poll` with `wakeUp`
+    /// and `shouldStop` checked at each turn.
+    init(descriptor: Int32, owned: Bool, wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) {
+        var status = stat()
+        let isPipe = fstat(descriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
+        origin = .descriptor(descriptor, owned: owned, isPipe: isPipe)
+        wait = EventWait(wakeUp: wakeUp)
+        self.shouldStop = shouldStop
+    }
+
+    /// An input over bytes in memory.
+    init(bytes: [UInt8]) {
+        origin = .memory(bytes, offset: 0)
+        wait = EventWait(wakeUp: nil)
+        shouldStop = { false }
+    }
+
+    deinit {
+        if case .descriptor(let descriptor, owned: true, _) = origin { close(descriptor) }
+    }
+
+    /// Appends the next chunk to `buffer`.
+    /// - Returns: how many bytes were added; 0 at the end (or when the reader was stopped).
+    /// - Throws: `TrackProblem` when the input cannot be read or is longer than the cap.
+    func read(appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
+        if !lookahead.isEmpty {
+            defer { lookahead = [] }
+            buffer += lookahead
+            return lookahead.count
+        }
+        return try readChunk(appendingTo: &buffer)
+    }
+
+    private func readChunk(appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
+        let count: Int
+        switch origin {
+        case .memory(let bytes, let offset):
+            count = min(Self.chunkSize, bytes.count - offset)
+            buffer += bytes[offset..<(offset + count)]
+            origin = .memory(bytes, offset: offset + count)
+        case .descriptor(let descriptor, _, let isPipe):
+            count = try readDescriptor(descriptor, isPipe: isPipe, appendingTo: &buffer)
+        }
+        total += count
+        guard total <= ReplayTrack.maximumFileSize else {
+            throw TrackProblem(line: nil, reason: "is too large (over \(ReplayTrack.maximumFileSize >> 20) MiB)")
+        }
+        return count
+    }
+
+    private func readDescriptor(_ descriptor: Int32, isPipe: Bool, appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
+        while true {
+            if isPipe {
+                // A pipe may stay open without a byte for ever: wait where a stop is seen.
+                while !shouldStop() {
+                    let events = wait.wait(
+                        for: pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), until: .now.advanced(by: Self.stopCheck))
+                    if events != 0 { break }
+                }
+                if shouldStop() {
+                    wasStopped = true
+                    return 0
+                }
+            }
+            let count = chunk.withUnsafeMutableBytes { raw in Glibc.read(descriptor, raw.baseAddress, raw.count) }
+            if count >= 0 {
+                buffer += chunk[0..<count]
+                return count
+            }
+            if errno == EINTR || errno == EAGAIN { continue }
+            throw TrackProblem(line: nil, reason: "cannot be read: " + String(cString: strerror(errno)))
+        }
+    }
+
+    /// Where a descriptor's bytes are read to.
+    private var chunk = [UInt8](repeating: 0, count: chunkSize)
+
+    /// The first byte that says the format: after white space, a byte-order mark, and the `#`
+    /// comment lines gpsd's receiver logs begin with (within the first MiB); `nil` when the input
+    /// ends, or the first MiB says nothing. Called before anything is read; what it reads is
+    /// handed out again by `read`.
+    func firstSignificantByte() throws(TrackProblem) -> UInt8? {
+        var bytes: [UInt8] = []
+        defer { lookahead = bytes }
+        var index = 0
+        var inComment = false
+        while index < 1 << 20 {
+            if index == bytes.count, try readChunk(appendingTo: &bytes) == 0 { return nil }
+            let byte = bytes[index]
+            index += 1
+            if inComment {
+                if byte == 0x0A { inComment = false }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF: continue
+            case UInt8(ascii: "#"): inComment = true
+            default: return byte
+            }
+        }
+        return nil
+    }
+
+    /// How often a wait for a pipe looks at `shouldStop` even without a wake-up.
+    private static let stopCheck = Duration.milliseconds(200)
+}
+
+/// The lines of a track input (ended by `\n`, `\r\n` or `\r`), one at a time, with their 1-based
+/// numbers; a byte-order mark before the first line is the file's, not the line's. A line longer
+/// than `maximumLength` is a problem on its line, so a line never makes memory grow unbounded.
+struct TrackLines {
+    /// The longest line taken.
+    static let maximumLength = 1 << 20
+
+    private let input: TrackInput
+    private var buffer: [UInt8] = []
+    /// Where the next line starts in `buffer`.
+    private var start = 0
+    /// Where the search for its end goes on (the bytes before were looked at).
+    private var scanned = 0
+    private var number = 0
+    private var isAtEnd = false
+    /// A `\r` ended the last line: a `\n` right after it belongs to that line end.
+    private var pendingCarriageReturn = false
+
+    init(_ input: TrackInput) {
+        self.input = input
+    }
+
+    /// The next line's number and bytes, or `nil` at the end of the input.
+    mutating func next() throws(TrackProblem) -> (number: Int, bytes: ArraySlice<UInt8>)? {
+        while true {
+            if pendingCarriageReturn, start < buffer.count {
+                pendingCarriageReturn = false
+                if buffer[start] == 0x0A {
+                    start += 1
+                    scanned = max(scanned, start)
+                }
+            }
+            var index = max(scanned, start)
+            while index < buffer.count, buffer[index] != 0x0A, buffer[index] != 0x0D { index += 1 }
+            if index < buffer.count {
+                number += 1
+                var line = buffer[start..<index]
+                if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+                pendingCarriageReturn = buffer[index] == 0x0D
+                start = index + 1
+                scanned = start
+                return (number, line)
+            }
+            scanned = index
+            guard buffer.count - start <= Self.maximumLength else {
+                throw TrackProblem(line: number + 1, reason: "is longer than \(Self.maximumLength >> 20) MiB")
+            }
+            if isAtEnd {
+                guard start < buffer.count else { return nil }
+                number += 1
+                var line = buffer[start...]
+                if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+                start = buffer.count
+                return (number, line)
+            }
+            // Keep only the line being read before reading on.
+            if start > 0 {
+                buffer.removeFirst(start)
+                scanned -= start
+                start = 0
+            }
+            if try input.read(appendingTo: &buffer) == 0 { isAtEnd = true }
+        }
+    }
+}
