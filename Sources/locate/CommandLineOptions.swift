@@ -93,6 +93,9 @@ struct CommandLineOptions: Sendable {
     /// `--replay-speed`; 0 for as fast as read.
     var replaySpeed: Double?
 
+    /// What messages call the replayed track: its file, or `standard input` for `-`.
+    var replayName: String? { replay.map { $0 == "-" ? "standard input" : $0 } }
+
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
     var isStream: Bool { command == .monitor || command == .visits || (command == .locate && mode == .follow) }
 

@@ -50,7 +50,7 @@ struct EventCommand<Detector: LocationEventDetector> {
         let liveOptions = LiveUpdateOptions(desiredAccuracy: options.accuracy)
         var events = await manager.events(from: detector, options: liveOptions).makeAsyncIterator()
         var printed = 0
-        var progress = StreamProgress()
+        var progress = StreamProgress(replay: options.replayName)
         progress.note(events.authorization)
         let started = ContinuousClock.now
         let endpoint = manager.configuration.endpoint

@@ -30,12 +30,12 @@ struct FollowCommand {
         /// Records written (fallbacks too), for `--count`.
         var printed = 0
         var lastFallback: FallbackReason?
-        var stream = StreamProgress()
+        var stream: StreamProgress
     }
 
     private func follow() async -> Result<ExitStatus, StandardStreams.OutputError> {
         var writer = self.writer
-        var progress = Progress()
+        var progress = Progress(stream: StreamProgress(replay: options.replayName))
         let status: ExitStatus
         do throws(StandardStreams.OutputError) {
             writer.start()
@@ -104,7 +104,8 @@ struct FollowCommand {
         let (reason, message) = progress.stream.reasonForNoPosition(
             endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)
         writer.report(StatusEvent(name: reason.eventName, message: message))
-        writer.writeFallback(reason)
+        // A replayed track is not this machine's position: nothing stands in for it.
+        if options.replay == nil { writer.writeFallback(reason) }
         return ExitStatus(reason)
     }
 

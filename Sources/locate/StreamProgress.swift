@@ -2,10 +2,12 @@ import GPSLocation
 
 /// What a stream (`--follow`, `monitor`, `visits`) saw, for the one rule of how it ends when it
 /// saw no position: 77 when location was never authorized while it ran (a when-in-use run in the
-/// background all along), 75 when gpsd answered without a fix, 69 when gpsd never answered or
-/// closed every connection. A stream that saw a position (a fix that passed the gate) has
-/// succeeded, whatever it printed.
+/// background all along), 75 when gpsd answered without a fix (or a replayed track gave none
+/// before the stream was stopped), 69 when gpsd never answered or closed every connection. A
+/// stream that saw a position (a fix that passed the gate) has succeeded, whatever it printed.
 struct StreamProgress {
+    /// The track replayed instead of gpsd, if any (what messages call it).
+    let replay: String?
     /// Fixes that passed the gate.
     var positions = 0
     /// Location was authorized at some moment of the stream.
@@ -50,6 +52,7 @@ struct StreamProgress {
     ) -> (reason: FallbackReason, message: String) {
         if !everAuthorized, let denial = authorization?.denial { return (.notAuthorized(denial), explain(denial)) }
         let elapsed = started.duration(to: .now).formattedSeconds
+        if let replay { return (.timeout, "no fix from the track \(UntrustedText.visible(replay, limit: 200)) in \(elapsed) s") }
         if gpsdAnswered { return (.timeout, "no fix from gpsd at \(endpoint) in \(elapsed) s") }
         if gpsdClosed {
             return (

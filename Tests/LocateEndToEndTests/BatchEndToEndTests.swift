@@ -125,6 +125,23 @@ struct BatchEndToEndTests {
         #expect(run.stderr.isEmpty)
     }
 
+    /// What a JSON line brings in (a bidirectional override in a name, a line separator in a
+    /// nested value, a status event's message) comes back escaped as every output escapes
+    /// outside text: `\u202e`, never the raw character that reorders a terminal.
+    @Test func passedThroughTextIsEscapedAsEveryOutputEscapesIt() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
+        let input =
+            "{\"lat\":64.15,\"lon\":-21.94,\"name\":\"a\u{202E}b\",\"x\":{\"y\":\"\u{2028}\u{9B}\"}}\n{\"type\":\"status\",\"message\":\"\u{202E}\"}\n"
+        let run = try await batch(Array(input.utf8), ["--json"], settings: settings)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.unicodeScalars.contains { UntrustedScalars.isHidden($0) }, "\(run.stdout.debugDescription)")
+        #expect(
+            run.stdout.contains(#""name":"a\u202eb""#) && run.stdout.contains(#""y":"\u2028\u009b""#)
+                && run.stdout.contains(#""message":"\u202e""#))
+        let record = try jsonObject(String(run.stdout.split(separator: "\n")[0]))
+        #expect(record["name"] as? String == "a\u{202E}b", "the text itself is kept, escaped")
+    }
+
     /// Hostile input never stops the batch or breaks a record: every line gets exactly one,
     /// whatever bytes it holds.
     @Test func hostileLinesEachGetOneRecord() async throws {

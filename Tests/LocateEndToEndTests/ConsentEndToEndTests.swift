@@ -114,8 +114,9 @@ struct ConsentEndToEndTests {
         try FileManager.default.createDirectory(at: workingDirectory, withIntermediateDirectories: true)
         chmod(settings.root.path, 0o755)
         chmod(workingDirectory.path, 0o777)
+        let locate = try Package.locateForOtherUsers.get()
         let command =
-            "cd '\(workingDirectory.path)' && exec setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=relative '\(Package.locate.path)'"
+            "cd '\(workingDirectory.path)' && exec setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=relative '\(locate.path)'"
         let allow = try await runShell(command + " permission allow", settings: settings)
         #expect(allow.status == 78, "\(allow.stderr)")
         #expect(allow.stderr.contains("/nonexistent"), "the passwd entry's home: \(allow.stderr)")
@@ -190,31 +191,16 @@ struct ConsentEndToEndTests {
     @Test func aSlowReaderGetsNoQueuedFixAfterARevoke() async throws {
         let gpsd = try await GpsdServer(misbehaving: "flood")
         let settings = try SettingsHome.allowingAlways()
-        let output = try PipeEnds()
-        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc does not export
-        _ = fcntl(output.write, setPipeSize, 4096)
-        let nullDevice = try openNullDevice()
-        let process = try ChildProcess(
-            URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path, "--follow", "--json", gpsd.endpoint],
-            environment: ProcessInfo.processInfo.environment.merging(settings.environment) { $1 },
-            stdin: nullDevice, stdout: output.write, stderr: nullDevice)
-        close(output.write)
-        close(nullDevice)
-        defer { process.kill() }
+        let slow = try SlowReader(["--follow", "--json", gpsd.endpoint], settings: settings)
         // The stream fills the pipe, then the queue behind it.
-        let deadline = Date().addingTimeInterval(20)
-        var queued: Int32 = 0
-        while ioctl(output.read, UInt(FIONREAD), &queued) == 0, queued < 4096, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(queued >= 4096, "the stream filled the pipe")
+        try await slow.waitUntilFull()
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
         // The revoke is seen within a 200 ms tick; nothing outside marks it (the writer is blocked
         // on the full pipe), so this one wait is a fixed one, five ticks long.
         try await Task.sleep(for: .seconds(1))
-        let reader = OutputCollector(readingFrom: output.read)
+        let reader = slow.reader()
         try await reader.wait(for: "the fallback after the revoke") { reader.lines.contains { $0.contains("\"source\":\"fallback\"") } }
-        process.signal(SIGTERM)
+        slow.process.signal(SIGTERM)
         let fixes = reader.lines.filter { $0.contains("\"source\":\"gpsd\"") }
         let fixBytes = fixes.reduce(0) { $0 + $1.utf8.count + 1 }
         #expect(

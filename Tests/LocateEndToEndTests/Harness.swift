@@ -16,6 +16,34 @@ enum Package {
     static func track(_ name: String) -> URL {
         root.appendingPathComponent("Scripts/tracks/\(name).nmea")
     }
+
+    /// A copy of the built `locate` that every user can run, for the tests that run it as
+    /// another user: the build directory may be in a checkout no one else may enter (a home
+    /// directory of mode 0700), so the copy is made in a directory of its own under the
+    /// system's temporary directory (mode 0755), once per test run, and removed at its end.
+    static let locateForOtherUsers = Result<URL, any Error> {
+        let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("locate-test-bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let copy = directory.appendingPathComponent("locate")
+        try FileManager.default.copyItem(at: locate, to: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+        atexit { TemporaryCopies.removeAll() }
+        TemporaryCopies.add(directory)
+        return copy
+    }
+}
+
+/// Directories the harness made for the whole run, removed when the test process exits.
+enum TemporaryCopies {
+    private static let directories = Mutex<[URL]>([])
+
+    static func add(_ directory: URL) {
+        directories.withLock { $0.append(directory) }
+    }
+
+    static func removeAll() {
+        for directory in directories.withLock({ $0 }) { try? FileManager.default.removeItem(at: directory) }
+    }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -58,8 +86,9 @@ final class OutputCollector: Sendable {
     /// Waits until `condition` holds, looking every 20 ms (a suspension, never a blocked thread:
     /// the tests share Swift's cooperative pool); fails the wait after `timeout` seconds.
     func wait(timeout: Double = 20, for what: String, until condition: () -> Bool) async throws {
-        try await waitUntil(timeout: timeout, condition) {
-            HarnessError(description: "timed out waiting for \(what); output so far:\n\(text)")
+        try await waitUntil(timeout: timeout, failing: HarnessError(description: "timed out waiting for \(what); output so far:\n\(text)"))
+        {
+            condition()
         }
     }
 }
@@ -91,13 +120,17 @@ final class RunningProcess: Sendable {
     /// Waits for the process to exit and for its output to be read; its exit status.
     @discardableResult
     func waitForExit(timeout: Double = 30) async throws -> Int32 {
-        let hasEnded = { !self.process.isRunning && self.stdout.isEnded && self.stderr.isEnded }
-        try await waitUntil(timeout: timeout, hasEnded) {
+        do {
+            try await waitUntil(
+                timeout: timeout,
+                failing: HarnessError(
+                    description:
+                        "\(process.executable.lastPathComponent) did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
+                )
+            ) { !process.isRunning && stdout.isEnded && stderr.isEnded }
+        } catch {
             process.kill()
-            return HarnessError(
-                description:
-                    "\(process.executable.lastPathComponent) did not exit within \(timeout) s (running: \(process.isRunning), stdout ended: \(stdout.isEnded), stderr ended: \(stderr.isEnded))\nstdout: \(stdout.text)\nstderr: \(stderr.text)"
-            )
+            throw error
         }
         return process.terminationStatus ?? -1
     }
@@ -279,6 +312,61 @@ func runLocate(
     return (status, run.stdout.text, run.stderr.text)
 }
 
+/// `locate` with `arguments` writing its stdout into a pipe of 4 KiB that nobody reads until
+/// `reader()` is called: a reader that stopped reading, to see what a change holds back.
+final class SlowReader: Sendable {
+    let process: ChildProcess
+    private let output: Int32
+
+    init(_ arguments: [String], settings: SettingsHome) throws {
+        let pipe = try PipeEnds()
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc does not export
+        _ = fcntl(pipe.write, setPipeSize, 4096)
+        let nullDevice = try openNullDevice()
+        process = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(settings.environment) { $1 },
+            stdin: nullDevice, stdout: pipe.write, stderr: nullDevice)
+        close(pipe.write)
+        close(nullDevice)
+        output = pipe.read
+    }
+
+    /// Waits until the pipe is full (the program is blocked writing into it): a write of up
+    /// to `PIPE_BUF` goes in whole or waits, so a pipe of short records is full with up to a
+    /// record's room left.
+    func waitUntilFull(leavingAtMost room: Int32 = 0) async throws {
+        let output = output
+        try await waitUntil(timeout: 30, failing: HarnessError(description: "the program did not fill its output pipe")) {
+            var queued: Int32 = 0
+            return ioctl(output, UInt(FIONREAD), &queued) == 0 && queued >= 4096 - room
+        }
+    }
+
+    /// Starts reading the pipe: what was in it, and everything written after.
+    func reader() -> OutputCollector {
+        OutputCollector(readingFrom: output)
+    }
+
+    deinit {
+        process.kill()
+    }
+}
+
+/// The peak memory (resident set, KiB) of `locate` with `arguments`, measured by GNU time, with
+/// its status and output.
+func runLocateMeasuringMemory(
+    _ arguments: [String], settings: SettingsHome, timeout: Double = 60
+) async throws -> (status: Int32, stdout: String, stderr: String, peakKiB: Int) {
+    let report = settings.root.appendingPathComponent("time-\(UUID().uuidString)")
+    let run = try RunningProcess(
+        URL(fileURLWithPath: "/usr/bin/time"), ["-f", "%M", "-o", report.path, Package.locate.path] + arguments,
+        environment: settings.environment)
+    let status = try await run.waitForExit(timeout: timeout)
+    let peak = Int((try? String(contentsOf: report, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+    return (status, run.stdout.text, run.stderr.text, peak)
+}
+
 /// A file's whole content, read to its end: unlike a file on disk, a /proc file says it has no
 /// size, and gives its content a page at a time.
 func readWholeFile(_ path: String) -> String {
@@ -304,10 +392,8 @@ func runShell(
 }
 
 /// Waits until `condition` holds, looking every 20 ms without blocking a thread; after `timeout`
-/// seconds throws what `failure` makes. The harness's one wait.
-func waitUntil(
-    timeout: Double, _ condition: () -> Bool, failure: () -> any Error
-) async throws {
+/// seconds throws `failure`. The harness's one wait.
+func waitUntil(timeout: Double, failing failure: @autoclosure () -> any Error, _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
     while !condition() {
         guard ContinuousClock.now < deadline else { throw failure() }
@@ -394,6 +480,18 @@ final class ListeningPort: Sendable {
 
     deinit {
         close(descriptor)
+    }
+}
+
+/// The scalars a terminal acts on instead of showing (as `UntrustedText.isHidden` has them): C0
+/// controls but the line feed, DEL, C1 controls, bidirectional formatting, line separators.
+enum UntrustedScalars {
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A: false
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+        default: false
+        }
     }
 }
 

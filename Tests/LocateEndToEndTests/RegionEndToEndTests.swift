@@ -301,4 +301,55 @@ struct RegionEndToEndTests {
         #expect(run.stderr.text.contains("region monitoring ends"))
         #expect(run.stdout.text.hasSuffix("\n"))
     }
+
+    // MARK: - How a monitor without a position ends
+
+    /// monitor and visits end as --follow does when they saw no position: 75 when gpsd answered
+    /// without a fix, 69 when it closed every connection (as a gpsd serving as many clients as
+    /// it takes does); never 0 after nothing.
+    @Test(arguments: [("nofix", 75), ("hangup", 69)])
+    func aStreamWithoutAPositionIsNoSuccess(gpsd kind: String, status: Int32) async throws {
+        let gpsd = kind == "nofix" ? try await GpsdServer(track: "nofix", wait: "report") : try await GpsdServer(misbehaving: kind)
+        for command in [["monitor", "--region", "a=64.13,-21.9,100"], ["visits"]] {
+            let run = try await runLocate(command + ["--duration", "3", gpsd.endpoint])
+            #expect(run.status == status, "\(command[0]) against \(kind): \(run.status) \(run.stderr)")
+            #expect(run.stdout.isEmpty, "an event is a position: nothing stands in for one")
+            #expect(run.stderr.contains(kind == "nofix" ? "no fix from gpsd" : "closed the connection"), "\(run.stderr)")
+        }
+    }
+
+    /// A when-in-use monitor in the background of its terminal all its life was never
+    /// authorized: 77 when its --duration ends, never 0.
+    @Test func aMonitorPausedAllItsLifeIsNotAuthorized() async throws {
+        let receiver = try await GpsdServer(track: "commute")
+        let settings = try SettingsHome(user: "[location]\nauthorization = when-in-use\n")
+        let statusFile = settings.root.appendingPathComponent("status").path
+        let errors = settings.root.appendingPathComponent("errors").path
+        let script = """
+            '\(Package.locate.path)' monitor --region 'depot=64.13,-21.9,50' --duration 2 '\(receiver.endpoint)' > /dev/null 2> '\(errors)' &
+            wait $!
+            echo $? > '\(statusFile)'
+            """
+        let run = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"), ["--", "/bin/bash", "-m", "-c", script],
+            environment: settings.environment)
+        _ = try await run.waitForExit(timeout: 30)
+        let messages = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(try String(contentsOfFile: statusFile, encoding: .utf8) == "77\n", "\(messages)")
+        #expect(messages.contains("paused"))
+    }
+
+    /// Ten thousand `[region]` sections are read in linear time (the old reader took close to a
+    /// minute in a debug build), and a monitor of all of them runs.
+    @Test func tenThousandRegionsInTheSettings() async throws {
+        var text = "[location]\nauthorization = always\n"
+        for index in 0..<10_000 { text += "[region \"r\(index)\"]\ncenter = 64.13, \(-21.9 + Double(index % 100) / 1000)\nradius = 100\n" }
+        let settings = try SettingsHome(user: text)
+        let once = try await runLocate(["--replay", commute], settings: settings, timeout: 10)
+        #expect(once.status == 0, "\(once.stderr)")
+        let monitor = try await runLocate(
+            ["monitor", "--replay", commute, "--replay-speed", "0", "--count", "10000"], settings: settings, timeout: 20)
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        #expect(monitor.stdout.split(separator: "\n").count == 10_000, "every region's initial event")
+    }
 }
