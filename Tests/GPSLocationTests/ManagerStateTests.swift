@@ -172,6 +172,13 @@ struct ManagerStateTests {
         #expect(try await updates.next()?.isAuthorized == true)
         source.decide(AuthorizationDecision(status: .denied))
         #expect(try await updates.next()?.denial == .denied)
+        // Settings that cannot be read for a moment authorize nothing, and the updates go on.
+        let problem = SettingsProblem(file: "/home/me/.config/locate/locate.conf", line: 2, column: 17, message: "bad value")
+        source.decide(AuthorizationDecision(invalidSettings: problem))
+        let broken = try #require(try await updates.next())
+        #expect(broken.denial == .settingsInvalid && broken.decision.invalidSettings == problem && !broken.isAuthorized)
+        source.decide(AuthorizationDecision(status: .authorizedAlways))
+        #expect(try await updates.next()?.isAuthorized == true)
     }
 }
 
