@@ -86,7 +86,9 @@ public struct ReplayTrack: Sendable {
     /// The track on `descriptor` (a pipe, such as standard input), read once, as it comes: a
     /// live stream plays its fixes as they arrive, and stopping the stream stops the reading,
     /// even while the pipe stays open without a byte. The descriptor is not closed.
-    /// - Parameter name: what errors call it (`standard input`).
+    /// - Parameters:
+    ///   - descriptor: the descriptor to read, such as `STDIN_FILENO`.
+    ///   - name: what errors call it (`standard input`).
     public init(readingFrom descriptor: Int32, name: String) {
         content = .stream(StreamOnce(descriptor))
         self.name = name
