@@ -22,24 +22,31 @@ let package = Package(
         // geocode never loads GLib; see shim.h for why there is no pkg-config here).
         .systemLibrary(name: "CGeonames"),
 
-        // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
-        .target(name: "GPSLocation", dependencies: ["CLibGPS"]),
-        // The consent store every host uses by default.
-        .target(name: "GPSLocationConsent", dependencies: ["GPSLocation"]),
-        // Places; a position-only client links none of it.
-        .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames"]),
+        // Internal, not a product: the file, lock, thread, socket, process and text kit the
+        // libraries and the command share, and the only Swift that touches POSIX besides the one
+        // file per C library (LibGPS.swift, Geonames.swift).
+        .target(name: "LocateSupport"),
 
-        // The command: arguments, output formats, signals, exit statuses.
-        .executableTarget(name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
+        // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
+        .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport"]),
+        // The consent store every host uses by default.
+        .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport"]),
+        // Places; a position-only client links none of it.
+        .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "LocateSupport"]),
+
+        // The command: arguments, output formats, signals, exit statuses; the libraries' public
+        // API and the support kit only.
+        .executableTarget(name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "LocateSupport"]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
         .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
 
         // Tests
-        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "HostileInput"]),
-        .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "HostileInput"]),
-        .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "HostileInput"]),
-        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "HostileInput"]),
+        .testTarget(name: "LocateSupportTests", dependencies: ["LocateSupport"]),
+        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput"]),
+        .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
+        .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
+        .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "LibraryProbe", "HostileInput"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),

@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Where gpsd listens, and optionally which of its devices to watch.
 ///
 /// Written as gpsd's own clients take it: `host[:port[:device]]`, with an IPv6 address in

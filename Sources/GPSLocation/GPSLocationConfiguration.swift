@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// How a ``GPSLocationManager`` reaches gpsd. One home for the defaults.
 public struct GPSLocationConfiguration: Sendable, Hashable {
     /// Where gpsd listens; `localhost:2947` by default.

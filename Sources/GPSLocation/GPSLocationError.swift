@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Everything that can go wrong in GPSLocation, its consent store and its places: the one error
 /// the libraries throw, as CoreLocation's `CLError` is. Each case carries what a program or a
 /// person needs to know (labelled values), and ``code`` names the kind for a `switch` or a log.
@@ -197,13 +199,5 @@ public struct SettingsProblem: Sendable, Hashable, CustomStringConvertible {
         if let line { place += ":\(line)" }
         if let column { place += ":\(column)" }
         return UntrustedText.visible(place + ": " + message)
-    }
-}
-
-extension Duration {
-    /// Seconds for a message, to the millisecond, as `NumberFormatting.plain` writes numbers:
-    /// `2`, `0.25`, `1.5`.
-    package var formattedSeconds: String {
-        NumberFormatting.plain((seconds * 1000).rounded() / 1000)
     }
 }

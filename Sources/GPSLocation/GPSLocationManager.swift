@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Gets positions from gpsd, with the user's permission: one fix on request (the weather-app
 /// case) or a live stream of fixes and status events (the running-app case). CoreLocation's
 /// `CLLocationManager` for gpsd, as an actor.

@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 extension Location {
     /// The distance in metres from `other` to this location along the WGS 84 ellipsoid (the

@@ -1,3 +1,4 @@
+import LocateSupport
 import Synchronization
 
 /// The live stream of ``GPSLocationManager/liveUpdates(_:)``: fixes and status events, as an

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import LocateSupport
 
 /// One position, as a value: what gpsd reported for one fix, or the fallback coordinate.
 ///

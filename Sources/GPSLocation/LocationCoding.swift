@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateSupport
 
 /// `Location` as `locate`'s JSON records write it: the same keys (`lat`, `lon`, `time`, `h_acc`,
 /// ...), times as ISO 8601 text in UTC, unknown values as `null`. Decoding takes a record back

@@ -1,6 +1,6 @@
 import FoundationEssentials
 public import GPSLocation
-import Glibc
+import LocateSupport
 import Synchronization
 
 /// The file-backed consent store `locate` uses, and the `AuthorizationSource` a host uses by
@@ -151,7 +151,7 @@ public final class ConsentStore: AuthorizationSource {
         }
         let started = DedicatedThread.start { [self] in
             // The watcher comes first, so that a change made while the files are read is seen.
-            let watcher = SettingsWatcher(paths)
+            let watcher = FileWatcher((paths.userFile.map { [$0] } ?? []) + paths.policyCandidates)
             var wait = EventWait(wakeUp: wakeUp)
             var last: AuthorizationDecision?
             while !stopped.isSet {
@@ -164,8 +164,8 @@ public final class ConsentStore: AuthorizationSource {
                 if decision != last { continuation.yield(decision) }
                 last = decision
                 wait.wait(
-                    for: watcher.descriptor.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) },
-                    until: .now.advanced(by: SettingsWatcher.tick))
+                    for: watcher.descriptor.map(PollRequest.reading),
+                    until: .now.advanced(by: FileWatcher.tick))
                 // The signatures decide (in `settings()`); the watcher's events only wake this loop early.
                 _ = watcher.filesChanged()
             }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateSupport
 
 /// The last fix handed out, kept so that a request that accepts a fix of some age can answer
 /// without waiting for the receiver: `last-fix.json` in the user's private cache directory

@@ -1,4 +1,5 @@
 package import GPSLocation
+import LocateSupport
 
 /// Where a setting came from: a file and a line, so `locate permission status` can say what decided.
 package struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {

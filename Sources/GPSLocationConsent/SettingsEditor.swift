@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// A key the consent store writes to the user's settings file, with its value.
 enum UserSetting: Hashable {

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// Reading the two settings files: the user's and the policy in force (the first candidate that
 /// exists). Each must be a regular file its role trusts (the user's: the user's or root's; the

@@ -1,4 +1,4 @@
-package import GPSLocation
+import LocateSupport
 
 /// Where the consent store keeps what it reads and writes, following the XDG base directory
 /// specification: the user's settings, the administrator's policy, and the user's cache (the
@@ -28,7 +28,7 @@ public struct SettingsPaths: Sendable, Hashable {
         self.init(BaseDirectories(environment: EnvironmentVariables(environment)))
     }
 
-    package init(_ directories: BaseDirectories) {
+    init(_ directories: BaseDirectories) {
         self.init(
             userFile: directories.configHome.map { $0 + "/locate/locate.conf" },
             policyCandidates: directories.configDirectories.map { $0 + "/locate/policy.conf" },

@@ -1,5 +1,5 @@
 import GPSLocation
-import Glibc
+import LocateSupport
 
 /// One gettext catalogue (`.mo`), read directly: libgeonames' (`geonames.mo`, keyed by GeoNames
 /// identifiers) and iso-codes' (`iso_3166-1.mo`, `iso_3166-2.mo`, keyed by the English ISO
@@ -63,7 +63,8 @@ struct GettextCatalog: Sendable {
     static func languages(domain: String, directory: String = localeDirectory) -> [String] {
         let names = (try? DirectoryHandle(path: directory, create: false, isPrivate: false))?.names() ?? []
         return names.sorted().filter { name in
-            !name.hasPrefix(".") && access(directory + "/" + name + "/LC_MESSAGES/" + domain + ".mo", F_OK) == 0
+            guard !name.hasPrefix(".") else { return false }
+            return !FileSignature(path: directory + "/" + name + "/LC_MESSAGES/" + domain + ".mo").file.isMissing
         }
     }
 

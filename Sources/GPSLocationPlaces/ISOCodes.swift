@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// Debian's iso-codes tables of countries (ISO 3166-1) and their subdivisions (ISO 3166-2): the
 /// English names that are the keys of iso-codes' translation catalogues. Missing or malformed

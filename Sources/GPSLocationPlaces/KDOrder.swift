@@ -1,20 +1,4 @@
-import Glibc
-
-/// A point of the earth as a unit vector from its centre: straight-line (chord) distances
-/// between vectors order places as distances along the surface do, with no special case at the
-/// poles or the antimeridian.
-struct UnitVector: Sendable {
-    let x: Double
-    let y: Double
-    let z: Double
-
-    init(latitude: Double, longitude: Double) {
-        let (phi, lambda) = (latitude * .pi / 180, longitude * .pi / 180)
-        x = cos(phi) * cos(lambda)
-        y = cos(phi) * sin(lambda)
-        z = sin(phi)
-    }
-}
+import LocateSupport
 
 /// An implicit k-d tree over unit vectors: the rows of a range are ordered so that its middle
 /// row splits the rest by one axis (x, y, z in turn with the depth), the rows before it lower

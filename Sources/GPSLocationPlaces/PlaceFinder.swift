@@ -1,5 +1,5 @@
 public import GPSLocation
-import Glibc
+import LocateSupport
 
 /// Turns coordinates into places and names into coordinates, offline, as `CLGeocoder` does for
 /// CoreLocation apps, from the data the system keeps up to date: libgeonames (about 24,000

@@ -1,5 +1,5 @@
 import GPSLocation
-import Glibc
+import LocateSupport
 import Synchronization
 
 /// One place of the index, in English (its translations are looked up by its id and codes).

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// How the place index is made from the data the system keeps up to date:
 ///

@@ -1,4 +1,5 @@
 package import GPSLocation
+import LocateSupport
 
 /// A named place, as `CLPlacemark` gives one: a city (or town) of at least about 15,000 people,
 /// its first-level division, its country and its time zone, from the system's offline data.
@@ -78,7 +79,7 @@ public struct PlaceLanguage: Sendable, Hashable {
     }
 
     /// `environment(_:)`, for variables looked up one at a time.
-    package static func environment(_ environment: EnvironmentVariables) -> PlaceLanguage {
+    static func environment(_ environment: EnvironmentVariables) -> PlaceLanguage {
         if let list = environment["LANGUAGE"], !list.isEmpty {
             return PlaceLanguage(languages: list.split(separator: ":").map(String.init))
         }

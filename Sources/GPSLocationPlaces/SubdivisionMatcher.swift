@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// Which ISO 3166-2 subdivision each of libgeonames' first-level divisions is, so that a state
 /// libgeonames does not translate can be translated by iso-codes' catalogues (keyed by the ISO

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// What the system's tzdata says about zones, which Debian keeps current: every zone's principal
 /// city, with its country and coordinate (`zone.tab`), and the old names that are links to

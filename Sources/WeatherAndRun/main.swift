@@ -21,7 +21,17 @@ final class AskOnStandardInput: AuthorizationPrompter {
     func ask(_ question: AuthorizationQuestion) async -> AuthorizationAnswer? {
         questionsAsked += 1
         print("\(question.app.map { "\"\($0)\"" } ?? "This program") would like to use your location", terminator: "")
-        print(question.purpose.map { ": " + UntrustedText.visible($0, limit: 200) } ?? ".")
+        // The purpose is the caller's text: its control characters are not the terminal's business.
+        print(
+            question.purpose.map {
+                ": "
+                    + String(
+                        String.UnicodeScalarView(
+                            $0.unicodeScalars.filter {
+                                !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control
+                            }
+                        ).prefix(200))
+            } ?? ".")
         print("Allow? [o]nce, [w]hile using, [a]lways, [n]o: ", terminator: "")
         switch readLine()?.lowercased() {
         case "o": return .allowOnce

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// One line of `locate geocode --batch`'s input: a point, a record of `locate` that is not a
 /// point (a status event, passed through), or something that is not a point, with what is wrong.

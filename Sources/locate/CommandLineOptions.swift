@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateSupport
 
 /// What the command line asked for, parsed and validated; README's "Usage" in value form.
 struct CommandLineOptions: Sendable {

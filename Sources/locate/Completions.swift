@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Shell completion scripts for bash, zsh and fish, rendered from `Usage` like `--help`.
 /// The tracked copies are in Scripts/completions/; a test checks they are what this renders.
 enum Completions {

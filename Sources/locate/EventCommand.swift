@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// `locate monitor` and `locate visits`: the events a detector finds in the stream of fixes
 /// (region events, or arrivals and departures), one record each, until `--until` is met,

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// `locate --follow`: records as fixes arrive, status events on stderr (or, with `--json
 /// --events`, on stdout), until `--count`, `--duration`, SIGINT, SIGTERM or a closed pipe ends

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateSupport
 
 /// `--gpx`: a GPX 1.1 document. `--once` writes one `<wpt>`; `--follow` writes a `<trk>` whose
 /// `<trkseg>` holds one `<trkpt>` per fix, and starts a new segment after a gap (no fix, gpsd

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationPlaces
+import LocateSupport
 
 /// `locate geocode --batch`: reads points from stdin and writes one record per input line, in
 /// order, with the same place `locate geocode LAT LON` names (the index is loaded once).

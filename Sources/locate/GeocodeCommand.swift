@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateSupport
 
 /// `locate geocode LAT LON` (the place at a coordinate), `locate geocode NAME` (the places of a
 /// name, largest first) and `locate geocode --batch` (the place of every point on stdin, see

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateSupport
 
 /// `--json`: one object per line, numbers as numbers and unknown values as `null`; with
 /// `--events`, status events join the stream as `{"type":"status",...}` objects.

@@ -2,7 +2,7 @@ import Dispatch
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
-import Glibc
+import LocateSupport
 import Synchronization
 
 /// The `locate` command: parse, run, and map the outcome to an exit status in one place.
@@ -15,11 +15,11 @@ import Synchronization
 enum Locate {
     static func main() {
         // Before anything opens a descriptor: a closed stdout must not lend its number to a file.
-        StandardStreams.reserveClosedDescriptors()
+        StandardIO.reserveClosedDescriptors()
         // Before any other thread exists, so that all of them inherit it (see SignalTrap).
         SignalTrap.blockSignals()
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
-        signal(SIGPIPE, SIG_IGN)
+        StandardIO.ignoreBrokenPipes()
         let environment = EnvironmentVariables.process
         let status: ExitStatus
         do {
@@ -33,7 +33,7 @@ enum Locate {
             StandardStreams.writeMessage("See 'locate --help' for more information.")
             status = .usage
         }
-        exit(status.rawValue)
+        StandardIO.exit(status.rawValue)
     }
 
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its status.
@@ -60,10 +60,10 @@ enum Locate {
     /// person's typing, not a track.
     private static func trackFromStandardInput() throws(GPSLocationError) -> ReplayTrack {
         let name = "standard input"
-        guard isatty(STDIN_FILENO) == 0 else {
+        guard !StandardIO.isTerminal(.input) else {
             throw .invalidTrack(file: name, line: nil, reason: "is a terminal; pipe a track in, or name its file")
         }
-        return ReplayTrack(readingFrom: STDIN_FILENO, name: name)
+        return ReplayTrack(readingFrom: StandardIO.Stream.input.rawValue, name: name)
     }
 
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
@@ -98,10 +98,10 @@ enum Locate {
                 }
             return try GeocodeCommand(
                 query: query, format: format, limit: options.limit,
-                language: options.placeLanguage ?? .environment(environment)
+                language: options.placeLanguage ?? .current
             ).run()
         }
-        let store = ConsentStore(paths: SettingsPaths(BaseDirectories(environment: environment)), app: options.app) {
+        let store = ConsentStore(paths: .current, app: options.app) {
             StandardStreams.diagnose($0)
         }
         if case .permission(let action) = options.command {
@@ -145,7 +145,7 @@ enum Locate {
         var places: PlaceFinder?
         if format.needsPlaces {
             do throws(GPSLocationError) {
-                places = try PlaceFinder(language: options.placeLanguage ?? .environment(environment))
+                places = try PlaceFinder(language: options.placeLanguage ?? .current)
             } catch {
                 StandardStreams.diagnose(error.description)
                 return ExitStatus(error)

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationConsent
+import LocateSupport
 
 /// `locate --once`: one fix on stdout; or, when there is none to give, the fallback coordinate
 /// (unless disabled), a message on stderr and the matching exit status. It runs the library's

@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateSupport
 
 /// Where an option applies: the command, and for positions the mode.
 enum OptionScope: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateSupport
 
 /// How records (and, where the format has room for them, status events) become bytes on stdout.
 /// Each appends whole lines, line ends included, to the output being gathered, so that several

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationConsent
+import LocateSupport
 
 /// `locate permission [status|allow|deny|reset]`: shows or changes the user's choice in the
 /// user settings file, for `[location]` or for the app named with `--app`, through the consent

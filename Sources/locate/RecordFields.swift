@@ -2,6 +2,7 @@ import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateSupport
 
 /// The value of one field of a record, before it is written in a format.
 enum FieldValue: Equatable {

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationConsent
+import LocateSupport
 
 /// `locate status`: explains, without printing any coordinate, why `locate` would or would not
 /// give a position: the services switch, the permission and where it was decided, gpsd, its

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// A status event as the command reports it: the library's stream events, plus `timeout` for a
 /// single fix that did not come in time. Each has a stable name and a line for people.

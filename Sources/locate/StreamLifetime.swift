@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// How a stream's command ends from outside: its work runs as a task that the first SIGINT,
 /// SIGTERM or SIGHUP (see `SignalTrap`) and `--duration` cancel, so it ends its output cleanly.
 /// `--follow`, `monitor` and `visits` all run this way.

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 
 /// What a stream (`--follow`, `monitor`, `visits`) saw, for the one rule of how it ends when it
 /// saw no position: 77 when location was never authorized while it ran (a when-in-use run in the

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateSupport
 
 /// `--format TEMPLATE`: a line built from `%token`s and literal text, parsed once.
 ///

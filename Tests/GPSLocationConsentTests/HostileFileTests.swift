@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import HostileInput
+import LocateSupport
 import Testing
 
 @testable import GPSLocationConsent

@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import LocateSupport
 import Testing
 
 @testable import GPSLocationConsent

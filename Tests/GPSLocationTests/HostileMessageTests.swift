@@ -1,5 +1,6 @@
 import Foundation
 import HostileInput
+import LocateSupport
 import Testing
 
 @testable import GPSLocation

@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import HostileInput
+import LocateSupport
 import Testing
 
 /// Seeded mutations of valid GPX, NMEA and JSON Lines tracks: each is read whole into fixes

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateSupport
 import Testing
 
 @testable import GPSLocation
@@ -37,8 +38,8 @@ struct LiveUpdateFilterTests {
     @Test func greatCircleDistanceMatchesKnownDistances() {
         let equatorA = Location(latitude: 0, longitude: 0, mode: .twoDimensional)
         let equatorB = Location(latitude: 0, longitude: 1, mode: .twoDimensional)
-        #expect(abs(greatCircleDistance(from: equatorA, to: equatorB) - 111_195) < 1)
-        #expect(greatCircleDistance(from: equatorA, to: equatorA) == 0)
+        #expect(abs(equatorA.greatCircleDistance(to: equatorB) - 111_195) < 1)
+        #expect(equatorA.greatCircleDistance(to: equatorA) == 0)
     }
 }
 

@@ -1,3 +1,4 @@
+import LocateSupport
 import Testing
 
 @testable import GPSLocation

@@ -1,4 +1,5 @@
 import Foundation
+import LocateSupport
 import Testing
 
 @testable import GPSLocation

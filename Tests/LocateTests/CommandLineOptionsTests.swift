@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateSupport
 import Testing
 
 @testable import locate

@@ -1,5 +1,6 @@
 import GPSLocation
 import HostileInput
+import LocateSupport
 import Testing
 
 @testable import locate

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
+import LocateSupport
 import Testing
 
 @testable import locate

@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Which authorization a program asks for: CoreLocation's `requestWhenInUseAuthorization()` and
 /// `requestAlwaysAuthorization()`.
 public enum AuthorizationLevel: String, Sendable, Hashable, CaseIterable {
@@ -24,8 +26,9 @@ public struct AuthorizationQuestion: Sendable, Hashable {
     /// The app whose permission is asked for, as its ``AuthorizationSource`` names it; `nil`
     /// for the default. Checked by the source (the consent store allows a strict charset only).
     public var app: String?
-    /// Why the program needs location, as its caller said (show it through
-    /// ``UntrustedText/visible(_:limit:)``: it is outside text).
+    /// Why the program needs location, as its caller said: outside text, so show it with its
+    /// control and formatting characters made harmless (a purpose could hold a terminal's
+    /// escape sequences, or a bidirectional override that reorders the choices).
     public var purpose: String?
     /// The authorization asked for.
     public var level: AuthorizationLevel

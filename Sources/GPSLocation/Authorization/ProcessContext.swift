@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// Whether this process is "in use" in CoreLocation's sense: running in the foreground process
 /// group of its controlling terminal. Cron jobs, services, CI and `setsid` runs have no terminal;
@@ -17,9 +17,7 @@ public struct ProcessContext: Sendable, Hashable {
 
     /// This process, now.
     public static func current() -> ProcessContext {
-        let terminal = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
-        guard terminal >= 0 else { return ProcessContext(hasTerminal: false, isForeground: false) }
-        defer { close(terminal) }
-        return ProcessContext(hasTerminal: true, isForeground: tcgetpgrp(terminal) == getpgrp())
+        let state = Terminal.state()
+        return ProcessContext(hasTerminal: state.hasTerminal, isForeground: state.isForeground)
     }
 }

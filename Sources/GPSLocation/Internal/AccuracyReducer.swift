@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// Reduced accuracy (iOS "Precise Location: off"): positions snapped to the centre of a fixed grid
 /// cell of about 5.6 km, with everything finer left out.

@@ -1,3 +1,4 @@
+import LocateSupport
 import Synchronization
 
 /// `GPSLocationManager.authorizationUpdates()`: a task that follows the source's decisions and,

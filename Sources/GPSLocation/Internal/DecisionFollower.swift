@@ -1,3 +1,4 @@
+import LocateSupport
 import Synchronization
 
 /// A source's decisions for a thread that waits in `poll`, not in Swift's concurrency: a task

@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// One connection to gpsd, on a socket of the library's own: the name lookup, a connect that
 /// never blocks, `?WATCH` (and `?POLL;`) in one write, then lines read as they arrive and
@@ -67,11 +67,11 @@ final class GPSDConnection {
     }
 
     /// The descriptor to poll and the events to wait for, or `nil` when the connection has failed or closed.
-    var pollRequest: pollfd? {
+    var pollRequest: PollRequest? {
         switch state {
-        case .lookingUp(let lookup): pollfd(fd: lookup.descriptor, events: Int16(POLLIN), revents: 0)
-        case .connecting(let socket, _): pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-        case .open(let socket): pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        case .lookingUp(let lookup): .reading(lookup.descriptor)
+        case .connecting(let socket, _): .writing(socket)
+        case .open(let socket): .reading(socket)
         case .closed: nil
         }
     }
@@ -82,9 +82,9 @@ final class GPSDConnection {
 
     /// Moves on after `revents` arrived on `pollRequest`'s descriptor, appending what gpsd
     /// sent (decoded) to `reports`.
-    func advance(_ revents: Int16, reports: inout [GPSDReport]) -> Progress {
+    func advance(_ revents: PollEvents, reports: inout [GPSDReport]) -> Progress {
         if let immediateFailure { return .failed(immediateFailure) }
-        guard revents != 0 else {
+        guard !revents.isEmpty else {
             if case .open = state { return .open }
             if case .closed = state { return .closed }
             return .connecting
@@ -98,15 +98,15 @@ final class GPSDConnection {
         case .connecting(let socket, let remaining):
             let error = TCPSocket.pendingError(socket)
             guard error == 0 else {
-                Glibc.close(socket)
-                state = connect(remaining, lastError: error)
+                TCPSocket.close(socket)
+                state = connect(remaining, lastError: SystemError(code: error))
                 if let immediateFailure { return .failed(immediateFailure) }
                 return .connecting
             }
             if let sendError = TCPSocket.send(socket, command) {
-                Glibc.close(socket)
+                TCPSocket.close(socket)
                 state = .closed
-                return .failed(.gpsdUnreachable(endpoint: endpoint, reason: "cannot send WATCH: " + String(cString: strerror(sendError))))
+                return .failed(.gpsdUnreachable(endpoint: endpoint, reason: "cannot send WATCH: " + SystemError(code: sendError).reason))
             }
             state = .open(socket: socket)
             return .connected
@@ -120,7 +120,7 @@ final class GPSDConnection {
     /// Closes the socket; safe to call more than once.
     func close() {
         switch state {
-        case .connecting(let socket, _), .open(let socket): Glibc.close(socket)
+        case .connecting(let socket, _), .open(let socket): TCPSocket.close(socket)
         case .lookingUp, .closed: break
         }
         state = .closed
@@ -131,7 +131,7 @@ final class GPSDConnection {
     private func start(_ lookup: Result<[TCPSocket.Address], LookupError>) -> State {
         switch lookup {
         case .success(let addresses):
-            return connect(addresses[...], lastError: ECONNREFUSED)
+            return connect(addresses[...], lastError: .connectionRefused)
         case .failure(let error):
             immediateFailure = .gpsdUnreachable(endpoint: endpoint, reason: "cannot look up \(endpoint.host): \(error.reason)")
             return .closed
@@ -139,15 +139,15 @@ final class GPSDConnection {
     }
 
     /// Starts connecting to the first address that takes a connection attempt.
-    private func connect(_ addresses: ArraySlice<TCPSocket.Address>, lastError: Int32) -> State {
+    private func connect(_ addresses: ArraySlice<TCPSocket.Address>, lastError: SystemError) -> State {
         var lastError = lastError
         for (index, address) in zip(addresses.indices, addresses) {
             switch TCPSocket.startConnect(address) {
             case .success(let socket): return .connecting(socket: socket, remaining: addresses[(index + 1)...])
-            case .failure(let error): lastError = error.code
+            case .failure(let error): lastError = error
             }
         }
-        immediateFailure = .gpsdUnreachable(endpoint: endpoint, reason: String(cString: strerror(lastError)))
+        immediateFailure = .gpsdUnreachable(endpoint: endpoint, reason: lastError.reason)
         return .closed
     }
 
@@ -155,12 +155,14 @@ final class GPSDConnection {
 
     /// Reads what has arrived and decodes every complete line.
     private func read(_ socket: Int32, reports: inout [GPSDReport]) -> Progress {
-        let count = TCPSocket.receive(socket, into: &buffer, from: filled, limit: Self.bufferSize)
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+        let count: Int
+        switch TCPSocket.receive(socket, into: &buffer, from: filled, limit: Self.bufferSize) {
+        case .bytes(let received): count = received
+        case .nothing: return .open
+        case .closed:
             close()
             return .closed
         }
-        guard count > 0 else { return .open }
         let scanFrom = filled
         filled += count
         var lineStart = 0

@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// gpsd as a reader needs it, over `GPSDConnection`s: every connection attempt has a deadline,
 /// and when gpsd goes away a live stream connects again with capped exponential back-off, while
@@ -53,7 +53,7 @@ struct GPSDLink {
     }
 
     /// The descriptor to poll and the events to wait for, if any.
-    var pollRequest: pollfd? {
+    var pollRequest: PollRequest? {
         switch state {
         case .connecting(let connection, _), .open(let connection): connection.pollRequest
         case .waiting, .failed: nil
@@ -75,8 +75,8 @@ struct GPSDLink {
         return false
     }
 
-    /// Moves on after `revents` arrived on `pollRequest`'s descriptor (0 when nothing did) at `now`.
-    mutating func advance(_ revents: Int16, now: ContinuousClock.Instant, events: inout [Event]) {
+    /// Moves on after `revents` arrived on `pollRequest`'s descriptor (`.none` when nothing did) at `now`.
+    mutating func advance(_ revents: PollEvents, now: ContinuousClock.Instant, events: inout [Event]) {
         switch state {
         case .connecting(let connection, let deadline):
             var reports: [GPSDReport] = []

@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// A question put to gpsd: it sees each report until it has its answer.
 protocol GPSDQuestion: Sendable {

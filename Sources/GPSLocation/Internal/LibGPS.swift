@@ -1,5 +1,6 @@
 internal import CLibGPS
 import FoundationEssentials
+import LocateSupport
 
 // The libgps boundary: the only Swift file that touches libgps's C types. gpsd's socket is the
 // library's own (GPSDConnection); libgps parses what arrives on it, line by line, with

@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Decides which fixes of a live stream are emitted, following `LiveUpdateOptions`.
 ///
 /// A fix within the desired accuracy (when one is asked for) passes when no fix was emitted yet, or when the minimum interval has passed since
@@ -24,7 +26,7 @@ struct LiveUpdateFilter {
         let elapsed = last.at.duration(to: now)
         if let interval = options.minimumInterval, elapsed < interval { return false }
         // Without a distance filter every fix has moved far enough; no trigonometry per fix.
-        let moved = options.distanceFilter <= 0 || greatCircleDistance(from: last.location, to: location) >= options.distanceFilter
+        let moved = options.distanceFilter <= 0 || last.location.greatCircleDistance(to: location) >= options.distanceFilter
         let heartbeatDue = options.heartbeat.map { elapsed >= $0 } ?? false
         guard moved || heartbeatDue else { return false }
         lastEmitted = (location, now)

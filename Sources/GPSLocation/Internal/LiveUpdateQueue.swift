@@ -1,3 +1,4 @@
+import LocateSupport
 import Synchronization
 
 /// What waits in a live session's queue: a fix as gpsd reported it, with the generation of the

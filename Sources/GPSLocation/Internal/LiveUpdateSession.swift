@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// The producer side of one live stream of `GPSLocationManager.liveUpdates(_:)`, run by one
 /// dedicated thread: it follows the authorization, and reads gpsd only while positions are
@@ -116,7 +116,7 @@ final class LiveUpdateSession {
             }
             if mayHaveChanged, !isFinished { authorizationMayHaveChanged() }
             if link != nil, !isFinished {
-                let revents = polledGeneration == linkGeneration ? polled : 0
+                let revents = polledGeneration == linkGeneration ? polled : .none
                 events.removeAll(keepingCapacity: true)
                 link?.advance(revents, now: now, events: &events)
                 for event in events { handle(event) }

@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// Tells when a stream's position stops moving and starts again (`stationary` and `moving`):
 /// stationary once the fixes have stayed within their accuracy (at least `minimumMovement`) of
 /// the fix that began the stay for `stationaryAfter` of receiver time; moving at the first fix
@@ -22,7 +24,7 @@ struct MotionDetector {
         }
         let tolerance = max(anchor.horizontalAccuracy ?? 0, location.horizontalAccuracy ?? 0, Self.minimumMovement)
         // A noise threshold needs no ellipsoid: the sphere's distance is within 0.6% and cheap.
-        if greatCircleDistance(from: anchor, to: location) > tolerance {
+        if anchor.greatCircleDistance(to: location) > tolerance {
             self.anchor = location
             guard isStationary else { return nil }
             isStationary = false

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateSupport
 
 /// The producer side of a live stream over a ``ReplayTrack``, run by one dedicated thread: it
 /// reads the track as it plays it, hands its fixes to the queue at `speed` times the pace of

@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// One request for a fix, the steps shared by `GPSLocationManager.requestLocation` and the
 /// `locate` command's `--once` (which runs them on its main thread, without the manager and
 /// without Swift's concurrency runtime): resolve the authorization, answer from the kept fix

@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// Region monitoring as a value: give it each fix in order, and it says which regions changed
 /// state (CoreLocation's `CLMonitor` for circular conditions, without the actor around it).
@@ -136,27 +136,5 @@ struct SphericalBounds: Sendable {
         // Beyond half the globe nothing is surely outside; below zero nothing surely inside.
         cosOutside = outside >= .pi ? -2 : cos(outside)
         cosInside = inside < 0 ? 2 : cos(inside)
-    }
-}
-
-/// A point of the sphere as a unit vector: the angle between two is one `acos` of a dot product.
-struct UnitVector: Sendable {
-    let x: Double
-    let y: Double
-    let z: Double
-    /// The mean earth radius, metres (IUGG).
-    static let meanRadius = 6_371_008.8
-
-    init(latitude: Double, longitude: Double) {
-        let radians = Double.pi / 180
-        let cosLatitude = cos(latitude * radians)
-        x = cosLatitude * cos(longitude * radians)
-        y = cosLatitude * sin(longitude * radians)
-        z = sin(latitude * radians)
-    }
-
-    /// The cosine of the angle between the two points, as seen from the centre.
-    func dot(_ other: UnitVector) -> Double {
-        x * other.x + y * other.y + z * other.z
     }
 }

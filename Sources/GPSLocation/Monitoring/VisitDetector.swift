@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import LocateSupport
 
 /// A place where the fixes stayed: CoreLocation's `CLVisit`.
 public struct Visit: Sendable, Hashable {

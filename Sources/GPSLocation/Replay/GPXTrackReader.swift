@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateSupport
 
 /// A GPX document as a track, read as it comes: the points of its tracks (`trkpt`), or, when it
 /// has none, of its routes (`rtept`), or else its waypoints (`wpt`), in document order, each
@@ -396,7 +397,7 @@ struct GPXScanner {
     private mutating func more() throws(TrackProblem) -> Bool {
         guard !isAtEnd else { return false }
         let keep = min(textStart, index)
-        if keep >= TrackInput.chunkSize {
+        if keep >= ChunkedInput.chunkSize {
             _ = lineNumber(at: keep)
             buffer.removeFirst(keep)
             countedTo -= keep

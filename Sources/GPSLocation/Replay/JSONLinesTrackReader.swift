@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// `locate`'s JSON Lines as a track, read as it comes: each fix record (`"type":"fix"`, or no
 /// type) is a `Location` read as ``Location`` decodes one (the same keys, checked the same way);
 /// other records (status, region and visit events, the fallback coordinate) are skipped, and blank lines

@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// An NMEA 0183 log as a track, read as it comes: RMC and GGA sentences (any talker: GP, GN,
 /// GL ...) of one epoch (the same time of day) make one fix; RMC gives the date, speed and
 /// course, GGA the altitude, satellites and HDOP; when the two disagree on the position (some

@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 import Synchronization
 
 /// A recorded track to play back instead of gpsd (``GPSLocationManager/init(replaying:speed:)``):
@@ -162,24 +162,14 @@ public struct ReplayTrack: Sendable {
     /// (a FIFO or a device is refused at once, never waited on), no larger than the cap. Who
     /// owns it does not matter: a track grants nothing and is never written.
     private static func open(_ path: String) throws(TrackProblem) -> TrackInput {
-        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw TrackProblem(line: nil, reason: errno == ENOENT ? "no such file" : "cannot read: " + String(cString: strerror(errno)))
-        }
-        let input = TrackInput(descriptor: descriptor, owned: true, wakeUp: nil) { false }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw TrackProblem(line: nil, reason: "cannot read: " + String(cString: strerror(errno)))
-        }
+        let opened: ChunkedInput?
         do throws(TrustedFile.Refusal) {
-            try TrustedFile.check(status, owner: .anyone)
+            opened = try ChunkedInput.open(path, owner: .anyone, limit: maximumFileSize)
         } catch {
             throw TrackProblem(line: nil, reason: error.description)
         }
-        guard status.st_size <= maximumFileSize else {
-            throw TrackProblem(line: nil, reason: "is too large (over \(maximumFileSize >> 20) MiB)")
-        }
-        return input
+        guard let opened else { throw TrackProblem(line: nil, reason: "no such file") }
+        return TrackInput(opened)
     }
 
     /// The format `input`'s first bytes say.

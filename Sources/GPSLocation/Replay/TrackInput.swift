@@ -1,4 +1,4 @@
-import Glibc
+import LocateSupport
 
 /// A track's bytes as they are read, a chunk at a time: from a file, from a pipe that may stay
 /// open (waiting in `poll`, so a stop cuts the wait short), or from memory. Nothing holds the
@@ -8,43 +8,31 @@ import Glibc
 final class TrackInput {
     /// Where the bytes come from.
     private enum Origin {
-        /// A descriptor the input owns (a file it opened) or borrows (a pipe, stdin).
-        case descriptor(Int32, owned: Bool, isPipe: Bool)
+        /// A file or a pipe.
+        case descriptor(ChunkedInput)
         /// Bytes in memory, handed out a chunk at a time.
         case memory([UInt8], offset: Int)
     }
-
-    /// How much one read takes.
-    static let chunkSize = 64 * 1024
 
     private var origin: Origin
     private var total = 0
     /// Bytes read ahead to tell the format, handed out first.
     private var lookahead: [UInt8] = []
-    private var wait: EventWait
-    private let shouldStop: () -> Bool
-    /// Whether the input ended because its reader was stopped, not at its end.
-    private(set) var wasStopped = false
 
     /// An input reading `descriptor`; a pipe or a socket is waited for in `poll` with `wakeUp`
     /// and `shouldStop` checked at each turn.
     init(descriptor: Int32, owned: Bool, wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) {
-        var status = stat()
-        let isPipe = fstat(descriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
-        origin = .descriptor(descriptor, owned: owned, isPipe: isPipe)
-        wait = EventWait(wakeUp: wakeUp)
-        self.shouldStop = shouldStop
+        origin = .descriptor(ChunkedInput(descriptor: descriptor, owned: owned, wakeUp: wakeUp, shouldStop: shouldStop))
+    }
+
+    /// An input over a file opened for it.
+    init(_ input: ChunkedInput) {
+        origin = .descriptor(input)
     }
 
     /// An input over bytes in memory.
     init(bytes: [UInt8]) {
         origin = .memory(bytes, offset: 0)
-        wait = EventWait(wakeUp: nil)
-        shouldStop = { false }
-    }
-
-    deinit {
-        if case .descriptor(let descriptor, owned: true, _) = origin { close(descriptor) }
     }
 
     /// Appends the next chunk to `buffer`.
@@ -63,11 +51,15 @@ final class TrackInput {
         let count: Int
         switch origin {
         case .memory(let bytes, let offset):
-            count = min(Self.chunkSize, bytes.count - offset)
+            count = min(ChunkedInput.chunkSize, bytes.count - offset)
             buffer += bytes[offset..<(offset + count)]
             origin = .memory(bytes, offset: offset + count)
-        case .descriptor(let descriptor, _, let isPipe):
-            count = try readDescriptor(descriptor, isPipe: isPipe, appendingTo: &buffer)
+        case .descriptor(let input):
+            do throws(SystemError) {
+                count = try input.read(appendingTo: &buffer)
+            } catch {
+                throw TrackProblem(line: nil, reason: "cannot be read: " + error.reason)
+            }
         }
         total += count
         guard total <= ReplayTrack.maximumFileSize else {
@@ -75,33 +67,6 @@ final class TrackInput {
         }
         return count
     }
-
-    private func readDescriptor(_ descriptor: Int32, isPipe: Bool, appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
-        while true {
-            if isPipe {
-                // A pipe may stay open without a byte for ever: wait where a stop is seen.
-                while !shouldStop() {
-                    let events = wait.wait(
-                        for: pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), until: .now.advanced(by: Self.stopCheck))
-                    if events != 0 { break }
-                }
-                if shouldStop() {
-                    wasStopped = true
-                    return 0
-                }
-            }
-            let count = chunk.withUnsafeMutableBytes { raw in Glibc.read(descriptor, raw.baseAddress, raw.count) }
-            if count >= 0 {
-                buffer += chunk[0..<count]
-                return count
-            }
-            if errno == EINTR || errno == EAGAIN { continue }
-            throw TrackProblem(line: nil, reason: "cannot be read: " + String(cString: strerror(errno)))
-        }
-    }
-
-    /// Where a descriptor's bytes are read to.
-    private var chunk = [UInt8](repeating: 0, count: chunkSize)
 
     /// The first byte that says the format: after white space, a byte-order mark, and the `#`
     /// comment lines gpsd's receiver logs begin with (within the first MiB); `nil` when the input
@@ -128,9 +93,6 @@ final class TrackInput {
         }
         return nil
     }
-
-    /// How often a wait for a pipe looks at `shouldStop` even without a wake-up.
-    private static let stopCheck = Duration.milliseconds(200)
 }
 
 /// The lines of a track input (ended by `\n`, `\r\n` or `\r`), one at a time, with their 1-based

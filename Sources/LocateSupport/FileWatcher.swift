@@ -1,7 +1,6 @@
-import GPSLocation
 import Glibc
 
-/// Notices changes to the settings and policy files, so that a revoke is never missed.
+/// Notices changes to files (settings, policies), so that a revoke is never missed.
 ///
 /// Two mechanisms, either of which suffices:
 /// - inotify on the directory of each file, of each symbolic link on the way to it, and of
@@ -15,10 +14,10 @@ import Glibc
 ///
 /// - Important: not thread-safe: polled by its owner's loop, which calls `filesChanged` when
 ///   `descriptor` is readable and on every tick.
-final class SettingsWatcher {
+package final class FileWatcher {
     /// How often the owner should call `filesChanged` (and recheck the process's terminal state):
     /// the bound on how late a change is noticed when inotify says nothing.
-    static let tick = Duration.milliseconds(200)
+    package static let tick = Duration.milliseconds(200)
 
     private static let mask = UInt32(
         IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
@@ -29,10 +28,10 @@ final class SettingsWatcher {
     private var watched: Set<String> = []
     private var signatures: [FileSignature]
 
-    /// Starts watching the user file and every policy candidate.
+    /// Starts watching `paths` (which need not exist yet).
     /// - Parameter usesInotify: `false` leaves only the ticks (as when inotify is unavailable).
-    init(_ paths: SettingsPaths, usesInotify: Bool = true) {
-        self.paths = (paths.userFile.map { [$0] } ?? []) + paths.policyCandidates
+    package init(_ paths: [String], usesInotify: Bool = true) {
+        self.paths = paths
         inotify = usesInotify ? inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) : -1
         signatures = self.paths.map(FileSignature.init(path:))
         _ = addWatches()
@@ -43,12 +42,12 @@ final class SettingsWatcher {
     }
 
     /// The inotify descriptor to poll for `POLLIN`, or `nil` when inotify is not in use.
-    var descriptor: Int32? { inotify >= 0 ? inotify : nil }
+    package var descriptor: Int32? { inotify >= 0 ? inotify : nil }
 
     /// Whether any file may have changed since the last call: inotify said so, a watch could be
     /// added that could not be before (a directory appeared; what was written in it sent no
     /// event), or a file's signature differs.
-    func filesChanged() -> Bool {
+    package func filesChanged() -> Bool {
         var changed = false
         if inotify >= 0 {
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -82,7 +81,7 @@ final class SettingsWatcher {
     /// The directories whose changes can change what `path` reads: its own, and for each
     /// symbolic link on the way (the file, or a directory of the path), the link's directory
     /// and its target's.
-    static func directoriesToWatch(_ path: String) -> [String] {
+    package static func directoriesToWatch(_ path: String) -> [String] {
         var result: [String] = []
         var current = path
         for _ in 0..<40 {

@@ -10,30 +10,30 @@ import Glibc
 /// SIGINT, SIGTERM or SIGHUP ends the process at once with the signal's default action, however busy it
 /// is (as service-lifecycle does), and so does the first one when stdout is or gets blocked
 /// before the clean end is done (its reader stopped reading, and a clean end would have to write).
-enum SignalTrap {
+package enum SignalTrap {
     /// The signals trapped.
-    static let signals = [SIGINT, SIGTERM, SIGHUP]
+    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// How long a write to stdout must have hung for a first signal to end the process at once.
-    static let blockedOutput = Duration.milliseconds(100)
+    package static let blockedOutput = Duration.milliseconds(100)
 
     /// Blocks the signals in the calling thread, which every thread started later inherits.
     /// `main` calls this first, before any other thread exists.
-    static func blockSignals() {
+    package static func blockSignals() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Lets the signals take their default action (end the process) again: for the commands
     /// that have nothing to close, and for a parent that started us with them ignored.
-    static func restoreDefaultActions() {
+    package static func restoreDefaultActions() {
         for number in signals { signal(number, SIG_DFL) }
         var set = signalSet()
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Waits for the signals on a thread of the trap's own; `handler` runs there for the first.
-    static func trap(handler: @escaping @Sendable (Int32) -> Void) {
+    package static func trap(handler: @escaping @Sendable (Int32) -> Void) {
         for number in signals { signal(number, SIG_DFL) }
         DispatchQueue(label: "locate.signals").async {
             var set = signalSet()
@@ -43,7 +43,7 @@ enum SignalTrap {
             handler(received)
             // Until the process ends cleanly: a second signal, or a blocked stdout, ends it now.
             var slice = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-            while !StandardStreams.isStdoutBlocked(for: blockedOutput) {
+            while !StandardIO.isOutputBlocked(for: blockedOutput) {
                 let second = sigtimedwait(&set, nil, &slice)
                 if second > 0 {
                     received = second

@@ -1,22 +1,38 @@
 import Glibc
 
 /// A failed system call, by its `errno`.
-struct SystemError: Error, Equatable {
-    let code: Int32
+package struct SystemError: Error, Equatable {
+    package let code: Int32
+
+    /// The error of `code`.
+    package init(code: Int32) {
+        self.code = code
+    }
+
+    /// The error the last failed call left in `errno`.
+    package static var last: SystemError { SystemError(code: errno) }
+
+    /// A refused connection: what a port nobody listens on says.
+    package static let connectionRefused = SystemError(code: ECONNREFUSED)
 
     /// The system's words for it, such as "Connection refused".
-    var reason: String { String(cString: strerror(code)) }
+    package var reason: String { String(cString: strerror(code)) }
 }
 
 /// A name lookup that failed, with the resolver's words for it.
-struct LookupError: Error, Equatable {
-    let reason: String
+package struct LookupError: Error, Equatable {
+    package let reason: String
+
+    /// The failure `reason` describes.
+    package init(reason: String) {
+        self.reason = reason
+    }
 }
 
 /// A TCP client socket: name lookup, a connect that never blocks, and sends that never raise SIGPIPE.
-enum TCPSocket {
+package enum TCPSocket {
     /// One address to connect to.
-    struct Address: @unchecked Sendable {
+    package struct Address: @unchecked Sendable {
         // @unchecked: sockaddr_storage is plain bytes, copied by value.
         fileprivate var storage = sockaddr_storage()
         fileprivate var length = socklen_t(0)
@@ -25,7 +41,7 @@ enum TCPSocket {
 
     /// The addresses of `host` and `port` (a number or a service name), or the lookup's error text.
     /// A numeric address or port never touches the network; a name may wait for the resolver.
-    static func addresses(host: String, port: String) -> Result<[Address], LookupError> {
+    package static func addresses(host: String, port: String) -> Result<[Address], LookupError> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -52,7 +68,7 @@ enum TCPSocket {
     }
 
     /// Whether `host` is an address written out (`127.0.0.1`, `::1`), which needs no lookup.
-    static func isNumeric(_ host: String) -> Bool {
+    package static func isNumeric(_ host: String) -> Bool {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST
         var list: UnsafeMutablePointer<addrinfo>?
@@ -64,7 +80,7 @@ enum TCPSocket {
     /// Starts connecting a new non-blocking socket to `address`.
     /// - Returns: the socket (connected or still connecting; wait for `POLLOUT`, then check
     ///   `pendingError`), or the `errno` of the failure.
-    static func startConnect(_ address: Address) -> Result<Int32, SystemError> {
+    package static func startConnect(_ address: Address) -> Result<Int32, SystemError> {
         let descriptor = socket(
             address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failure(SystemError(code: errno)) }
@@ -79,7 +95,7 @@ enum TCPSocket {
     }
 
     /// The outcome of a connect that has finished (the socket polled writable): 0 when connected.
-    static func pendingError(_ descriptor: Int32) -> Int32 {
+    package static func pendingError(_ descriptor: Int32) -> Int32 {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return errno }
@@ -88,7 +104,7 @@ enum TCPSocket {
 
     /// Sends all of `bytes`, waiting while the socket's buffer is full, never raising SIGPIPE.
     /// - Returns: `nil` when sent, otherwise the `errno` of the failure.
-    static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
+    package static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -96,7 +112,7 @@ enum TCPSocket {
                 if errno == EINTR { continue }
                 guard errno == EAGAIN else { return errno }
                 var wait = EventWait(wakeUp: nil)
-                wait.wait(for: pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0), until: .now.advanced(by: .seconds(1)))
+                wait.wait(for: .writing(descriptor), until: .now.advanced(by: .seconds(1)))
                 continue
             }
             offset += sent
@@ -104,13 +120,30 @@ enum TCPSocket {
         return nil
     }
 
+    /// What a read of a socket found.
+    package enum Received: Equatable {
+        /// This many bytes.
+        case bytes(Int)
+        /// Nothing yet (the socket does not block).
+        case nothing
+        /// The other end closed the connection, or it failed.
+        case closed
+    }
+
     /// Reads what has arrived into `buffer[offset..<limit]`.
-    /// - Returns: the number of bytes read, 0 at the end of the stream, or -1 (with `errno`) on an error.
-    static func receive(_ descriptor: Int32, into buffer: inout [UInt8], from offset: Int, limit: Int) -> Int {
+    package static func receive(_ descriptor: Int32, into buffer: inout [UInt8], from offset: Int, limit: Int) -> Received {
         precondition(offset < limit && limit <= buffer.count)
-        return buffer.withUnsafeMutableBytes { raw in
+        let count = buffer.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return 0 }
             return recv(descriptor, base + offset, limit - offset, 0)
         }
+        if count > 0 { return .bytes(count) }
+        if count < 0, errno == EAGAIN || errno == EINTR { return .nothing }
+        return .closed
+    }
+
+    /// Closes a socket of this type's.
+    package static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
     }
 }

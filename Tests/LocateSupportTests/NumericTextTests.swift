@@ -1,6 +1,5 @@
+import LocateSupport
 import Testing
-
-@testable import GPSLocation
 
 /// One conversion from decimal text to numbers and durations, for the command line, the
 /// settings and the library alike.

@@ -2,7 +2,7 @@ import Glibc
 
 /// What a path names after one step of symbolic links: the link's target, made absolute against
 /// the link's directory, or `nil` when the path is not a symbolic link.
-func symbolicLinkTarget(of path: String) -> String? {
+package func symbolicLinkTarget(of path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: 4097)
     let length = readlink(path, &buffer, buffer.count - 1)
     guard length > 0 else { return nil }
@@ -12,7 +12,7 @@ func symbolicLinkTarget(of path: String) -> String? {
 
 /// The file `path` leads to through any symbolic links at its end (at most 40, as the kernel
 /// allows), which may not exist yet: a link that points nowhere names the file to create.
-func finalTarget(of path: String) -> String {
+package func finalTarget(of path: String) -> String {
     var current = path
     for _ in 0..<40 {
         guard let target = symbolicLinkTarget(of: current) else { return current }
@@ -22,12 +22,12 @@ func finalTarget(of path: String) -> String {
 }
 
 /// The directory part of `path` (`/` for a file at the root, `.` for a bare name).
-func directory(of path: String) -> String {
+package func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
 /// The last component of `path`.
-func fileName(of path: String) -> String {
+package func fileName(of path: String) -> String {
     String(path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...])
 }

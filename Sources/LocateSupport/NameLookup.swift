@@ -2,12 +2,12 @@ import Synchronization
 
 /// A name lookup on a thread of its own, so that waiting for a resolver can be abandoned on a
 /// deadline or a stop: the waiting thread polls `descriptor` instead of calling `getaddrinfo`.
-final class NameLookup: Sendable {
+package final class NameLookup: Sendable {
     private let wakeUp: WakeUp
     private let result = Mutex<Result<[TCPSocket.Address], LookupError>?>(nil)
 
     /// Starts looking up `host` and `port`; `nil` when no descriptor or thread is to be had.
-    init?(host: String, port: String) {
+    package init?(host: String, port: String) {
         guard let wakeUp = WakeUp() else { return nil }
         self.wakeUp = wakeUp
         // The thread keeps the lookup alive until the resolver answers, even when its owner
@@ -21,8 +21,8 @@ final class NameLookup: Sendable {
     }
 
     /// Readable when the lookup is done.
-    var descriptor: Int32 { wakeUp.descriptor }
+    package var descriptor: Int32 { wakeUp.descriptor }
 
     /// The addresses, or the lookup's error text; `nil` while the lookup runs.
-    var addresses: Result<[TCPSocket.Address], LookupError>? { result.withLock { $0 } }
+    package var addresses: Result<[TCPSocket.Address], LookupError>? { result.withLock { $0 } }
 }

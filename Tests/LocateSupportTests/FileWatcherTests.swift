@@ -1,25 +1,24 @@
 import Foundation
+import LocateSupport
 import Testing
 
-@testable import GPSLocationConsent
-
 /// The watcher's ticks alone (as when inotify is unavailable or misses an event) never lose a change.
-struct SettingsWatcherTests {
+struct FileWatcherTests {
     private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-watch-\(UUID().uuidString)")
 
     private var userFile: String { directory.path + "/locate.conf" }
     private var policyFile: String { directory.path + "/policy.conf" }
 
-    private func files() throws -> SettingsPaths {
+    private func files() throws -> [String] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return SettingsPaths(userFile: userFile, policyCandidates: [policyFile], cacheDirectory: nil)
+        return [userFile, policyFile]
     }
 
     @Test(arguments: [true, false])
     func everyKindOfChangeIsSeen(usesInotify: Bool) throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try files()
-        let watcher = SettingsWatcher(files, usesInotify: usesInotify)
+        let watcher = FileWatcher(files, usesInotify: usesInotify)
         #expect(!watcher.filesChanged(), "nothing changed yet")
         let changes: [(String, () throws -> Void)] = [
             ("created", { try "[location]\nauthorization = always\n".write(toFile: userFile, atomically: false, encoding: .utf8) }),
@@ -48,7 +47,7 @@ struct SettingsWatcherTests {
             try "[location]\nauthorization = always\n".write(toFile: directory.path + "/" + name, atomically: false, encoding: .utf8)
         }
         try FileManager.default.createSymbolicLink(atPath: userFile, withDestinationPath: "a.conf")
-        let watcher = SettingsWatcher(files, usesInotify: false)
+        let watcher = FileWatcher(files, usesInotify: false)
         try FileManager.default.removeItem(atPath: userFile)
         try FileManager.default.createSymbolicLink(atPath: userFile, withDestinationPath: directory.path + "/b.conf")
         #expect(watcher.filesChanged())
@@ -59,6 +58,6 @@ struct SettingsWatcherTests {
         _ = try files()
         try FileManager.default.createDirectory(atPath: directory.path + "/dotfiles", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: userFile, withDestinationPath: "dotfiles/locate.conf")
-        #expect(Set(SettingsWatcher.directoriesToWatch(userFile)) == [directory.path, directory.path + "/dotfiles"])
+        #expect(Set(FileWatcher.directoriesToWatch(userFile)) == [directory.path, directory.path + "/dotfiles"])
     }
 }

@@ -1,6 +1,6 @@
 extension Duration {
     /// Whole milliseconds, saturating: never negative, and `Int64.max / 1000` at most.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
         if seconds >= Int64.max / 1000 { return Int64.max / 1000 }
@@ -14,16 +14,24 @@ extension Duration {
 
     /// The duration clamped to what a wait can take: from zero up to `NumericText.maximumDuration`.
     /// Durations from the library's callers pass through this before any deadline is computed.
-    var boundedForWaiting: Duration {
+    package var boundedForWaiting: Duration {
         min(max(self, .zero), NumericText.maximumDuration)
     }
 }
 
 extension Duration {
     /// Whole milliseconds, rounded up so a wait never ends before its deadline; saturating like `milliseconds`.
-    var millisecondsRoundedUp: Int64 {
+    package var millisecondsRoundedUp: Int64 {
         guard self > .zero else { return 0 }
         let whole = milliseconds
         return Duration.milliseconds(whole) < self && whole < Int64.max / 1000 ? whole + 1 : whole
+    }
+}
+
+extension Duration {
+    /// Seconds for a message, to the millisecond, as `NumberFormatting.plain` writes numbers:
+    /// `2`, `0.25`, `1.5`.
+    package var formattedSeconds: String {
+        NumberFormatting.plain((seconds * 1000).rounded() / 1000)
     }
 }

@@ -1,0 +1,62 @@
+import Glibc
+
+/// What a wait waits for on one descriptor: to read from it (or its end or error), or to write
+/// to it (a connection being made). The results say the same of what happened.
+package struct PollRequest: Sendable, Equatable {
+    /// The descriptor.
+    package let descriptor: Int32
+    /// Wait until it can be written (else: read).
+    package let writing: Bool
+
+    /// Waiting to read `descriptor`.
+    package static func reading(_ descriptor: Int32) -> PollRequest { PollRequest(descriptor: descriptor, writing: false) }
+
+    /// Waiting to write `descriptor`.
+    package static func writing(_ descriptor: Int32) -> PollRequest { PollRequest(descriptor: descriptor, writing: true) }
+}
+
+/// What a descriptor had when a wait ended.
+package struct PollEvents: Sendable, Equatable {
+    fileprivate let raw: Int16
+
+    /// Nothing: the wait ended for another reason.
+    package static let none = PollEvents(raw: 0)
+    /// Whether it had anything (something to read, room to write, an end or an error).
+    package var isEmpty: Bool { raw == 0 }
+    /// Whether it has something to read (or its end).
+    package var isReadable: Bool { raw & Int16(POLLIN) != 0 }
+    /// Whether it can be written.
+    package var isWritable: Bool { raw & Int16(POLLOUT) != 0 }
+    /// Whether the other end hung up, or the descriptor failed.
+    package var isHangUpOrError: Bool { raw & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 }
+}
+
+/// One thread's wait in `poll`, the one way the library's threads wait: for the descriptor its
+/// work needs (gpsd's socket, inotify, a connecting socket), for its wake-up (which any thread
+/// signals to cut the wait short: a stop, room in a queue, a new decision), and at most until a
+/// deadline.
+package struct EventWait {
+    private let wakeUp: WakeUp?
+    /// The wake-up's descriptor, then the one waited for (`-1`: none, which `poll` skips).
+    private var descriptors = [pollfd(fd: -1, events: 0, revents: 0), pollfd(fd: -1, events: 0, revents: 0)]
+
+    /// A wait that `wakeUp` can cut short (`nil`: only the descriptor and the deadline end it).
+    package init(wakeUp: WakeUp?) {
+        self.wakeUp = wakeUp
+        if let wakeUp { descriptors[0] = pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0) }
+    }
+
+    /// Waits until `request`'s descriptor has one of its events, the wake-up is signalled, or
+    /// `deadline` passes (`nil`: no deadline); a signalled wake-up is cleared.
+    /// - Returns: the events `request`'s descriptor has (`.none` when it has none, or there is none).
+    @discardableResult
+    package mutating func wait(for request: PollRequest?, until deadline: ContinuousClock.Instant?) -> PollEvents {
+        descriptors[1] =
+            request.map { pollfd(fd: $0.descriptor, events: Int16($0.writing ? POLLOUT : POLLIN), revents: 0) }
+            ?? pollfd(fd: -1, events: 0, revents: 0)
+        let milliseconds = deadline.map { Int32(clamping: ContinuousClock.now.duration(to: $0).millisecondsRoundedUp) } ?? -1
+        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { return .none }
+        if descriptors[0].revents != 0 { wakeUp?.clear() }
+        return PollEvents(raw: descriptors[1].revents)
+    }
+}
