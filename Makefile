@@ -50,9 +50,12 @@ build:
 run: bootstrap build
 	@Scripts/demo $(RELEASE)
 
+# Tests run in parallel, suites too (each test has its own gpsd, settings home and files); at
+# most TEST_WIDTH at a time, so that tests waiting on deadlines are not starved of CPU.
+TEST_WIDTH ?= 8
 test: bootstrap
 	swift build --build-tests
-	swift test --skip-build --disable-xctest
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) swift test --skip-build --disable-xctest
 
 # The libraries' documentation, offline, one catalog per library: the symbol graphs (in a build
 # directory of their own, so the flags do not rebuild the main one), every public symbol

@@ -45,6 +45,10 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
     /// A track to replay cannot be read, or is not GPX 1.1, NMEA 0183 or locate's JSON Lines;
     /// `line` is the 1-based line of the problem, when there is one.
     case invalidTrack(file: String, line: Int?, reason: String)
+    /// A value given to the library is out of its range (a latitude of 200, a NaN distance
+    /// filter, a negative radius, a zero timeout); `name` is the parameter's, `reason` says what
+    /// was wrong.
+    case invalidArgument(name: String, reason: String)
     /// The task waiting for the answer was cancelled.
     case cancelled
 
@@ -84,6 +88,8 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         case preciseLocationRequired = "precise_location_required"
         /// ``GPSLocationError/invalidTrack(file:line:reason:)``.
         case invalidTrack = "invalid_track"
+        /// ``GPSLocationError/invalidArgument(name:reason:)``.
+        case invalidArgument = "invalid_argument"
         /// ``GPSLocationError/cancelled``.
         case cancelled
     }
@@ -108,6 +114,7 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
         case .ambiguousPlace: .ambiguousPlace
         case .preciseLocationRequired: .preciseLocationRequired
         case .invalidTrack: .invalidTrack
+        case .invalidArgument: .invalidArgument
         case .cancelled: .cancelled
         }
     }
@@ -153,21 +160,16 @@ public enum GPSLocationError: Error, Sendable, Hashable, CustomStringConvertible
             "region monitoring and visits need precise location, and only reduced accuracy is allowed"
         case .invalidTrack(let file, let line, let reason):
             UntrustedText.visible(file + (line.map { ":\($0)" } ?? "") + ": " + reason, limit: 400)
+        case .invalidArgument(let name, let reason):
+            "invalid \(name): \(UntrustedText.visible(reason, limit: 200))"
         case .cancelled:
             "cancelled"
         }
     }
 
-    /// What a settings error says, for a decision that cannot be known: the problem of an
-    /// ``invalidSettings(_:)``, or this error's description as one.
-    package var settingsProblem: SettingsProblem {
-        if case .invalidSettings(let problem) = self { return problem }
-        return SettingsProblem(file: "locate.conf", message: description)
-    }
-
     /// `error` as a `GPSLocationError`: itself, or ``cancelled`` for the cancellation that is the
     /// only other error the libraries' own sequences and continuations end with.
-    package init(_ error: any Error) {
+    init(_ error: any Error) {
         self = error as? GPSLocationError ?? .cancelled
     }
 }

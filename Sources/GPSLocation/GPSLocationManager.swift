@@ -11,9 +11,10 @@ import LocateSupport
 /// with reduced accuracy only the reduced one.
 ///
 /// Like `CLLocationManager`, a manager keeps state, as actor state: the last location it
-/// delivered (``location``), an "Allow once" answer, the prompt in flight
-/// (``requestAuthorization(_:purpose:prompter:)`` asks one question at a time), and how many of
-/// its live streams are being iterated (``activeLiveUpdates``).
+/// delivered (``location``), an "Allow once" answer, the app state the host gave
+/// (``setAppState(_:)``), the prompt in flight (``requestWhenInUseAuthorization(purpose:prompter:)``
+/// asks one question at a time), and how many of its live streams are being iterated
+/// (``activeLiveUpdates``).
 ///
 /// - Important: the manager never prints, exits or installs signal handlers. libgps and gpsd's
 ///   socket are read on a dedicated thread per request or stream, never on Swift's cooperative
@@ -23,35 +24,39 @@ public actor GPSLocationManager {
     public nonisolated let configuration: GPSLocationConfiguration
     /// Where the authorization comes from.
     public nonisolated let authorizationSource: any AuthorizationSource
-    /// The process's situation as the host gave it, or `nil` to read it from the terminal.
-    private nonisolated let processContext: ProcessContext?
+    /// The app state, "Allow once" and the last location, which requests and streams read from
+    /// their own threads.
+    private nonisolated let state: ManagerState
     /// The track played instead of gpsd, and at what speed; `nil` for gpsd.
     private nonisolated let replay: Replay?
 
-    private var isAllowedOnce = false
     private var askedForAlwaysUpgrade = false
     private var promptInFlight: Task<Result<Authorization, GPSLocationError>, Never>?
-    private var lastLocation: Location?
     private var iterations = 0
 
     /// The libgps release and API version, such as `3.22, API 11.0`. libgps has no stable ABI,
     /// so the binary must run with the libgps it was built with.
     public static let libgpsVersion = LibGPS.version
 
+    /// How long a request waits for a good enough fix unless it says otherwise: 30 s.
+    public static let defaultTimeout = Duration.seconds(30)
+
     /// Creates a manager; nothing connects until a location is requested.
     /// - Parameters:
     ///   - authorizationSource: where the authorization comes from (`ConsentStore` for the
     ///     user's settings files; ``StaticAuthorization`` for a fixed decision).
     ///   - configuration: how to reach gpsd.
-    ///   - processContext: the process's situation (foreground of a terminal or not), for a
-    ///     daemon or a test that knows it; `nil` reads it from the terminal at each check.
+    ///   - appState: whether the program is in use, for a host that knows (a desktop app says
+    ///     so as its window comes and goes, with ``setAppState(_:)``; a daemon says
+    ///     ``AppState/unattended``); `nil` for the terminal rule (``AppState/terminal``), read
+    ///     at each check.
     public init(
         authorizationSource: any AuthorizationSource, configuration: GPSLocationConfiguration = GPSLocationConfiguration(),
-        processContext: ProcessContext? = nil
+        appState: AppState? = nil
     ) {
         self.authorizationSource = authorizationSource
         self.configuration = configuration
-        self.processContext = processContext
+        state = ManagerState(appState: appState, source: authorizationSource)
         replay = nil
     }
 
@@ -67,77 +72,122 @@ public actor GPSLocationManager {
     public init(replaying track: ReplayTrack, speed: Double = 1) {
         authorizationSource = StaticAuthorization(AuthorizationDecision(status: .authorizedAlways))
         configuration = GPSLocationConfiguration()
-        processContext = ProcessContext(hasTerminal: false, isForeground: false)
+        state = ManagerState(appState: .unattended, source: authorizationSource)
         replay = Replay(track: track, speed: speed)
+    }
+
+    deinit {
+        state.stop()
     }
 
     // MARK: - Authorization
 
-    /// The authorization for this process now: the source's decision, the process's situation
-    /// and an "Allow once" answer. Check ``Authorization/isAuthorized`` before asking for a
-    /// position; ``Authorization/denial`` says why not.
+    /// Tells the manager whether the program is in use now (a desktop app: its window came to
+    /// the front or went away), as iOS learns it from the app's scene; `nil` goes back to the
+    /// terminal rule. Requests and running streams take it within a tick (200 ms): a
+    /// when-in-use stream pauses in the background and resumes in the foreground.
+    public nonisolated func setAppState(_ appState: AppState?) {
+        state.setAppState(appState)
+    }
+
+    /// The authorization for this process now: the source's decision, whether the program is
+    /// in use and an "Allow once" answer. Check ``Authorization/isAuthorized`` before asking for
+    /// a position; ``Authorization/denial`` says why not.
     /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the decision cannot be known.
-    public func authorization() throws(GPSLocationError) -> Authorization {
-        Authorization(
-            decision: try authorizationSource.currentDecision(), context: processContext ?? .current(), isAllowedOnce: isAllowedOnce)
+    public nonisolated func authorization() throws(GPSLocationError) -> Authorization {
+        state.authorization(try authorizationSource.currentDecision())
     }
 
     /// The authorization status now (`CLLocationManager.authorizationStatus`):
     /// ``AuthorizationStatus/authorizedWhenInUse`` after "Allow once", and
     /// ``AuthorizationStatus/denied`` when the decision cannot be known (``authorization()`` says
     /// why). Services switched off show in ``locationServicesEnabled``, and a when-in-use status
-    /// without the foreground in ``Authorization/denial``.
-    public var authorizationStatus: AuthorizationStatus {
+    /// out of use in ``Authorization/denial``.
+    public nonisolated var authorizationStatus: AuthorizationStatus {
         (try? authorization().status) ?? .denied
     }
 
     /// How precise positions may be now (`CLLocationManager.accuracyAuthorization`);
     /// `.reducedAccuracy` when the decision cannot be known.
-    public var accuracyAuthorization: AccuracyAuthorization {
+    public nonisolated var accuracyAuthorization: AccuracyAuthorization {
         (try? authorization().accuracy) ?? .reducedAccuracy
     }
 
     /// Whether location services are on (`CLLocationManager.locationServicesEnabled()`);
     /// `false` when the decision cannot be known.
-    public var locationServicesEnabled: Bool {
+    public nonisolated var locationServicesEnabled: Bool {
         (try? authorization().locationServicesEnabled) ?? false
     }
 
-    /// Asks the user for permission (`requestWhenInUseAuthorization()` /
-    /// `requestAlwaysAuthorization()`), through `prompter`, when they have to be asked: while
-    /// nothing is decided, or once per manager for `.always` after when-in-use (the upgrade).
-    /// The answer is kept by the source ("Allow once" by this manager, for its life).
+    /// Asks the user for permission to use location while the program is in use
+    /// (`requestWhenInUseAuthorization()`), through `prompter`, when they have to be asked:
+    /// while nothing is decided. The answer is kept by the source ("Allow once" by this manager,
+    /// for its life).
     ///
     /// One prompt at a time: a request made while another is asking waits for that answer
     /// instead of asking again. Nothing is asked while services are off or the policy decides.
     /// - Parameters:
-    ///   - level: the authorization asked for.
     ///   - purpose: why the program needs location, shown to the user.
     ///   - prompter: how the user is asked; it may be main-actor isolated, and may take its time.
     /// - Returns: the authorization afterwards: check ``Authorization/isAuthorized``.
     /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the decision cannot be known or
     ///   the answer cannot be kept.
     @discardableResult
-    public func requestAuthorization(
-        _ level: AuthorizationLevel = .whenInUse, purpose: String? = nil, prompter: some AuthorizationPrompter
+    public func requestWhenInUseAuthorization(
+        purpose: String? = nil, prompter: some AuthorizationPrompter
+    ) async throws(GPSLocationError) -> Authorization {
+        try await requestAuthorization(always: false, purpose: purpose, prompter: prompter)
+    }
+
+    /// Asks the user for permission to use location also when the program is not in use
+    /// (`requestAlwaysAuthorization()`), through `prompter`: while nothing is decided, or once
+    /// per manager to change when-in-use to always (iOS's "Change to Always Allow"), where an
+    /// answer other than always or deny leaves it as it was.
+    /// - Parameters:
+    ///   - purpose: why the program needs location, shown to the user.
+    ///   - prompter: how the user is asked.
+    /// - Returns: the authorization afterwards.
+    /// - Throws: ``GPSLocationError/invalidSettings(_:)``, as
+    ///   ``requestWhenInUseAuthorization(purpose:prompter:)``.
+    @discardableResult
+    public func requestAlwaysAuthorization(
+        purpose: String? = nil, prompter: some AuthorizationPrompter
+    ) async throws(GPSLocationError) -> Authorization {
+        try await requestAuthorization(always: true, purpose: purpose, prompter: prompter)
+    }
+
+    private func requestAuthorization(
+        always: Bool, purpose: String?, prompter: some AuthorizationPrompter
     ) async throws(GPSLocationError) -> Authorization {
         if let promptInFlight { return try await promptInFlight.value.get() }
         let current = try authorization()
         guard current.locationServicesEnabled else { return current }
         let isUpgrade: Bool
-        switch (current.status, level) {
-        case (.notDetermined, _):
+        switch current.status {
+        case .notDetermined:
             isUpgrade = false
-        case (.authorizedWhenInUse, .always) where !current.isAllowedOnce && !askedForAlwaysUpgrade:
+        case .authorizedWhenInUse where always && !current.isAllowedOnce && !askedForAlwaysUpgrade:
             isUpgrade = true
             askedForAlwaysUpgrade = true
         default:
             return current
         }
-        let question = AuthorizationQuestion(app: authorizationSource.appName, purpose: purpose, level: level, isUpgrade: isUpgrade)
+        let question = AuthorizationQuestion(
+            app: authorizationSource.appName, purpose: purpose, asksForAlways: always, isUpgrade: isUpgrade)
+        let source = authorizationSource
+        let state = state
         let task = Task { () -> Result<Authorization, GPSLocationError> in
             let answer = await prompter.ask(question)
-            return self.keep(answer, to: question)
+            // The answer is kept on a thread of its own: the source may take a lock and sync a file.
+            return await DedicatedThread.run(
+                unavailable: .failure(.invalidSettings(SettingsProblem(file: "locate.conf", message: "cannot start a thread")))
+            ) {
+                _, _ in
+                Result { () throws(GPSLocationError) in
+                    if try source.keep(answer, to: question) { state.allowOnce() }
+                    return state.authorization(try source.currentDecision())
+                }
+            }
         }
         promptInFlight = task
         let result = await task.value
@@ -145,29 +195,14 @@ public actor GPSLocationManager {
         return try result.get()
     }
 
-    /// Keeps `answer`, and says what holds now.
-    private func keep(_ answer: AuthorizationAnswer?, to question: AuthorizationQuestion) -> Result<Authorization, GPSLocationError> {
-        do throws(GPSLocationError) {
-            if try authorizationSource.keep(answer, to: question) { isAllowedOnce = true }
-            return .success(try authorization())
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// "Allow once" answered by a host's own prompt (the `locate` command asks on its terminal
-    /// before it starts the manager).
-    package func allowOnce() {
-        isAllowedOnce = true
-    }
-
     /// The authorization now, and again whenever it changes (the source's decision changes, or
-    /// the process moves between foreground and background), until the consumer stops
-    /// iterating. CoreLocation's `locationManagerDidChangeAuthorization(_:)`.
-    /// - Note: the sequence ends with ``GPSLocationError/invalidSettings(_:)`` when the decision
-    ///   can no longer be known.
-    public func authorizationUpdates() -> AsyncUpdates<Authorization> {
-        AuthorizationUpdatesTask.start(source: authorizationSource, context: processContext, isAllowedOnce: isAllowedOnce)
+    /// the program comes into or goes out of use), until the consumer stops iterating.
+    /// CoreLocation's `locationManagerDidChangeAuthorization(_:)`. While the source cannot
+    /// decide (a settings file malformed for a moment), the authorization says so
+    /// (``DenialReason/settingsInvalid``) and the updates go on.
+    /// - Note: the sequence ends with an error only when the source can never decide again.
+    public nonisolated func authorizationUpdates() -> AsyncUpdates<Authorization> {
+        AuthorizationUpdatesTask.start(source: authorizationSource, state: state)
     }
 
     // MARK: - Positions
@@ -175,9 +210,9 @@ public actor GPSLocationManager {
     /// The last location this manager delivered, by a request or a live stream's `next()`, as
     /// the authorization lets it out now (`CLLocationManager.location`): `nil` when there is
     /// none or location is not authorized now, and its grid cell when only reduced accuracy is.
-    public var location: Location? {
-        guard let lastLocation, let authorization = try? authorization() else { return nil }
-        return PositionGate.releaseOnce(lastLocation, under: authorization)
+    public nonisolated var location: Location? {
+        guard let authorization = try? authorization() else { return nil }
+        return state.lastLocation(under: authorization)
     }
 
     /// How many iterations of live streams started by ``liveUpdates(_:)`` are running now: from
@@ -191,57 +226,82 @@ public actor GPSLocationManager {
     /// when it is that young. Otherwise connects, sends WATCH and `?POLL;` in one write, and
     /// answers at once when gpsd's current fix is good enough; otherwise waits for streamed
     /// fixes. A fix is good enough when it is 2D or 3D, within `accuracy` if given (its
-    /// horizontal error, as released, known and at most that: under reduced accuracy the grid
-    /// cell's), and no older than `maxAge` if given. gpsd without a receiver yet is waited for
-    /// like a fix. The authorization is resolved again when the fix is handed out, and what is
-    /// handed out is given to the source to keep.
+    /// horizontal error known and at most that; a fix that does not say is taken as exact), and
+    /// no older than `maxAge` if given. Under reduced accuracy every fix is its grid cell, and
+    /// `accuracy` is not waited for: the cell comes at once, as iOS hands out the approximate
+    /// location. gpsd without a receiver yet is waited for like a fix. The authorization is
+    /// resolved again when the fix is handed out, and what is handed out is given to the
+    /// source to keep, after this returns, off Swift's cooperative pool.
     ///
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
-    ///   - timeout: how long to wait for a good enough fix.
+    ///   - timeout: how long to wait for a good enough fix; above zero.
     ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
+    ///   - statusHandler: told, from the request's thread, what the wait waits for
+    ///     (``LocationStatusEvent/noDevice`` once, when gpsd has no receiver yet).
     /// - Returns: the first good enough fix, released (its grid cell under reduced accuracy).
-    /// - Throws: ``GPSLocationError``: `notAuthorized`, `invalidSettings`, `gpsdUnreachable`,
-    ///   `connectTimedOut`, `noDevice` (none by the deadline), `gpsdRefused`,
-    ///   `gpsdClosedConnection`, `noFix`, `accuracyNotReached` with the most accurate fix seen
-    ///   when fixes came but none was good enough in time, or `cancelled`.
+    /// - Throws: ``GPSLocationError``: `invalidArgument` (an accuracy, a timeout or an age out of
+    ///   range), `notAuthorized`, `invalidSettings`, `gpsdUnreachable`, `connectTimedOut`,
+    ///   `noDevice` (none by the deadline), `gpsdRefused`, `gpsdClosedConnection`, `noFix`,
+    ///   `fixTooOld` (fixes came, all older than `maxAge`), `accuracyNotReached` with the most
+    ///   accurate fix seen when fixes came but none was good enough in time, or `cancelled`.
     public func requestLocation(
-        accuracy: Double? = nil, timeout: Duration = .seconds(30), maxAge: Duration? = nil
+        accuracy: Double? = nil, timeout: Duration = defaultTimeout, maxAge: Duration? = nil,
+        statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
     ) async throws(GPSLocationError) -> Location {
         if replay != nil { return try await firstReplayedLocation(accuracy: accuracy, timeout: timeout) }
-        let request = SingleFixRequest(
-            source: authorizationSource, configuration: configuration, context: processContext,
-            isAllowedOnce: isAllowedOnce, accuracy: accuracy, timeout: timeout, maxAge: maxAge)
-        let answer: SingleFixRequest.Answer
-        do {
-            answer = try await request.run()
-        } catch {
-            if case .accuracyNotReached(_, let best) = error { lastLocation = best }
-            throw error
-        }
-        lastLocation = answer.location
-        request.keep(answer)
-        return answer.location
+        return try await SingleFixRequest(
+            source: authorizationSource, configuration: configuration, state: state, accuracy: accuracy, timeout: timeout,
+            maxAge: maxAge, statusHandler: statusHandler
+        ).run()
+    }
+
+    /// ``requestLocation(accuracy:timeout:maxAge:statusHandler:)`` for a program whose thread
+    /// is its own, such as a command-line tool's main thread: the request runs on the calling
+    /// thread, which blocks until it has the answer, with no Swift concurrency at all (the
+    /// shortest way from a start to a fix: `locate --once`). Never call it from async code.
+    /// A replaying manager answers only through the async request.
+    /// - Parameters:
+    ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
+    ///   - timeout: how long to wait for a good enough fix; above zero.
+    ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
+    ///   - statusHandler: told, on this thread, what the wait waits for.
+    ///   - delivered: given the fix on this thread before the source keeps it, so that keeping
+    ///     it never delays a program that shows it at once.
+    /// - Returns: the first good enough fix, released.
+    /// - Throws: what ``requestLocation(accuracy:timeout:maxAge:statusHandler:)`` throws, and
+    ///   ``GPSLocationError/invalidArgument(name:reason:)`` for a replaying manager.
+    @available(*, noasync, message: "blocks the calling thread; use requestLocation in async code")
+    @discardableResult
+    public nonisolated func requestLocationBlocking(
+        accuracy: Double? = nil, timeout: Duration = defaultTimeout, maxAge: Duration? = nil,
+        statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil, delivered: (Location) -> Void = { _ in }
+    ) throws(GPSLocationError) -> Location {
+        guard replay == nil else { throw .invalidArgument(name: "replay", reason: "a replaying manager answers through requestLocation") }
+        return try SingleFixRequest(
+            source: authorizationSource, configuration: configuration, state: state, accuracy: accuracy, timeout: timeout,
+            maxAge: maxAge, statusHandler: statusHandler
+        ).runHere(delivered: delivered)
     }
 
     /// A live stream of fixes and status events until the consumer stops iterating.
     ///
     /// The stream starts with gpsd's current fix when it has one, then follows the receiver.
     /// Fixes pass the gate when they are handed out, then `options` (distance filter, minimum
-    /// interval, heartbeat), judged on the released fix. gpsd may report one epoch (receiver
-    /// time) several times; a report of the same time is delivered when it changes what the fix
-    /// says (a higher mode, or a position that moved) and dropped only when it repeats the fix
-    /// before it. Status events report a missing fix or device once per change, gpsd going
-    /// away and coming back (the stream reconnects with capped exponential back-off), and
-    /// authorization changes: when location stops being authorized the stream stops reading
-    /// gpsd, holds back every fix still queued, and reports `authorizationChanged` (or `paused`
-    /// for a when-in-use process sent to the background); when it is authorized again, gpsd is
-    /// read again. Updates wait in a buffer of a few thousand; only a consumer that stops taking
-    /// them loses the oldest, told by a `dropped(count:)` event.
-    public func liveUpdates(_ options: LiveUpdateOptions = LiveUpdateOptions()) -> LiveUpdates {
+    /// interval, heartbeat, each counted in the fixes' receiver time, so a replay at any speed
+    /// gives what a live run would), judged on the released fix. gpsd may report one epoch
+    /// (receiver time) several times; a report of the same time is delivered when it changes
+    /// what the fix says (a higher mode, or a position that moved) and dropped only when it
+    /// repeats the fix before it. Status events report a missing fix or device once per change,
+    /// gpsd going away and coming back (the stream reconnects with capped exponential
+    /// back-off), and authorization changes: when location stops being authorized the stream
+    /// stops reading gpsd, holds back every fix still queued, and reports
+    /// `authorizationChanged` (or `paused` for a when-in-use program in the background); when it
+    /// is authorized again, gpsd is read again. Updates wait in a buffer of a few thousand; only
+    /// a consumer that stops taking them loses the oldest, told by a `dropped(count:)` event.
+    public func liveUpdates(_ options: LiveUpdateOptions = .everyFix) -> LiveUpdates {
         LiveUpdates(
-            configuration: configuration, options: options, source: authorizationSource, context: processContext,
-            isAllowedOnce: isAllowedOnce, replay: replay, manager: self)
+            configuration: configuration, options: options, source: authorizationSource, state: state, replay: replay, manager: self)
     }
 
     /// The events `detector` finds in a live stream (`options` as for ``liveUpdates(_:)``),
@@ -251,62 +311,29 @@ public actor GPSLocationManager {
     /// as a stream, when-in-use only in the foreground), and full accuracy besides: under
     /// reduced accuracy the sequence ends with ``GPSLocationError/preciseLocationRequired``.
     public func events<Detector: LocationEventDetector>(
-        from detector: Detector, options: LiveUpdateOptions = LiveUpdateOptions()
+        from detector: Detector, options: LiveUpdateOptions = .everyFix
     ) -> LocationEventUpdates<Detector> {
         LocationEventUpdates(updates: liveUpdates(options), detector: detector)
     }
 
-    /// A replaying manager's ``requestLocation(accuracy:timeout:maxAge:)``: the track's first fix
-    /// within `accuracy`, waiting for it as the track's pace says, at most `timeout` (a track's
-    /// age means nothing now, so there is no `maxAge`).
+    /// A replaying manager's ``requestLocation(accuracy:timeout:maxAge:statusHandler:)``: the
+    /// track's first fix within `accuracy`, waiting for it as the track's pace says, at most
+    /// `timeout` (a track's age means nothing now, so there is no `maxAge`). The replay's own
+    /// thread keeps the deadline, as a request's thread keeps gpsd's.
     private func firstReplayedLocation(accuracy: Double?, timeout: Duration) async throws(GPSLocationError) -> Location {
-        /// How one of the two racing tasks ended.
-        enum Outcome: Sendable {
-            case found(Location)
-            case failed(GPSLocationError)
-            /// The track ended, or the wait was cut short, with the most accurate fix seen.
-            case ended(bestSeen: Location?)
-            case timedOut
+        try SingleFixRequest.check(accuracy: accuracy, timeout: timeout, maxAge: nil)
+        var stream = liveUpdates()
+        stream.deadline = ContinuousClock.now.advanced(by: timeout.boundedForWaiting)
+        var best: Location?
+        var iterator = stream.makeAsyncIterator()
+        while let update = try await iterator.next() {
+            guard case .location(let location) = update else { continue }
+            let error = location.horizontalAccuracy ?? 0
+            if accuracy.map({ error <= $0 }) ?? true { return location }
+            if best == nil || error < best?.horizontalAccuracy ?? .infinity { best = location }
         }
-        let updates = liveUpdates()
-        let outcome = await withTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                var best: Location?
-                do throws(GPSLocationError) {
-                    var iterator = updates.makeAsyncIterator()
-                    while let update = try await iterator.next() {
-                        guard case .location(let location) = update else { continue }
-                        let error = location.horizontalAccuracy ?? .infinity
-                        if accuracy.map({ error <= $0 }) ?? true { return .found(location) }
-                        if best == nil || error < best?.horizontalAccuracy ?? .infinity { best = location }
-                    }
-                } catch {
-                    return .failed(error)
-                }
-                return .ended(bestSeen: best)
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return .timedOut
-            }
-            var first = await group.next() ?? .timedOut
-            group.cancelAll()
-            // The timer won: the stream, cancelled, says what it saw.
-            if case .timedOut = first { first = await group.next() ?? .ended(bestSeen: nil) }
-            return first
-        }
-        switch outcome {
-        case .found(let location):
-            lastLocation = location
-            return location
-        case .failed(let error):
-            throw error
-        case .ended(let bestSeen?):
-            lastLocation = bestSeen
-            throw .accuracyNotReached(timeout: timeout, bestSeen: bestSeen)
-        case .ended(nil), .timedOut:
-            throw .noFix(timeout: timeout)
-        }
+        guard let best else { throw .noFix(timeout: timeout) }
+        throw .accuracyNotReached(timeout: timeout, bestSeen: best)
     }
 
     /// gpsd's devices and the quality of its current fix, without waiting for the receiver
@@ -318,8 +345,7 @@ public actor GPSLocationManager {
         let before = try authorization()
         if let reason = before.denial { throw .notAuthorized(reason: reason) }
         let answer = try await GPSDRequest.ask(
-            ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration,
-            deadline: .now.advanced(by: timeout.boundedForWaiting))
+            ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration, timeout: timeout.boundedForWaiting)
         var status = ReceiverStatus(devices: answer.devices)
         if let fix = answer.fix {
             let now = try authorization()
@@ -338,10 +364,6 @@ public actor GPSLocationManager {
     }
 
     // MARK: - What streams tell
-
-    func delivered(_ location: Location) {
-        lastLocation = location
-    }
 
     func liveUpdatesStarted() {
         iterations += 1

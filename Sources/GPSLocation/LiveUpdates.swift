@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocateSupport
 import Synchronization
 
@@ -22,12 +23,14 @@ public struct LiveUpdates: AsyncSequence, Sendable {
     let configuration: GPSLocationConfiguration
     let options: LiveUpdateOptions
     let source: any AuthorizationSource
-    let context: ProcessContext?
-    let isAllowedOnce: Bool
+    /// The manager's app state, "Allow once" and last location.
+    let state: ManagerState
     /// The track played instead of gpsd, if any.
     let replay: GPSLocationManager.Replay?
-    /// The manager that started the stream, told what it delivers.
+    /// The manager that started the stream, told how many streams run.
     let manager: GPSLocationManager
+    /// When a replay ends, done or not (a replaying manager's request); `nil` for never.
+    var deadline: ContinuousClock.Instant?
 
     /// Starts a session and returns its iterator.
     public func makeAsyncIterator() -> Iterator {
@@ -89,7 +92,6 @@ public struct LiveUpdates: AsyncSequence, Sendable {
             do {
                 while let queued = try await session.queue.next() {
                     if let update = deliver(queued) {
-                        if case .location(let location) = update { await session.manager.delivered(location) }
                         return update
                     }
                 }
@@ -103,15 +105,16 @@ public struct LiveUpdates: AsyncSequence, Sendable {
 
         /// The next update if one is already waiting, without suspending; `nil` when none is (the
         /// end of the stream, and its error, come from `next()`). For a consumer that works in
-        /// batches (`locate --follow` writes what is ready in one go); what it delivers becomes the
-        /// manager's `location` only through `next()`.
-        package mutating func nextIfAvailable() -> LocationUpdate? {
+        /// batches (`locate --follow` writes what is ready in one go).
+        public mutating func nextIfAvailable() -> LocationUpdate? {
             if let pendingStatus {
                 self.pendingStatus = nil
                 return .status(pendingStatus)
             }
             while let queued = session.queue.nextIfAvailable() {
-                if let update = deliver(queued) { return update }
+                if let update = deliver(queued) {
+                    return update
+                }
             }
             return nil
         }
@@ -127,7 +130,7 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                 guard let (released, stamp) = gate.release(location, readUnder: generation, at: now) else { return nil }
                 // Motion is judged on every released fix, before the filters thin them out.
                 if let event = motion?.observe(released) { pendingStatus = event }
-                guard filter.admit(released, at: now) else {
+                guard filter.admit(released, handedOutAt: Date()) else {
                     if let pendingStatus {
                         self.pendingStatus = nil
                         return .status(pendingStatus)
@@ -135,10 +138,12 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                     return nil
                 }
                 if lastKept.map({ $0.duration(to: now) >= Self.keepInterval }) ?? true {
-                    session.source.keep(released, releasedUnder: stamp.authorization)
+                    // Kept by the session's thread: the cache's lock and write are no work for the pool.
+                    session.queue.keep(released, releasedUnder: stamp.authorization)
                     lastKept = now
                 }
                 lastStamp = stamp
+                session.state.delivered(released, releasedUnder: stamp.authorization)
                 return .location(released)
             }
         }
@@ -148,36 +153,34 @@ public struct LiveUpdates: AsyncSequence, Sendable {
     final class Session: Sendable {
         let queue: LiveUpdateQueue
         let authorization: AuthorizationGeneration
-        let source: any AuthorizationSource
+        let state: ManagerState
         let manager: GPSLocationManager
         /// Whether the manager counts this iteration now: from the first `next()` to the end.
         private let isCounted = Mutex(false)
 
         init(_ stream: LiveUpdates) {
-            source = stream.source
+            state = stream.state
             manager = stream.manager
             let wakeUp = WakeUp()
             queue = LiveUpdateQueue(producerWakeUp: wakeUp)
-            let context = stream.context ?? .current()
-            let decision: AuthorizationDecision
+            let appState = stream.state.appState
             do throws(GPSLocationError) {
                 guard let wakeUp else { throw .gpsdUnreachable(endpoint: stream.configuration.endpoint, reason: "out of file descriptors") }
-                decision = try stream.source.currentDecision()
-                authorization = AuthorizationGeneration(
-                    Authorization(decision: decision, context: context, isAllowedOnce: stream.isAllowedOnce))
+                let decision = try stream.source.currentDecision()
+                authorization = AuthorizationGeneration(stream.state.authorization(decision, appState: appState))
                 if let replay = stream.replay {
                     ReplaySession.start(
-                        track: replay.track, speed: replay.speed, queue: queue, wakeUp: wakeUp, generation: authorization.current.generation
-                    )
+                        track: replay.track, speed: replay.speed, deadline: stream.deadline, queue: queue, wakeUp: wakeUp,
+                        generation: authorization.current.generation)
                     return
                 }
                 LiveUpdateSession.start(
-                    configuration: stream.configuration, source: stream.source, decision: decision, context: stream.context,
-                    isAllowedOnce: stream.isAllowedOnce, shared: authorization, queue: queue, wakeUp: wakeUp)
+                    configuration: stream.configuration, source: stream.source, decision: decision, state: stream.state,
+                    shared: authorization, queue: queue, wakeUp: wakeUp)
             } catch {
                 // A stream over before it starts: it hands out nothing, under an authorization of nothing.
                 authorization = AuthorizationGeneration(
-                    Authorization(decision: AuthorizationDecision(locationServicesEnabled: false), context: context))
+                    Authorization(decision: AuthorizationDecision(locationServicesEnabled: false), appState: appState))
                 queue.finish(throwing: error)
             }
         }

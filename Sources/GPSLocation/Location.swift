@@ -1,52 +1,97 @@
 public import FoundationEssentials
 import LocateSupport
 
-/// One position, as a value: what gpsd reported for one fix, or the fallback coordinate.
+/// One position, as a value: what gpsd reported for one fix, or the fallback coordinate
+/// (CoreLocation's `CLLocation`).
 ///
 /// Every measured field is optional: `nil` means gpsd did not know it (libgps reports such
-/// fields as NaN; they never reach this type as NaN).
+/// fields as NaN; they never reach this type as NaN). A location is checked when it is made and
+/// read-only after: a latitude off the globe, a NaN, a negative accuracy or a speed no receiver
+/// reports is refused with ``GPSLocationError/invalidArgument(name:reason:)``.
 public struct Location: Sendable, Hashable {
     /// Latitude in degrees, WGS 84, positive north.
-    public var latitude: Double
+    public internal(set) var latitude: Double
     /// Longitude in degrees, WGS 84, positive east.
-    public var longitude: Double
+    public internal(set) var longitude: Double
     /// When the receiver took the fix (UTC), if it said so.
-    public var time: Date?
+    public internal(set) var time: Date?
     /// Altitude above mean sea level, metres.
-    public var altitudeMSL: Double?
+    public internal(set) var altitudeMSL: Double?
     /// Altitude above the WGS 84 ellipsoid, metres.
-    public var altitudeHAE: Double?
+    public internal(set) var altitudeHAE: Double?
     /// Estimated horizontal error, metres (gpsd `eph`): CoreLocation's `horizontalAccuracy`.
-    public var horizontalAccuracy: Double?
+    public internal(set) var horizontalAccuracy: Double?
     /// Estimated vertical error, metres (gpsd `epv`).
-    public var verticalAccuracy: Double?
+    public internal(set) var verticalAccuracy: Double?
     /// Speed over ground, metres per second.
-    public var speed: Double?
+    public internal(set) var speed: Double?
     /// Estimated speed error, metres per second (gpsd `eps`).
-    public var speedAccuracy: Double?
+    public internal(set) var speedAccuracy: Double?
     /// Course over ground, degrees from true north.
-    public var course: Double?
+    public internal(set) var course: Double?
     /// Estimated course error, degrees (gpsd `epd`).
-    public var courseAccuracy: Double?
+    public internal(set) var courseAccuracy: Double?
     /// Climb (positive) or sink rate, metres per second.
-    public var climb: Double?
+    public internal(set) var climb: Double?
     /// Horizontal dilution of precision, from gpsd's latest sky view.
-    public var hdop: Double?
+    public internal(set) var hdop: Double?
     /// Whether the fix is two- or three-dimensional; `nil` for the fallback coordinate.
-    public var mode: FixMode?
+    public internal(set) var mode: FixMode?
     /// How many satellites the receiver used for the fix, from gpsd's latest sky view.
-    public var satellitesUsed: Int?
+    public internal(set) var satellitesUsed: Int?
     /// The receiver's device path as gpsd names it, such as `/dev/ttyACM0`.
-    public var device: String?
+    public internal(set) var device: String?
     /// Where the position came from.
-    public var source: LocationSource
+    public internal(set) var source: LocationSource
     /// How precise the position is: `reducedAccuracy` when snapped to a grid cell (and for the
     /// fallback).
-    public var accuracy: AccuracyAuthorization
+    public internal(set) var accuracy: AccuracyAuthorization
 
     /// Creates a location; every measured field defaults to unknown.
+    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` for a latitude or longitude
+    ///   off the globe, or a value that is not finite or out of what a receiver reports
+    ///   (a negative accuracy, a course beyond 360°, a time before 1980).
     public init(
         latitude: Double, longitude: Double, time: Date? = nil,
+        altitudeMSL: Double? = nil, altitudeHAE: Double? = nil,
+        horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+        speed: Double? = nil, speedAccuracy: Double? = nil,
+        course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
+        hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, device: String? = nil,
+        source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy
+    ) throws(GPSLocationError) {
+        func check(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) throws(GPSLocationError) {
+            guard let value else { return }
+            guard value.isFinite, range.contains(value) else {
+                throw .invalidArgument(name: name, reason: "\(value) is not in \(range.lowerBound)...\(range.upperBound)")
+            }
+        }
+        try check("latitude", latitude, Plausible.latitude)
+        try check("longitude", longitude, Plausible.longitude)
+        try check("time", time?.timeIntervalSince1970, Plausible.time)
+        for (name, value) in [("altitudeMSL", altitudeMSL), ("altitudeHAE", altitudeHAE)] { try check(name, value, Plausible.altitude) }
+        for (name, value) in [
+            ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy), ("speedAccuracy", speedAccuracy),
+            ("courseAccuracy", courseAccuracy),
+        ] {
+            try check(name, value, Plausible.error)
+        }
+        try check("speed", speed, Plausible.speed)
+        try check("course", course, Plausible.course)
+        try check("climb", climb, Plausible.climb)
+        try check("hdop", hdop, Plausible.dilution)
+        try check("satellitesUsed", satellitesUsed.map(Double.init), 0...Double(Plausible.satellites.upperBound))
+        self.init(
+            unchecked: latitude, longitude: longitude, time: time, altitudeMSL: altitudeMSL, altitudeHAE: altitudeHAE,
+            horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy, speed: speed, speedAccuracy: speedAccuracy,
+            course: course, courseAccuracy: courseAccuracy, climb: climb, hdop: hdop, mode: mode, satellitesUsed: satellitesUsed,
+            device: device.map { UntrustedText.visible($0, limit: 256) }, source: source, accuracy: accuracy)
+    }
+
+    /// A location of values the library checked already (a decoded fix, a replayed point, a
+    /// grid cell's centre).
+    init(
+        unchecked latitude: Double, longitude: Double, time: Date? = nil,
         altitudeMSL: Double? = nil, altitudeHAE: Double? = nil,
         horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
         speed: Double? = nil, speedAccuracy: Double? = nil,

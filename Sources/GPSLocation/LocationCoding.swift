@@ -63,7 +63,7 @@ extension Location: Codable {
     /// A record's fields, checked: the one mapping from record keys to a `Location`, for
     /// `Decodable` and for the JSON Lines of a replayed track alike.
     init(record values: some RecordValues) throws(RecordProblem) {
-        func number(_ key: CodingKeys, in range: ClosedRange<Double> = -1e9...1e9) throws(RecordProblem) -> Double? {
+        func number(_ key: CodingKeys, in range: ClosedRange<Double> = Plausible.altitude) throws(RecordProblem) -> Double? {
             guard let value = try values.number(key) else { return nil }
             guard range.contains(value) else { throw RecordProblem(key: key, message: "\(value) is out of range") }
             return value
@@ -75,27 +75,78 @@ extension Location: Codable {
             }
             return word
         }
-        let metres = 0.0...1e9
-        guard let latitude = try number(.latitude, in: -90...90), let longitude = try number(.longitude, in: -180...180) else {
+        guard let latitude = try number(.latitude, in: Plausible.latitude), let longitude = try number(.longitude, in: Plausible.longitude)
+        else {
             throw RecordProblem(key: .latitude, message: "a location needs lat and lon")
         }
         var time: Date?
         if let text = try values.text(.time) {
-            guard let parsed = UTCTimestamp.parse(text) else { throw RecordProblem(key: .time, message: "not an ISO 8601 time") }
+            guard let parsed = UTCTimestamp.parse(text), Plausible.time.contains(parsed.timeIntervalSince1970) else {
+                throw RecordProblem(key: .time, message: "not an ISO 8601 time from 1980 to 2200")
+            }
             time = parsed
         }
-        let satellites = try number(.satellitesUsed, in: 0...1000)
+        let satellites = try number(.satellitesUsed, in: Double(Plausible.satellites.lowerBound)...Double(Plausible.satellites.upperBound))
+        if let satellites, satellites != satellites.rounded() {
+            throw RecordProblem(key: .satellitesUsed, message: "\(satellites) is not a whole number")
+        }
+        let device = try values.text(.device)
+        if let device, device.utf8.count > 256 { throw RecordProblem(key: .device, message: "longer than 256 bytes") }
         self.init(
-            latitude: latitude, longitude: longitude, time: time,
+            unchecked: latitude, longitude: longitude, time: time,
             altitudeMSL: try number(.altitudeMSL), altitudeHAE: try number(.altitudeHAE),
-            horizontalAccuracy: try number(.horizontalAccuracy, in: metres), verticalAccuracy: try number(.verticalAccuracy, in: metres),
-            speed: try number(.speed), speedAccuracy: try number(.speedAccuracy, in: metres),
-            course: try number(.course, in: 0...360), courseAccuracy: try number(.courseAccuracy, in: 0...360),
-            climb: try number(.climb), hdop: try number(.hdop, in: 0...1000),
+            horizontalAccuracy: try number(.horizontalAccuracy, in: Plausible.error),
+            verticalAccuracy: try number(.verticalAccuracy, in: Plausible.error),
+            speed: try number(.speed, in: Plausible.speed), speedAccuracy: try number(.speedAccuracy, in: Plausible.error),
+            course: try number(.course, in: Plausible.course), courseAccuracy: try number(.courseAccuracy, in: Plausible.error),
+            climb: try number(.climb, in: Plausible.climb), hdop: try number(.hdop, in: Plausible.dilution),
             mode: try word(.mode, as: FixMode.self), satellitesUsed: satellites.map { Int($0) },
-            device: try values.text(.device).map { UntrustedText.visible($0, limit: 256) },
+            device: device.map { UntrustedText.visible($0) },
             source: try word(.source, as: LocationSource.self) ?? .gpsd,
             accuracy: try word(.accuracy, as: AccuracyAuthorization.self) ?? .fullAccuracy)
+    }
+}
+
+extension Location {
+    /// The location as one line of JSON with the record keys `Codable` uses (`lat`, `lon`,
+    /// `time` as ISO 8601 UTC, `h_acc`, ...; unknown values `null`), written without a coder:
+    /// what the last-fix cache keeps, and what ``init(jsonRecord:)`` reads back.
+    public var jsonRecord: String {
+        func number(_ value: Double?, _ decimals: Int) -> String {
+            value.flatMap { NumberFormatting.fixed($0, decimals: decimals) } ?? "null"
+        }
+        var object = JSONObjectWriter()
+        object.add(CodingKeys.time.rawValue, string: time.flatMap(UTCTimestamp.iso8601))
+        object.add(CodingKeys.latitude.rawValue, json: number(latitude, 9))
+        object.add(CodingKeys.longitude.rawValue, json: number(longitude, 9))
+        for (key, value) in [
+            (CodingKeys.altitudeMSL, altitudeMSL), (.altitudeHAE, altitudeHAE), (.horizontalAccuracy, horizontalAccuracy),
+            (.verticalAccuracy, verticalAccuracy), (.speed, speed), (.speedAccuracy, speedAccuracy), (.course, course),
+            (.courseAccuracy, courseAccuracy), (.climb, climb), (.hdop, hdop),
+        ] {
+            object.add(key.rawValue, json: number(value, 3))
+        }
+        object.add(CodingKeys.mode.rawValue, string: mode?.rawValue)
+        object.add(CodingKeys.satellitesUsed.rawValue, json: number(satellitesUsed.map(Double.init), 0))
+        object.add(CodingKeys.device.rawValue, string: device)
+        object.add(CodingKeys.source.rawValue, string: source.rawValue)
+        object.add(CodingKeys.accuracy.rawValue, string: accuracy.rawValue)
+        return object.text
+    }
+
+    /// A location read back from a JSON object with the record keys (``jsonRecord``, a line of
+    /// `locate --json`; other keys are ignored), checked as `Decodable` checks one: a position
+    /// on the globe, values in their ranges.
+    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` naming the key at fault.
+    public init(jsonRecord bytes: [UInt8]) throws(GPSLocationError) {
+        guard let members = FlatJSON.parse(bytes) else {
+            throw .invalidArgument(name: "jsonRecord", reason: "not one flat JSON object")
+        }
+        do throws(RecordProblem) {
+            try self.init(record: FlatJSONRecord(members: members))
+        } catch {
+            throw .invalidArgument(name: "jsonRecord", reason: "'\(error.key.rawValue)': \(error.message)")
+        }
     }
 }
 

@@ -1,21 +1,21 @@
-package import GPSLocation
+import GPSLocation
 
 /// The name of an app whose permission applies (`--app`, `LOCATE_APP`, `[app "NAME"]`).
 ///
 /// A strict charset, so a name can never change the meaning of the settings file it is written
 /// to nor of a terminal it is shown on: 1 to 64 ASCII letters, digits, `.`, `_` and `-`,
 /// starting with a letter or a digit.
-package struct AppName: Sendable, Hashable, Comparable, CustomStringConvertible {
+struct AppName: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The name.
-    package let rawValue: String
+    let rawValue: String
 
     /// The longest name.
-    package static let maximumLength = 64
+    static let maximumLength = 64
 
     /// Checks `text` as an app name.
     /// - Throws: `GPSLocationError.invalidAppName` when it is empty, too long, or has a
     ///   character outside the charset.
-    package init(_ text: String) throws(GPSLocationError) {
+    init(_ text: String) throws(GPSLocationError) {
         let allowed = { (byte: UInt8) in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
@@ -31,8 +31,8 @@ package struct AppName: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The name itself.
-    package var description: String { rawValue }
+    var description: String { rawValue }
 
     /// Names in code-point order, as `locate permission status` lists them.
-    package static func < (lhs: AppName, rhs: AppName) -> Bool { lhs.rawValue < rhs.rawValue }
+    static func < (lhs: AppName, rhs: AppName) -> Bool { lhs.rawValue < rhs.rawValue }
 }

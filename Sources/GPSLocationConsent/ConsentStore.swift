@@ -28,12 +28,12 @@ public final class ConsentStore: AuthorizationSource {
     /// Where the settings, the policy and the cache are.
     public let paths: SettingsPaths
     /// The app whose `[app "NAME"]` section applies, if any.
-    package let app: AppName?
+    let app: AppName?
     private let warning: (@Sendable (String) -> Void)?
     private let state = Mutex(State())
 
     private struct State {
-        var loaded: (signatures: [FileSignature], files: SettingsFiles, resolved: ResolvedSettings)?
+        var loaded: (signatures: [FileSignature], files: SettingsFiles, resolved: ConsentSettings)?
         var hasWarnedAboutTheCache = false
     }
 
@@ -53,7 +53,7 @@ public final class ConsentStore: AuthorizationSource {
     }
 
     /// A store at `paths` for `app`.
-    package init(paths: SettingsPaths, app: AppName?, warning: (@Sendable (String) -> Void)? = nil) {
+    init(paths: SettingsPaths, app: AppName?, warning: (@Sendable (String) -> Void)? = nil) {
         self.paths = paths
         self.app = app
         self.warning = warning
@@ -71,26 +71,43 @@ public final class ConsentStore: AuthorizationSource {
         try settings().decision
     }
 
-    /// Everything the files say for the store's app, read again only when a file changed. A
-    /// refusal found on reading (services off, restricted, denied) purges the cache: a fix kept
-    /// from before must not outlive it.
-    package func settings() throws(GPSLocationError) -> ResolvedSettings {
+    /// Everything the files say for the store's app, and where it was said, read again only
+    /// when a file changed. A refusal found on reading (services off, restricted, denied) purges
+    /// the cache: a fix kept from before must not outlive it.
+    /// - Throws: `GPSLocationError.invalidSettings` for a file that is unreadable, untrusted or
+    ///   malformed.
+    public func settings() throws(GPSLocationError) -> ConsentSettings {
         try loaded().resolved
     }
 
-    /// Both files as parsed, read again only when a file changed.
-    package func files() throws(GPSLocationError) -> (user: LocationSettings, policy: LocationSettings) {
+    /// The apps the files have an `[app "NAME"]` section for, in either of them, sorted.
+    /// - Throws: `GPSLocationError.invalidSettings`, as ``settings()``.
+    public func appNames() throws(GPSLocationError) -> [String] {
         let files = try loaded().files
-        return (files.user, files.policy)
+        return Set(files.user.apps.keys).union(files.policy.apps.keys).sorted().map(\.rawValue)
+    }
+
+    /// The store of the same files for the app named `appName` (`nil`: `[location]` alone).
+    /// - Throws: `GPSLocationError.invalidAppName` for a name outside the app-name charset.
+    public func forApp(_ appName: String?) throws(GPSLocationError) -> ConsentStore {
+        try ConsentStore(paths: paths, appName: appName, warning: warning)
+    }
+
+    /// Checks that `name` can name an app (1 to 64 ASCII letters, digits, `.`, `_` and `-`,
+    /// starting with a letter or digit): such a name cannot add a section or a key to the file
+    /// it is written to, nor drive the terminal it is shown on.
+    /// - Throws: `GPSLocationError.invalidAppName` otherwise.
+    public static func checkAppName(_ name: String) throws(GPSLocationError) {
+        _ = try AppName(name)
     }
 
     /// - Parameter purging: purge the cache when a fresh read finds a refusal (`false` for a
     ///   caller that holds the cache's lock, and purges itself).
-    private func loaded(purging: Bool = true) throws(GPSLocationError) -> (files: SettingsFiles, resolved: ResolvedSettings) {
+    private func loaded(purging: Bool = true) throws(GPSLocationError) -> (files: SettingsFiles, resolved: ConsentSettings) {
         let signatures = SettingsFiles.signatures(paths)
         if let loaded = state.withLock({ $0.loaded }), loaded.signatures == signatures { return (loaded.files, loaded.resolved) }
         let files = try SettingsFiles(paths, signatures: signatures)
-        let resolved = ResolvedSettings(user: files.user, policy: files.policy, app: app)
+        let resolved = ConsentSettings(user: files.user, policy: files.policy, app: app)
         state.withLock { $0.loaded = (signatures, files, resolved) }
         if purging, resolved.decision.isRefusal {
             purgeCache()
@@ -159,19 +176,26 @@ public final class ConsentStore: AuthorizationSource {
                 do throws(GPSLocationError) {
                     decision = try currentDecision()
                 } catch {
-                    decision = AuthorizationDecision(invalidSettings: error.settingsProblem)
+                    decision = AuthorizationDecision(invalidSettings: Self.problem(of: error))
                 }
                 if decision != last { continuation.yield(decision) }
                 last = decision
                 wait.wait(
                     for: watcher.descriptor.map(PollRequest.reading),
-                    until: .now.advanced(by: FileWatcher.tick))
+                    until: .now.advanced(by: EventWait.tick))
                 // The signatures decide (in `settings()`); the watcher's events only wake this loop early.
                 _ = watcher.filesChanged()
             }
         }
         if !started { continuation.finish(throwing: unwatchable("cannot start a thread")) }
         return updates
+    }
+
+    /// What a settings error says, for a decision that cannot be known: the problem of an
+    /// `invalidSettings`, or the error's description as one.
+    private static func problem(of error: GPSLocationError) -> SettingsProblem {
+        if case .invalidSettings(let problem) = error { return problem }
+        return SettingsProblem(file: "locate.conf", message: error.description)
     }
 
     private func unwatchable(_ reason: String) -> GPSLocationError {
@@ -184,15 +208,23 @@ public final class ConsentStore: AuthorizationSource {
     /// section, or `[location]`); a deny purges the cache.
     /// - Throws: `GPSLocationError.invalidSettings` when the file is untrusted, malformed
     ///   or cannot be written (it is left as it was).
-    public func record(_ choice: AuthorizationChoice) throws(GPSLocationError) {
-        try edit(setting: [.authorization(choice)])
-        if choice == .denied { purgeCache() }
+    public func record(_ status: AuthorizationStatus) throws(GPSLocationError) {
+        guard Self.userChoices.contains(status) else {
+            throw .invalidArgument(
+                name: "status", reason: "'\(status.rawValue)' is not a choice a user makes (when-in-use, always, denied)")
+        }
+        try edit(setting: [.authorization(status)])
+        if status == .denied { purgeCache() }
     }
 
-    /// Allows location (`locate permission allow`): when-in-use or always, at `accuracy`.
+    /// The statuses a user can choose, as the settings file writes them.
+    static let userChoices: [AuthorizationStatus] = [.authorizedWhenInUse, .authorizedAlways, .denied]
+
+    /// Allows location (`locate permission allow`): when-in-use, or with `always` also when the
+    /// program is not in use, at `accuracy`.
     /// - Throws: `GPSLocationError.invalidSettings`, as ``record(_:)``.
-    public func allow(_ level: AuthorizationLevel = .whenInUse, accuracy: AccuracyAuthorization = .fullAccuracy) throws(GPSLocationError) {
-        try edit(setting: [.authorization(level == .always ? .always : .whenInUse), .accuracy(accuracy)])
+    public func allow(always: Bool = false, accuracy: AccuracyAuthorization = .fullAccuracy) throws(GPSLocationError) {
+        try edit(setting: [.authorization(always ? .authorizedAlways : .authorizedWhenInUse), .accuracy(accuracy)])
     }
 
     /// Denies location (`locate permission deny`) and purges the cache.
@@ -248,7 +280,7 @@ public final class ConsentStore: AuthorizationSource {
     /// Removes the kept fix, under the cache's lock.
     /// - Parameter keepingReduced: keep a fix that is a grid cell already (reduced accuracy
     ///   keeps what it released); remove only a precise one.
-    package func purgeCache(keepingReduced: Bool = false) {
+    func purgeCache(keepingReduced: Bool = false) {
         guard let directory = cacheDirectory(create: false) else { return }
         let lock = try? directory.lock(LastFixCache.lockName, exclusive: true)
         directory.removeTemporaries(of: LastFixCache.fileName)

@@ -1,25 +1,25 @@
-package import GPSLocation
+import GPSLocation
 import LocateSupport
 
 /// Where a setting came from: a file and a line, so `locate permission status` can say what decided.
-package struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
+public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
     /// The file's path.
-    package var file: String
+    public var file: String
     /// The 1-based line.
-    package var line: Int
+    public var line: Int
 
     /// `file:line`, with any control character in the path made visible.
-    package var description: String { UntrustedText.visible("\(file):\(line)") }
+    public var description: String { UntrustedText.visible("\(file):\(line)") }
 }
 
 /// A value read from a file, with its origin. (Its conformances are conditional, not
 /// requirements of the type: a generic requirement makes the runtime look the conformance up
 /// whenever the type's metadata is first made, a scan of every conformance in the binary.)
-package struct Setting<Value> {
+struct Setting<Value> {
     /// The value.
-    package var value: Value
+    var value: Value
     /// The file and line it came from.
-    package var origin: SettingOrigin
+    var origin: SettingOrigin
 }
 
 extension Setting: Sendable where Value: Sendable {}
@@ -27,25 +27,25 @@ extension Setting: Equatable where Value: Equatable {}
 extension Setting: Hashable where Value: Hashable {}
 
 /// The settings of one `[location]` or `[app "NAME"]` section.
-package struct LocationSectionSettings: Sendable, Hashable {
+struct LocationSectionSettings: Sendable, Hashable {
     /// `services = on | off` (`[location]` only).
-    package var services: Setting<Bool>?
+    var services: Setting<Bool>?
     /// `authorization = when-in-use | always | denied`: the user's choice (user settings only).
-    package var authorization: Setting<AuthorizationChoice>?
+    var authorization: Setting<AuthorizationStatus>?
     /// `authorization = restricted` (the policy only): location is forbidden.
-    package var restricted: Setting<Bool>?
+    var restricted: Setting<Bool>?
     /// `accuracy = full | reduced`; in the policy, a cap.
-    package var accuracy: Setting<AccuracyAuthorization>?
+    var accuracy: Setting<AccuracyAuthorization>?
     /// `timeout`: how long `locate --once` waits by default (`[location]` only), to the millisecond.
-    package var timeout: Setting<Duration>?
+    var timeout: Setting<Duration>?
 }
 
 /// One settings file (the user's `locate.conf` or the administrator's `policy.conf`), parsed and
 /// checked. Unknown sections, unknown keys and bad values are errors, never ignored, so a typo
 /// cannot silently widen what is allowed.
-package struct LocationSettings: Sendable, Hashable {
+struct LocationSettings: Sendable, Hashable {
     /// Which of the two files this is; the policy may only restrict.
-    package enum Role: Sendable, Hashable {
+    enum Role: Sendable, Hashable {
         /// `$XDG_CONFIG_HOME/locate/locate.conf`.
         case user
         /// `locate/policy.conf` in `$XDG_CONFIG_DIRS`.
@@ -53,27 +53,27 @@ package struct LocationSettings: Sendable, Hashable {
     }
 
     /// The path the settings were read from.
-    package var file: String
+    var file: String
     /// The `[location]` section.
-    package var location = LocationSectionSettings()
+    var location = LocationSectionSettings()
     /// `[app "NAME"]` sections by app name.
-    package var apps: [AppName: LocationSectionSettings] = [:]
+    var apps: [AppName: LocationSectionSettings] = [:]
     /// `[fallback] latitude`.
-    package var fallbackLatitude: Setting<Double>?
+    var fallbackLatitude: Setting<Double>?
     /// `[fallback] longitude`.
-    package var fallbackLongitude: Setting<Double>?
+    var fallbackLongitude: Setting<Double>?
     /// `[fallback] place = NAME`: a place whose coordinate is the fallback, resolved when the
     /// fallback is asked for (see `ConsentStore.fallback(resolvingPlaceNames:)`).
-    package var fallbackPlace: Setting<String>?
+    var fallbackPlace: Setting<String>?
     /// `[fallback] enabled = yes | no`.
-    package var fallbackEnabled: Setting<Bool>?
+    var fallbackEnabled: Setting<Bool>?
     /// `[gpsd] server = host[:port[:device]]`.
-    package var gpsdServer: Setting<GPSDEndpoint>?
+    var gpsdServer: Setting<GPSDEndpoint>?
     /// `[region "NAME"]` sections (`center = LAT,LON`, `radius = M`), in the file's order.
-    package var regions: [CircularRegion] = []
+    var regions: [CircularRegion] = []
 
     /// Settings with nothing set, as for a file that does not exist.
-    package init(file: String) {
+    init(file: String) {
         self.file = file
     }
 
@@ -132,7 +132,7 @@ package struct LocationSettings: Sendable, Hashable {
         }
         for header in document.headers where header.section.name == "region" {
             guard let name = header.section.app, let parts = regionParts[name], let center = parts.center, let radius = parts.radius,
-                let region = CircularRegion(name: name, latitude: center.0, longitude: center.1, radius: radius)
+                let region = try? CircularRegion(name: name, latitude: center.0, longitude: center.1, radius: radius)
             else {
                 throw .invalidSettings(
                     SettingsProblem(
@@ -213,7 +213,9 @@ package struct LocationSettings: Sendable, Hashable {
         case (_, _, "authorization") where section.name == "location" || section.name == "app":
             switch role {
             case .user:
-                let value = try choice(AuthorizationChoice.allCases.map(\.rawValue), AuthorizationChoice(rawValue: entry.value))
+                let value = try choice(
+                    ConsentStore.userChoices.map(\.rawValue),
+                    AuthorizationStatus(rawValue: entry.value).flatMap { ConsentStore.userChoices.contains($0) ? $0 : nil })
                 update(section) { $0.authorization = value }
             case .policy:
                 let value = try choice(["restricted"], entry.value == "restricted" ? true : nil)

@@ -4,7 +4,8 @@ import LocateSupport
 /// A key the consent store writes to the user's settings file, with its value.
 enum UserSetting: Hashable {
     /// `authorization = when-in-use | always | denied`.
-    case authorization(AuthorizationChoice)
+    /// `authorization = when-in-use | always | denied`: what the user chose (no other status is one).
+    case authorization(AuthorizationStatus)
     /// `accuracy = full | reduced`.
     case accuracy(AccuracyAuthorization)
 

@@ -1,4 +1,4 @@
-package import GPSLocation
+import GPSLocation
 import LocateSupport
 
 /// A named place, as `CLPlacemark` gives one: a city (or town) of at least about 15,000 people,

@@ -6,8 +6,6 @@ import Glibc
 package final class ChunkedInput {
     /// How much one read takes.
     package static let chunkSize = 64 * 1024
-    /// How often a wait for a pipe looks at `shouldStop` even without a wake-up.
-    package static let stopCheck = Duration.milliseconds(200)
 
     private let descriptor: Int32
     private let owned: Bool
@@ -57,7 +55,7 @@ package final class ChunkedInput {
         while true {
             if mayWait {
                 while !shouldStop() {
-                    if !wait.wait(for: .reading(descriptor), until: .now.advanced(by: Self.stopCheck)).isEmpty { break }
+                    if !wait.wait(for: .reading(descriptor), until: .now.advanced(by: EventWait.tick)).isEmpty { break }
                 }
                 if shouldStop() {
                     wasStopped = true

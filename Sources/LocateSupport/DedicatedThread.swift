@@ -32,4 +32,33 @@ package enum DedicatedThread {
         pthread_detach(thread)
         return true
     }
+
+    /// Runs `body` on a new thread and waits for its value without holding a thread of Swift's
+    /// cooperative pool; then `afterward` runs on the same thread with the value, after the
+    /// caller has it (work the caller need not wait for, such as keeping what it got).
+    ///
+    /// `body` gets a wake-up and a question that says whether the waiting task was cancelled:
+    /// a cancellation sets it and signals the wake-up, so a `poll` on it ends at once.
+    /// - Parameter unavailable: the value when no thread (or no wake-up) can be had.
+    package static func run<Value: Sendable>(
+        unavailable: @escaping @autoclosure @Sendable () -> Value,
+        _ body: @escaping @Sendable (_ wakeUp: WakeUp, _ isCancelled: @escaping @Sendable () -> Bool) -> Value,
+        afterward: @escaping @Sendable (Value) -> Void = { _ in }
+    ) async -> Value {
+        guard let wakeUp = WakeUp() else { return unavailable() }
+        let cancelled = Flag()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
+                let started = start {
+                    let value = body(wakeUp) { cancelled.isSet }
+                    continuation.resume(returning: value)
+                    afterward(value)
+                }
+                if !started { continuation.resume(returning: unavailable()) }
+            }
+        } onCancel: {
+            cancelled.set()
+            wakeUp.signal()
+        }
+    }
 }

@@ -36,6 +36,12 @@ package struct PollEvents: Sendable, Equatable {
 /// signals to cut the wait short: a stop, room in a queue, a new decision), and at most until a
 /// deadline.
 package struct EventWait {
+    /// The one tick of the library's waits: how often a wait looks at what no descriptor
+    /// announces (the process's terminal state, a settings file's `stat` signature when inotify
+    /// missed a change, whether a pipe's reader was stopped, a replay's queue). The bound on how
+    /// late such a change is noticed.
+    package static let tick = Duration.milliseconds(200)
+
     private let wakeUp: WakeUp?
     /// The wake-up's descriptor, then the one waited for (`-1`: none, which `poll` skips).
     private var descriptors = [pollfd(fd: -1, events: 0, revents: 0), pollfd(fd: -1, events: 0, revents: 0)]

@@ -15,9 +15,6 @@ import Glibc
 /// - Important: not thread-safe: polled by its owner's loop, which calls `filesChanged` when
 ///   `descriptor` is readable and on every tick.
 package final class FileWatcher {
-    /// How often the owner should call `filesChanged` (and recheck the process's terminal state):
-    /// the bound on how late a change is noticed when inotify says nothing.
-    package static let tick = Duration.milliseconds(200)
 
     private static let mask = UInt32(
         IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB

@@ -69,9 +69,8 @@ enum WeatherAndRun {
         // 1. Permission, asked only when the user has to be asked; then the one guard.
         let authorization: Authorization
         do {
-            authorization = try await manager.requestAuthorization(
-                .whenInUse, purpose: "to show the weather where you are",
-                prompter: AskOnStandardInput())
+            authorization = try await manager.requestWhenInUseAuthorization(
+                purpose: "to show the weather where you are", prompter: AskOnStandardInput())
         } catch {
             return print("settings:", error)
         }
@@ -90,12 +89,12 @@ enum WeatherAndRun {
         } catch {
             return print("no fix:", error)
         }
-        if let last = await manager.location, let age = last.age() { print("last location is \(age) old") }
+        if let last = manager.location, let age = last.age() { print("last location is \(age) old") }
 
         // 3. The running app: a fix every 10 m moved, with a heartbeat every 30 s.
         var printed = 0
         do {
-            for try await update in await manager.liveUpdates(LiveUpdateOptions(distanceFilter: 10, heartbeat: .seconds(30))) {
+            for try await update in await manager.liveUpdates(try LiveUpdateOptions(distanceFilter: 10, heartbeat: .seconds(30))) {
                 switch update {
                 case .location(let location):
                     print("run:", describe(location, places: places))

@@ -6,24 +6,32 @@ import GPSLocationConsent
 /// names the file and line that decided, as the settings say now.
 struct AuthorizationMessages: Sendable {
     let store: ConsentStore
-    let app: AppName?
+    let app: String?
+    /// Whether the user was asked at the terminal (and gave no answer), so the message does not
+    /// send them to a terminal to be asked.
+    var wasAsked = false
 
     /// Why location is not authorized, for `reason`.
     func explain(_ reason: DenialReason) -> String {
         guard let settings = try? store.settings() else { return "location is not authorized (\(reason.rawValue))" }
         // App names are a strict charset, so they are shell words as they are.
         let appOption = app.map { " --app \($0)" } ?? ""
-        let origin = settings.statusOrigin.map { " (\($0))" } ?? ""
+        let origin = settings.statusDecidedBy.map { " (\($0))" } ?? ""
         switch reason {
         case .servicesOff:
-            if let origin = settings.servicesOrigin, origin.file != store.paths.userFile {
+            if let origin = settings.servicesDecidedBy, origin.file != store.paths.userFile {
                 return "location services are turned off for this machine by the administrator (\(origin)); ask your administrator"
             }
             return
-                "location services are off\(settings.servicesOrigin.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
+                "location services are off\(settings.servicesDecidedBy.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
         case .notDetermined:
+            let toApp = app.map { " to app \"\($0)\"" } ?? ""
+            if wasAsked {
+                return
+                    "location permission has not been given\(toApp): the prompt got no answer; allow it with: locate permission allow\(appOption)"
+            }
             return
-                "location permission has not been given\(app.map { " to app \"\($0)\"" } ?? ""); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
+                "location permission has not been given\(toApp); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
         case .restricted:
             return "location is restricted by the administrator's policy\(origin) and cannot be changed by the user"
         case .denied:

@@ -66,7 +66,7 @@ struct CommandLineOptions: Sendable {
     var csvHeader = true
     var fallbackEnabled = true
     /// `--app` or `LOCATE_APP`.
-    var app: AppName?
+    var app: String?
     var purpose: String?
     var always = false
     var reduced = false
@@ -94,8 +94,16 @@ struct CommandLineOptions: Sendable {
     /// `--replay-speed`; 0 for as fast as read.
     var replaySpeed: Double?
 
+    /// The stream's filters, checked when the command line is parsed.
+    private(set) var liveUpdateOptions = LiveUpdateOptions.everyFix
+    /// The visit detector of `locate visits`, checked when the command line is parsed.
+    private(set) var visitDetector: VisitDetector?
+
     /// What messages call the replayed track: its file, or `standard input` for `-`.
     var replayName: String? { replay.map { $0 == "-" ? "standard input" : $0 } }
+
+    /// How long of receiver time within its accuracy makes a `--follow` position `stationary`.
+    static let stationaryAfter = Duration.seconds(60)
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
     var isStream: Bool { command == .monitor || command == .visits || (command == .locate && mode == .follow) }
@@ -230,9 +238,21 @@ extension CommandLineOptions {
                 throw UsageError(message: error.description)
             }
         }
+        do throws(GPSLocationError) {
+            liveUpdateOptions =
+                mode == .follow && command == .locate
+                ? try LiveUpdateOptions(
+                    distanceFilter: distance, minimumInterval: interval, heartbeat: heartbeat, desiredAccuracy: accuracy,
+                    stationaryAfter: Self.stationaryAfter)
+                : try LiveUpdateOptions(desiredAccuracy: accuracy)
+            if command == .visits { visitDetector = try VisitDetector(radius: visitRadius, dwell: visitDwell) }
+        } catch {
+            throw UsageError(message: error.description)
+        }
         if app == nil, let fromEnvironment = environment["LOCATE_APP"], !fromEnvironment.isEmpty {
             do {
-                app = try AppName(fromEnvironment)
+                try ConsentStore.checkAppName(fromEnvironment)
+                app = fromEnvironment
             } catch {
                 throw UsageError(message: "LOCATE_APP: \(error.description)")
             }

@@ -48,8 +48,7 @@ struct EventCommand<Detector: LocationEventDetector> {
     private func stream(into writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
         writer.start()
         try writer.flush()
-        let liveOptions = LiveUpdateOptions(desiredAccuracy: options.accuracy)
-        var events = await manager.events(from: detector, options: liveOptions).makeAsyncIterator()
+        var events = await manager.events(from: detector, options: options.liveUpdateOptions).makeAsyncIterator()
         var printed = 0
         var progress = StreamProgress(replay: options.replayName)
         progress.note(events.authorization)

@@ -44,6 +44,7 @@ extension ExitStatus {
         case .gpsdUnreachable, .connectTimedOut, .noDevice, .gpsdRefused, .gpsdClosedConnection, .placeDataUnavailable: self = .unavailable
         case .invalidEndpoint, .invalidAppName: self = .usage
         case .invalidSettings: self = .configuration
+        case .invalidArgument: self = .usage
         case .unknownPlace, .ambiguousPlace, .cancelled: self = .failure
         }
     }

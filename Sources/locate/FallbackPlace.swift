@@ -6,6 +6,6 @@ import GPSLocationPlaces
 enum FallbackPlace {
     static func coordinate(of name: String) throws(GPSLocationError) -> FallbackCoordinate {
         let place = try PlaceFinder(language: .english).uniquePlace(named: name)
-        return FallbackCoordinate(latitude: place.latitude, longitude: place.longitude)
+        return try FallbackCoordinate(latitude: place.latitude, longitude: place.longitude)
     }
 }

@@ -18,8 +18,6 @@ struct FollowCommand {
     let explainer: AuthorizationMessages
     /// When the stream started, for how long it waited.
     let started = ContinuousClock.now
-    /// How long of receiver time within its accuracy makes the position `stationary`.
-    static let stationaryAfter = Duration.seconds(60)
 
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -55,10 +53,7 @@ struct FollowCommand {
     /// Writes updates until the stream ends; the exit status for how it ended. The updates
     /// ready at one moment go out in one write (up to a batch), flushed as soon as no more are waiting.
     private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws(StandardStreams.OutputError) -> ExitStatus {
-        let liveOptions = LiveUpdateOptions(
-            distanceFilter: options.distance, minimumInterval: options.interval, heartbeat: options.heartbeat,
-            desiredAccuracy: options.accuracy, stationaryAfter: Self.stationaryAfter)
-        var updates = await manager.liveUpdates(liveOptions).makeAsyncIterator()
+        var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         var outputFailure: StandardStreams.OutputError?
         progress.stream.note(updates.authorization)
         do throws(GPSLocationError) {

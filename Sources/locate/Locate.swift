@@ -36,23 +36,26 @@ enum Locate {
         StandardIO.exit(status.rawValue)
     }
 
-    /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its status.
-    private static func waitFor(
-        _ work: @escaping @Sendable () async throws(StandardStreams.OutputError) -> ExitStatus
-    ) throws(StandardStreams.OutputError) -> ExitStatus {
-        let outcome = Mutex(Result<ExitStatus, StandardStreams.OutputError>.success(.failure))
+    /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its value.
+    private static func waitFor<Value: Sendable, Failure: Error>(
+        _ work: @escaping @Sendable () async throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        let outcome = Mutex<Result<Value, Failure>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            do throws(StandardStreams.OutputError) {
-                let status = try await work()
-                outcome.withLock { $0 = .success(status) }
+            let result: Result<Value, Failure>
+            do throws(Failure) {
+                result = .success(try await work())
             } catch {
-                outcome.withLock { $0 = .failure(error) }
+                result = .failure(error)
             }
+            outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
-        return try outcome.withLock { $0 }.get()
+        // The task set it before it signalled.
+        guard let result = outcome.withLock({ $0 }) else { preconditionFailure("the task ended without a result") }
+        return try result.get()
     }
 
     /// `--replay -`: the track piped in, read as it comes by the stream (which a signal stops,
@@ -101,45 +104,51 @@ enum Locate {
                 language: options.placeLanguage ?? .current
             ).run()
         }
-        let store = ConsentStore(paths: .current, app: options.app) {
-            StandardStreams.diagnose($0)
+        let store: ConsentStore
+        do throws(GPSLocationError) {
+            store = try ConsentStore(paths: .current, appName: options.app) { StandardStreams.diagnose($0) }
+        } catch {
+            StandardStreams.diagnose(error.description)
+            return ExitStatus(error)
         }
         if case .permission(let action) = options.command {
             return try PermissionCommand(action: action, options: options, store: store).run()
         }
         // Fail closed: with an unusable settings or policy file nothing is printed and gpsd is not asked.
-        let settings: ResolvedSettings
+        let settings: ConsentSettings
         let fallback: FallbackCoordinate?
-        var isAllowedOnce = false
+        var replay: ReplayTrack?
         do throws(GPSLocationError) {
             settings = try store.settings()
             fallback = try store.fallback(resolvingPlaceNames: FallbackPlace.coordinate(of:))
-            // Asked only in the foreground of a terminal, only for positions, and never for a replay.
-            let authorization = Authorization(decision: settings.decision, context: .current())
-            let readsPositions = options.command == .locate || options.command == .monitor || options.command == .visits
-            if readsPositions, options.replay == nil, authorization.status == .notDetermined, authorization.locationServicesEnabled,
-                authorization.context.isForeground
-            {
-                let question = AuthorizationQuestion(app: store.appName, purpose: options.purpose, level: .whenInUse)
-                // Ctrl-C at the prompt ends locate at once, whatever the mode: nothing is started yet.
-                SignalTrap.restoreDefaultActions()
-                let answer = PermissionPrompt.ask(question)
-                if options.isStream { SignalTrap.blockSignals() }
-                isAllowedOnce = try store.keep(answer, to: question)
-            }
+            if let path = options.replay { replay = try path == "-" ? trackFromStandardInput() : ReplayTrack(contentsOf: path) }
         } catch {
             StandardStreams.diagnose(error.description)
             return ExitStatus(error)
         }
         let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
-        var replay: ReplayTrack?
-        if let path = options.replay {
+        // One manager per run: over the replayed track, or over gpsd with the user's consent.
+        let manager =
+            replay.map { GPSLocationManager(replaying: $0, speed: options.replaySpeed ?? 1) }
+            ?? GPSLocationManager(authorizationSource: store, configuration: configuration)
+        var explainer = AuthorizationMessages(store: store, app: options.app)
+        let readsPositions = options.command == .locate || options.command == .monitor || options.command == .visits
+        if readsPositions, replay == nil, settings.decision.status == .notDetermined, settings.decision.locationServicesEnabled {
+            // Nothing is decided: the manager asks, on the terminal (only a person at its
+            // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
+            SignalTrap.restoreDefaultActions()
+            let prompter = TerminalPrompter()
+            let purpose = options.purpose
             do throws(GPSLocationError) {
-                replay = try path == "-" ? trackFromStandardInput() : ReplayTrack(contentsOf: path)
+                _ = try waitFor { () async throws(GPSLocationError) in
+                    try await manager.requestWhenInUseAuthorization(purpose: purpose, prompter: prompter)
+                }
             } catch {
                 StandardStreams.diagnose(error.description)
                 return ExitStatus(error)
             }
+            if options.isStream { SignalTrap.blockSignals() }
+            explainer.wasAsked = prompter.wasAsked
         }
         let format = options.outputFormat
         var places: PlaceFinder?
@@ -152,12 +161,6 @@ enum Locate {
             }
         }
         let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places)
-        let explainer = AuthorizationMessages(store: store, app: options.app)
-        /// The manager of a stream: over the replayed track, or over gpsd with the user's consent.
-        func streamManager() -> GPSLocationManager {
-            if let replay { return GPSLocationManager(replaying: replay, speed: options.replaySpeed ?? 1) }
-            return GPSLocationManager(authorizationSource: store, configuration: configuration)
-        }
         switch (options.command, options.mode) {
         case (.monitor, _):
             // The settings' regions first: one on the command line replaces one of the same name.
@@ -172,35 +175,32 @@ enum Locate {
             }
             let until = options.until
             let command = EventCommand(
-                options: options, manager: streamManager(), writer: writer, explainer: explainer, detector: monitor,
+                options: options, manager: manager, writer: writer, explainer: explainer, detector: monitor,
                 record: { EventRecord.region($0) },
                 isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.visits, _):
+            guard let detector = options.visitDetector else { return .usage }
             let command = EventCommand(
-                options: options, manager: streamManager(), writer: writer, explainer: explainer,
-                detector: VisitDetector(radius: options.visitRadius, dwell: options.visitDwell), record: { EventRecord.visit($0) },
-                isGoal: { _ in false })
+                options: options, manager: manager, writer: writer, explainer: explainer, detector: detector,
+                record: { EventRecord.visit($0) }, isGoal: { _ in false })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.status, _):
-            let manager = GPSLocationManager(authorizationSource: store, configuration: configuration)
             let command = StatusCommand(options: options, manager: manager, settings: settings)
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
             let command = OnceCommand(
-                options: options, store: store, configuration: configuration, isAllowedOnce: isAllowedOnce,
-                timeout: options.timeout ?? settings.timeout ?? .seconds(30), writer: writer, explainer: explainer)
-            guard replay != nil else { return try command.run() }
-            let manager = streamManager()
-            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run(replaying: manager) }
-        case (_, .follow):
-            let manager = streamManager()
-            let command = FollowCommand(options: options, manager: manager, writer: writer, explainer: explainer)
-            let isAllowedOnce = isAllowedOnce
-            return try waitFor { () async throws(StandardStreams.OutputError) in
-                if isAllowedOnce { await manager.allowOnce() }
-                return try await command.run()
+                options: options, manager: manager, timeout: options.timeout ?? settings.timeout ?? GPSLocationManager.defaultTimeout,
+                writer: writer, explainer: explainer)
+            // A replay is played by a thread of its own, which the request awaits; gpsd is asked
+            // on this thread, with no concurrency at all (the hot path).
+            guard replay == nil else {
+                return try waitFor { () async throws(StandardStreams.OutputError) in try await command.runReplay() }
             }
+            return try command.run()
+        case (_, .follow):
+            let command = FollowCommand(options: options, manager: manager, writer: writer, explainer: explainer)
+            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         }
     }
 }

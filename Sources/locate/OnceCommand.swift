@@ -3,14 +3,12 @@ import GPSLocationConsent
 import LocateSupport
 
 /// `locate --once`: one fix on stdout; or, when there is none to give, the fallback coordinate
-/// (unless disabled), a message on stderr and the matching exit status. It runs the library's
-/// single-fix request on the main thread alone, without the manager and without Swift's
-/// concurrency runtime: the shortest way to a fix. The fix is written before it is kept.
+/// (unless disabled), a message on stderr and the matching exit status. It asks the manager's
+/// blocking request on the main thread alone, without Swift's concurrency runtime: the shortest
+/// way to a fix. The fix is written before the consent store keeps it.
 struct OnceCommand {
     let options: CommandLineOptions
-    let store: ConsentStore
-    let configuration: GPSLocationConfiguration
-    let isAllowedOnce: Bool
+    let manager: GPSLocationManager
     let timeout: Duration
     let writer: RecordWriter
     let explainer: AuthorizationMessages
@@ -18,28 +16,34 @@ struct OnceCommand {
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() throws(StandardStreams.OutputError) -> ExitStatus {
         var writer = self.writer
-        let endpoint = configuration.endpoint
+        let endpoint = manager.configuration.endpoint
         let report = writer.immediateReporter()
-        let request = SingleFixRequest(
-            source: store, configuration: configuration, context: nil, isAllowedOnce: isAllowedOnce, accuracy: options.accuracy,
-            timeout: timeout, maxAge: options.maxAge
-        ) { event in
-            report(StatusEvent(event, endpoint: endpoint) { _ in "" })
-        }
-        let answer: Result<SingleFixRequest.Answer, GPSLocationError>
+        var written: ExitStatus?
+        var outputFailure: StandardStreams.OutputError?
+        let answer: Result<Location, GPSLocationError>
         do throws(GPSLocationError) {
-            answer = .success(try request.runHere())
+            answer = .success(
+                try manager.requestLocationBlocking(
+                    accuracy: options.accuracy, timeout: timeout, maxAge: options.maxAge,
+                    statusHandler: { event in report(StatusEvent(event, endpoint: endpoint) { _ in "" }) }
+                ) { location in
+                    // Written before it is kept: keeping it never delays the answer.
+                    do throws(StandardStreams.OutputError) {
+                        written = try write(.success(location), to: &writer)
+                    } catch {
+                        outputFailure = error
+                    }
+                })
         } catch {
             answer = .failure(error)
         }
-        let status = try write(answer.map(\.location), to: &writer)
-        // The fix went out first: keeping it never delays the answer.
-        if case .success(let delivered) = answer { request.keep(delivered) }
-        return status
+        if let outputFailure { throw outputFailure }
+        if let written { return written }
+        return try write(answer, to: &writer)
     }
 
     /// `--once --replay`: the track's first fix within `--accuracy` (no permission, nothing kept).
-    func run(replaying manager: GPSLocationManager) async throws(StandardStreams.OutputError) -> ExitStatus {
+    func runReplay() async throws(StandardStreams.OutputError) -> ExitStatus {
         var writer = self.writer
         let answer: Result<Location, GPSLocationError>
         do throws(GPSLocationError) {

@@ -196,7 +196,8 @@ enum OptionTable {
             help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP."
         ) { parsed, flag, value in
             do throws(GPSLocationError) {
-                parsed.options.app = try AppName(value)
+                try ConsentStore.checkAppName(value)
+                parsed.options.app = value
             } catch {
                 throw UsageError(message: "'\(flag)' needs an app name: \(error.description)")
             }
@@ -323,7 +324,10 @@ enum OptionTable {
         } catch {
             throw UsageError(message: "'\(option)': \(error.description) in '\(UntrustedText.visible(text, limit: 80))'")
         }
-        guard let region = CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius) else {
+        let region: CircularRegion
+        do throws(GPSLocationError) {
+            region = try CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius)
+        } catch {
             throw UsageError(
                 message:
                     "'\(option)': '\(UntrustedText.visible(name, limit: 80))' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control or formatting character)"

@@ -33,14 +33,14 @@ struct PermissionCommand {
         case .status:
             return
         case .allow:
-            try store.allow(options.always ? .always : .whenInUse, accuracy: options.reduced ? .reducedAccuracy : .fullAccuracy)
+            try store.allow(always: options.always, accuracy: options.reduced ? .reducedAccuracy : .fullAccuracy)
         case .deny:
             try store.deny()
         case .reset:
             try store.reset()
         }
         let settings = try store.settings()
-        let authorization = Authorization(decision: settings.decision, context: .current())
+        let authorization = Authorization(decision: settings.decision, appState: .terminal)
         StandardStreams.diagnose("\(subject): \(describe(authorization, settings: settings))")
         if settings.decision.status == .restricted || !settings.decision.locationServicesEnabled {
             StandardStreams.diagnose("note: the administrator's policy or the services switch still applies")
@@ -51,32 +51,35 @@ struct PermissionCommand {
 
     /// One line (or JSON object) per app: the default, then every app named in either file.
     private func statusLines() throws(GPSLocationError) -> [String] {
-        let (user, policy) = try store.files()
-        let apps: [AppName?] = options.app.map { [$0] } ?? [nil] + Set(user.apps.keys).union(policy.apps.keys).sorted()
-        let context = ProcessContext.current()
-        return apps.map { app in
-            let settings = ResolvedSettings(user: user, policy: policy, app: app)
-            let authorization = Authorization(decision: settings.decision, context: context)
+        var apps: [String?] = [options.app]
+        if options.app == nil { apps += try store.appNames() }
+        let appState = AppState.terminal
+        var lines: [String] = []
+        for app in apps {
+            let settings = try store.forApp(app).settings()
+            let authorization = Authorization(decision: settings.decision, appState: appState)
             guard options.isJSON else {
-                return (app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings)
+                lines.append((app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings))
+                continue
             }
             var object = JSONObjectWriter()
-            object.add("app", string: app?.rawValue)
+            object.add("app", string: app)
             object.add(
                 "authorization",
                 string: AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled))
-            object.add("decided_by", string: settings.statusOrigin?.description)
+            object.add("decided_by", string: settings.statusDecidedBy?.description)
             object.add("accuracy", string: authorization.accuracy.rawValue)
-            object.add("accuracy_decided_by", string: settings.accuracyOrigin?.description)
+            object.add("accuracy_decided_by", string: settings.accuracyDecidedBy?.description)
             object.add("authorized_now", bool: authorization.isAuthorized)
             object.add("reason", string: authorization.denial?.rawValue)
-            return object.text
+            lines.append(object.text)
         }
+        return lines
     }
 
-    private func describe(_ authorization: Authorization, settings: ResolvedSettings) -> String {
-        let origin = settings.statusOrigin.map { "set in \($0)" } ?? "not set"
-        let accuracyOrigin = settings.accuracyOrigin.map { "set in \($0)" } ?? "default"
+    private func describe(_ authorization: Authorization, settings: ConsentSettings) -> String {
+        let origin = settings.statusDecidedBy.map { "set in \($0)" } ?? "not set"
+        let accuracyOrigin = settings.accuracyDecidedBy.map { "set in \($0)" } ?? "default"
         let now = authorization.denial.map { "not authorized now (\($0.rawValue))" } ?? "authorized now"
         return
             "\(AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)) (\(origin)), accuracy \(authorization.accuracy.rawValue) (\(accuracyOrigin)), \(now)"

@@ -12,9 +12,7 @@ enum EventRecord {
         case .region(let event):
             return event.location
         case .visit(let event):
-            return Location(
-                latitude: event.visit.latitude, longitude: event.visit.longitude, horizontalAccuracy: event.visit.horizontalAccuracy,
-                mode: nil)
+            return event.visit.location
         }
     }
 }

@@ -8,11 +8,11 @@ import LocateSupport
 struct StatusCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
-    let settings: ResolvedSettings
+    let settings: ConsentSettings
 
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
-        let authorization = (try? await manager.authorization()) ?? Authorization(decision: settings.decision, context: .current())
+        let authorization = (try? manager.authorization()) ?? Authorization(decision: settings.decision, appState: .terminal)
         func text(_ value: String?) -> FieldValue { value.map(FieldValue.text) ?? .unknown }
         var facts: [(key: String, value: FieldValue)] = [
             ("services", .text(authorization.locationServicesEnabled ? "on" : "off")),
@@ -20,7 +20,7 @@ struct StatusCommand {
                 "authorization",
                 .text(AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled))
             ),
-            ("decided_by", text(settings.statusOrigin?.description)),
+            ("decided_by", text(settings.statusDecidedBy?.description)),
             ("accuracy", .text(authorization.accuracy.rawValue)),
             ("authorized_now", .flag(authorization.isAuthorized)),
             ("reason", text(authorization.denial?.rawValue)),

@@ -26,11 +26,14 @@ struct ConsentStoreTests {
         try ConsentStore(paths: paths, appName: app)
     }
 
-    private static let fix = Location(
-        latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
+    private static var fix: Location {
+        get throws {
+            try Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
+        }
+    }
 
     private static func authorized(_ decision: AuthorizationDecision) -> Authorization {
-        Authorization(decision: decision, context: ProcessContext(hasTerminal: false, isForeground: false))
+        Authorization(decision: decision, appState: AppState.unattended)
     }
 
     @Test func decisionUpdatesReportTheDecisionAndEachChange() async throws {
@@ -38,7 +41,7 @@ struct ConsentStoreTests {
         let store = try store()
         var updates = store.decisionUpdates().makeAsyncIterator()
         #expect(try await updates.next()?.status == .notDetermined)
-        try store.allow(.always)
+        try store.allow(always: true)
         #expect(try await updates.next()?.status == .authorizedAlways)
         try write("[location]\nauthorization = restricted\n", to: paths.policyCandidates[0])
         #expect(try await updates.next()?.status == .restricted)
@@ -58,8 +61,8 @@ struct ConsentStoreTests {
             func ask(_ question: AuthorizationQuestion) async -> AuthorizationAnswer? { .deny }
         }
         let manager = GPSLocationManager(
-            authorizationSource: try store(), processContext: ProcessContext(hasTerminal: true, isForeground: true))
-        let authorization = try await manager.requestAuthorization(prompter: Deny())
+            authorizationSource: try store(), appState: AppState.foreground)
+        let authorization = try await manager.requestWhenInUseAuthorization(prompter: Deny())
         #expect(authorization.denial == .denied)
         #expect(
             try String(contentsOfFile: paths.userFile!, encoding: .utf8)
@@ -124,11 +127,11 @@ struct ConsentStoreTests {
         try write("[location]\nauthorization = always\n", to: paths.userFile!)
         let store = try store()
         let released = Self.authorized(try store.currentDecision())
-        store.keep(Self.fix, releasedUnder: released)
-        #expect(store.keptLocation()?.latitude == Self.fix.latitude)
+        store.keep(try Self.fix, releasedUnder: released)
+        #expect(try store.keptLocation()?.latitude == Self.fix.latitude)
         try store.deny()
         #expect(store.keptLocation() == nil, "a deny purges")
-        store.keep(Self.fix, releasedUnder: released)
+        store.keep(try Self.fix, releasedUnder: released)
         #expect(store.keptLocation() == nil, "released before the deny: never kept after it")
         #expect(!FileManager.default.fileExists(atPath: paths.cacheDirectory! + "/last-fix.json"))
     }
@@ -141,7 +144,8 @@ struct ConsentStoreTests {
         try write("[location]\nauthorization = always\n", to: paths.userFile!)
         let cache = paths.cacheDirectory!
         let planted =
-            #"{"format":1,"lat":10.5,"lon":20.5,"time":null,"received":\#(Date().timeIntervalSince1970),"mode":"3d","accuracy":"full"}"#
+            #"{"format":2,"received":\#(Date().timeIntervalSince1970)}"# + "\n"
+            + #"{"lat":10.5,"lon":20.5,"time":null,"mode":"3d","accuracy":"full"}"#
         switch kind {
         case "world-writable":
             try write(planted, to: cache + "/last-fix.json")
@@ -157,8 +161,8 @@ struct ConsentStoreTests {
         let warnings = WarningLog()
         let store = ConsentStore(paths: paths, app: nil, warning: warnings.note)
         #expect(store.keptLocation() == nil, "a planted fix is not served")
-        store.keep(Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
-        store.keep(Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
+        store.keep(try Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
+        store.keep(try Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
         let kept = try String(
             contentsOfFile: (kind == "symbolic link" ? directory.path + "/elsewhere" : cache) + "/last-fix.json", encoding: .utf8)
         #expect(kept == planted, "nothing written there")
@@ -170,7 +174,7 @@ struct ConsentStoreTests {
         guard geteuid() == 0 else { return }
         try write("[location]\nauthorization = always\n", to: paths.userFile!)
         let store = try store()
-        store.keep(Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
+        store.keep(try Self.fix, releasedUnder: Self.authorized(try store.currentDecision()))
         #expect(store.keptLocation() != nil)
         chown(paths.cacheDirectory! + "/last-fix.json", 65534, 65534)
         #expect(store.keptLocation() == nil)

@@ -28,7 +28,9 @@ struct LocationSettingsTests {
             accuracy = reduced
             """)
         #expect(settings.location.services?.value == true)
-        #expect(settings.location.authorization == Setting(value: .whenInUse, origin: SettingOrigin(file: "/home/u/locate.conf", line: 4)))
+        #expect(
+            settings.location.authorization
+                == Setting(value: .authorizedWhenInUse, origin: SettingOrigin(file: "/home/u/locate.conf", line: 4)))
         #expect(settings.location.accuracy?.value == .fullAccuracy)
         #expect(settings.location.timeout?.value == .seconds(30))
         #expect(settings.fallbackLatitude?.value == 37.517829)
@@ -41,7 +43,7 @@ struct LocationSettingsTests {
 
     @Test func acceptsQuotedValuesWithCommentCharacters() throws {
         let settings = try parse("[app \"my-app\"]\nauthorization = \"always\"  ; quoted\n")
-        #expect(settings.apps[try AppName("my-app")]?.authorization?.value == .always)
+        #expect(settings.apps[try AppName("my-app")]?.authorization?.value == .authorizedAlways)
     }
 
     @Test(arguments: [

@@ -22,7 +22,7 @@ struct SettingsEditorTests {
 
     @Test func createsTheFileAndItsDirectoryPrivately() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        try SettingsEditor(file: file).update(app: nil, setting: [.authorization(.whenInUse)])
+        try SettingsEditor(file: file).update(app: nil, setting: [.authorization(.authorizedWhenInUse)])
         #expect(try content() == "[location]\nauthorization = when-in-use\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -34,9 +34,9 @@ struct SettingsEditorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try write("# my settings\n[location]\nauthorization = denied   # said no\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n")
         let editor = SettingsEditor(file: file)
-        try editor.update(app: nil, setting: [.authorization(.always)])
+        try editor.update(app: nil, setting: [.authorization(.authorizedAlways)])
         #expect(try content() == "# my settings\n[location]\nauthorization = always\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n")
-        try editor.update(app: AppName("weather"), setting: [.authorization(.whenInUse)])
+        try editor.update(app: AppName("weather"), setting: [.authorization(.authorizedWhenInUse)])
         #expect(try content().hasSuffix("latitude = 1\n\n[app \"weather\"]\nauthorization = when-in-use\n"))
         try editor.update(app: nil, setting: [], removing: [.authorization, .accuracy])
         #expect(try content().hasPrefix("# my settings\n[location]\n\n[fallback]\n"))
@@ -91,7 +91,7 @@ struct SettingsEditorTests {
         let file = file
         DispatchQueue.concurrentPerform(iterations: 20) { index in
             do {
-                try SettingsEditor(file: file).update(app: AppName("app\(index)"), setting: [.authorization(.always)])
+                try SettingsEditor(file: file).update(app: AppName("app\(index)"), setting: [.authorization(.authorizedAlways)])
             } catch {
                 failures.withLock { $0.append("\(error)") }
             }
@@ -137,7 +137,7 @@ struct SettingsEditorVerificationTests {
         let original = try document("# mine\n[location]\nauthorization = denied\n")
         try editor.verify(
             Array("# mine\n[location]\nauthorization = always\n".utf8), against: original, section: location,
-            setting: [.authorization(.always)], removing: [])
+            setting: [.authorization(.authorizedAlways)], removing: [])
     }
 
     @Test(arguments: [
@@ -150,7 +150,8 @@ struct SettingsEditorVerificationTests {
     func refusesAnythingElse(written: String) throws {
         let original = try document("[location]\nauthorization = denied\n")
         #expect(throws: GPSLocationError.self) {
-            try editor.verify(Array(written.utf8), against: original, section: location, setting: [.authorization(.always)], removing: [])
+            try editor.verify(
+                Array(written.utf8), against: original, section: location, setting: [.authorization(.authorizedAlways)], removing: [])
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 struct AccuracyReducerTests {
     private func fix(_ latitude: Double, _ longitude: Double) -> Location {
         Location(
-            latitude: latitude, longitude: longitude, altitudeMSL: 12, horizontalAccuracy: 3, speed: 2, course: 90, climb: 0.5,
+            unchecked: latitude, longitude: longitude, altitudeMSL: 12, horizontalAccuracy: 3, speed: 2, course: 90, climb: 0.5,
             mode: .threeDimensional)
     }
 

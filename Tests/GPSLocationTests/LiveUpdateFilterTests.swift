@@ -5,39 +5,43 @@ import Testing
 @testable import GPSLocation
 
 struct LiveUpdateFilterTests {
-    private let start = ContinuousClock.now
+    private let start = Date(timeIntervalSince1970: 1_767_254_400)
 
-    /// Feeds fixes given as (metres north of 64°N 22°W, seconds after start) and returns which passed.
+    /// Feeds fixes given as (metres north of 64°N 22°W, seconds of receiver time after start)
+    /// and returns which passed.
     private func admitted(_ options: LiveUpdateOptions, _ fixes: [(metresNorth: Double, second: Double)]) -> [Bool] {
         var filter = LiveUpdateFilter(options: options)
         return fixes.map { fix in
-            let location = Location(latitude: 64 + fix.metresNorth / 111_195, longitude: -22, mode: .threeDimensional)
-            return filter.admit(location, at: start.advanced(by: .milliseconds(Int64(fix.second * 1000))))
+            let location = Location(
+                unchecked: 64 + fix.metresNorth / 111_195, longitude: -22, time: start.addingTimeInterval(fix.second),
+                mode: .threeDimensional)
+            return filter.admit(location, handedOutAt: Date())
         }
     }
 
     @Test func withoutOptionsEveryFixPasses() {
-        #expect(admitted(LiveUpdateOptions(), [(0, 0), (0, 1), (0, 2), (0, 3)]) == [true, true, true, true])
+        #expect(admitted(.everyFix, [(0, 0), (0, 1), (0, 2), (0, 3)]) == [true, true, true, true])
     }
 
-    @Test func distanceFilterHoldsBackSmallMovesMeasuredFromTheLastEmittedFix() {
-        let passed = admitted(LiveUpdateOptions(distanceFilter: 10), [(0, 0), (6, 1), (9.5, 2), (10.5, 3), (15, 4), (21, 5)])
+    @Test func distanceFilterHoldsBackSmallMovesMeasuredFromTheLastEmittedFix() throws {
+        let passed = admitted(try LiveUpdateOptions(distanceFilter: 10), [(0, 0), (6, 1), (9.5, 2), (10.5, 3), (15, 4), (21, 5)])
         #expect(passed == [true, false, false, true, false, true])
     }
 
-    @Test func minimumIntervalLimitsTheRate() {
-        let passed = admitted(LiveUpdateOptions(minimumInterval: .seconds(5)), [(0, 0), (100, 4.9), (200, 5), (300, 6)])
+    @Test func minimumIntervalLimitsTheRate() throws {
+        let passed = admitted(try LiveUpdateOptions(minimumInterval: .seconds(5)), [(0, 0), (100, 4.9), (200, 5), (300, 6)])
         #expect(passed == [true, false, true, false])
     }
 
-    @Test func heartbeatLetsAStationaryFixThrough() {
-        let passed = admitted(LiveUpdateOptions(distanceFilter: 50, heartbeat: .seconds(10)), [(0, 0), (1, 9), (1, 10), (1, 11), (1, 20)])
+    @Test func heartbeatLetsAStationaryFixThrough() throws {
+        let passed = admitted(
+            try LiveUpdateOptions(distanceFilter: 50, heartbeat: .seconds(10)), [(0, 0), (1, 9), (1, 10), (1, 11), (1, 20)])
         #expect(passed == [true, false, true, false, true])
     }
 
-    @Test func greatCircleDistanceMatchesKnownDistances() {
-        let equatorA = Location(latitude: 0, longitude: 0, mode: .twoDimensional)
-        let equatorB = Location(latitude: 0, longitude: 1, mode: .twoDimensional)
+    @Test func greatCircleDistanceMatchesKnownDistances() throws {
+        let equatorA = try Location(latitude: 0, longitude: 0, mode: .twoDimensional)
+        let equatorB = try Location(latitude: 0, longitude: 1, mode: .twoDimensional)
         #expect(abs(equatorA.greatCircleDistance(to: equatorB) - 111_195) < 1)
         #expect(equatorA.greatCircleDistance(to: equatorA) == 0)
     }
@@ -49,7 +53,7 @@ struct EpochRuleTests {
     private let time = Date(timeIntervalSince1970: 1_767_254_401)
 
     private func fix(_ mode: FixMode, _ latitude: Double, at time: Date?) -> Location {
-        Location(latitude: latitude, longitude: 20, time: time, mode: mode)
+        Location(unchecked: latitude, longitude: 20, time: time, mode: mode)
     }
 
     @Test func aHigherModeOrAMovedPositionIsNotARepeat() {

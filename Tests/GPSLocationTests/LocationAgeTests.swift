@@ -8,7 +8,7 @@ struct LocationAgeTests {
 
     @Test func isTheTimeSinceTheFixAndUnknownWhenItCannotBeTrusted() {
         func age(_ offset: Double?) -> Double? {
-            Location(latitude: 0, longitude: 0, time: offset.map { now.addingTimeInterval(-$0) }, mode: .twoDimensional).age(at: now)?
+            Location(unchecked: 0, longitude: 0, time: offset.map { now.addingTimeInterval(-$0) }, mode: .twoDimensional).age(at: now)?
                 .seconds
         }
         #expect(age(30) == 30)

@@ -4,7 +4,7 @@ import Testing
 
 struct LocationCodingTests {
     @Test func encodesTheRecordKeysAndDecodesThemBack() throws {
-        let location = Location(
+        let location = try Location(
             latitude: 37.5178281, longitude: 126.886269, time: Date(timeIntervalSince1970: 1_767_254_405.25), altitudeMSL: 30.5,
             horizontalAccuracy: 4.2, speed: 1.5, course: 271.3, mode: .threeDimensional, satellitesUsed: 9, device: "/dev/ttyACM0")
         let data = try JSONEncoder().encode(location)

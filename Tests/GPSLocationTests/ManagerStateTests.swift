@@ -39,58 +39,74 @@ struct ManagerStateTests {
         }
     }
 
-    private static let foreground = ProcessContext(hasTerminal: true, isForeground: true)
+    private static let foreground = AppState.foreground
 
     /// A manager of gpsd at port 1 of loopback: nothing listens there, so a request that reaches
     /// gpsd fails at once.
-    private func manager(_ source: MemoryAuthorizationSource, context: ProcessContext = foreground) throws -> GPSLocationManager {
+    private func manager(_ source: MemoryAuthorizationSource, appState: AppState = foreground) throws -> GPSLocationManager {
         GPSLocationManager(
             authorizationSource: source, configuration: GPSLocationConfiguration(endpoint: try GPSDEndpoint(parsing: "127.0.0.1:1")),
-            processContext: context)
+            appState: appState)
     }
 
     @Test func theLastLocationIsGatedEachTimeItIsRead() async throws {
-        let fix = Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
+        let fix = try Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways), kept: fix)
         let manager = try manager(source)
-        #expect(await manager.location == nil, "nothing delivered yet")
+        #expect(manager.location == nil, "nothing delivered yet")
         let delivered = try await manager.requestLocation(maxAge: .seconds(60))
         #expect(delivered.latitude == 64.1504321)
-        #expect(await manager.location?.latitude == 64.1504321)
+        #expect(manager.location?.latitude == 64.1504321)
         source.decide(AuthorizationDecision(status: .authorizedAlways, accuracy: .reducedAccuracy))
-        let reduced = try #require(await manager.location)
-        #expect(reduced.accuracy == .reducedAccuracy && reduced.latitude != 64.1504321, "reduced now: the grid cell")
+        #expect(manager.location == nil, "released under full accuracy: not handed out under reduced")
+        source.decide(AuthorizationDecision(status: .authorizedAlways))
+        #expect(manager.location == nil, "forgotten, not only hidden")
+        let cell = try await manager.requestLocation(maxAge: .seconds(60))
         source.decide(AuthorizationDecision(status: .denied))
-        #expect(await manager.location == nil, "denied now: no location, whatever was delivered before")
-        #expect(await manager.authorizationStatus == .denied)
+        #expect(manager.location == nil, "denied now: no location, whatever was delivered before")
+        #expect(manager.authorizationStatus == .denied)
+        #expect(cell.latitude == 64.1504321)
+    }
+
+    /// The gate's second rule for the last location: a revoke forgets it even when the
+    /// authorization comes back before anyone reads it.
+    @Test func aRevokeUndoneAtOnceStillForgetsTheLastLocation() async throws {
+        let fix = try Location(latitude: 64.1504321, longitude: -21.9404567, time: Date(), horizontalAccuracy: 4, mode: .threeDimensional)
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways), kept: fix)
+        let manager = try manager(source)
+        _ = try await manager.requestLocation(maxAge: .seconds(60))
+        #expect(manager.location != nil)
+        source.decide(AuthorizationDecision(status: .denied))
+        source.decide(AuthorizationDecision(status: .authorizedAlways))
+        try await waitUntil("the deny to forget the location", timeout: .seconds(30)) { manager.location == nil }
     }
 
     @Test func requestingAuthorizationAsksOnlyWhenNotDeterminedAndKeepsTheAnswer() async throws {
         let source = MemoryAuthorizationSource(app: "weather")
         let always = ScriptedPrompter(.allowAlways)
         let manager = try manager(source)
-        #expect(await manager.authorizationStatus == .notDetermined)
-        let authorization = try await manager.requestAuthorization(.always, purpose: "weather", prompter: always)
+        #expect(manager.authorizationStatus == .notDetermined)
+        let authorization = try await manager.requestAlwaysAuthorization(purpose: "weather", prompter: always)
         #expect(authorization.status == .authorizedAlways && authorization.isAuthorized)
-        #expect(always.asked.withLock { $0 } == [AuthorizationQuestion(app: "weather", purpose: "weather", level: .always)])
-        #expect(source.recorded == [.always])
+        #expect(always.asked.withLock { $0 } == [AuthorizationQuestion(app: "weather", purpose: "weather", asksForAlways: true)])
+        #expect(source.recorded == [.authorizedAlways])
         let again = ScriptedPrompter(.deny)
-        try await manager.requestAuthorization(prompter: again)
+        try await manager.requestWhenInUseAuthorization(prompter: again)
         #expect(again.count == 0, "already chosen: not asked again")
-        #expect(await manager.authorizationStatus == .authorizedAlways)
+        #expect(manager.authorizationStatus == .authorizedAlways)
     }
 
     @Test func allowOnceIsWhenInUseForThisManagersLifeAndNoAnswerChangesNothing() async throws {
         let source = MemoryAuthorizationSource()
         let manager = try manager(source)
-        #expect(try await manager.requestAuthorization(prompter: ScriptedPrompter(nil)).denial == .notDetermined)
-        let authorization = try await manager.requestAuthorization(prompter: ScriptedPrompter(.allowOnce))
+        #expect(try await manager.requestWhenInUseAuthorization(prompter: ScriptedPrompter(nil)).denial == .notDetermined)
+        let authorization = try await manager.requestWhenInUseAuthorization(prompter: ScriptedPrompter(.allowOnce))
         #expect(authorization.status == .authorizedWhenInUse && authorization.isAuthorized, "the guard every example uses lets it through")
-        #expect(await manager.authorizationStatus == .authorizedWhenInUse)
+        #expect(manager.authorizationStatus == .authorizedWhenInUse)
         #expect(source.recorded.isEmpty, "nothing kept")
-        #expect(try await self.manager(source).authorization().denial == .notDetermined, "another manager was not allowed")
-        let background = try await self.manager(source, context: ProcessContext(hasTerminal: false, isForeground: false))
-            .requestAuthorization(prompter: ScriptedPrompter(.allowOnce))
+        #expect(try self.manager(source).authorization().denial == .notDetermined, "another manager was not allowed")
+        let background = try await self.manager(source, appState: AppState.unattended)
+            .requestWhenInUseAuthorization(prompter: ScriptedPrompter(.allowOnce))
         #expect(background.denial == .background, "allow once is when-in-use: not in the background")
     }
 
@@ -98,44 +114,44 @@ struct ManagerStateTests {
         let source = MemoryAuthorizationSource()
         let manager = try manager(source)
         let slow = ScriptedPrompter(.allowWhileUsing, delay: .milliseconds(200))
-        async let first = manager.requestAuthorization(prompter: slow)
-        async let second = manager.requestAuthorization(prompter: slow)
+        async let first = manager.requestWhenInUseAuthorization(prompter: slow)
+        async let second = manager.requestWhenInUseAuthorization(prompter: slow)
         let results = try await [first, second]
         #expect(slow.count == 1, "one prompt in flight per manager")
         #expect(results.allSatisfy { $0.status == .authorizedWhenInUse })
-        #expect(source.recorded == [.whenInUse])
+        #expect(source.recorded == [.authorizedWhenInUse])
     }
 
     @Test func askingForAlwaysAfterWhenInUsePromptsForTheUpgradeOnce() async throws {
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse))
         let manager = try manager(source)
         let keep = ScriptedPrompter(.allowWhileUsing)
-        let kept = try await manager.requestAuthorization(.always, prompter: keep)
+        let kept = try await manager.requestAlwaysAuthorization(prompter: keep)
         #expect(keep.asked.withLock { $0.first?.isUpgrade } == true)
         #expect(kept.status == .authorizedWhenInUse && source.recorded.isEmpty, "keeping when-in-use changes nothing")
         let upgrade = ScriptedPrompter(.allowAlways)
-        try await manager.requestAuthorization(.always, prompter: upgrade)
+        try await manager.requestAlwaysAuthorization(prompter: upgrade)
         #expect(upgrade.count == 0, "the upgrade is asked once per manager")
         let fresh = try self.manager(source)
-        #expect(try await fresh.requestAuthorization(.always, prompter: upgrade).status == .authorizedAlways)
-        #expect(upgrade.count == 1 && source.recorded == [.always])
+        #expect(try await fresh.requestAlwaysAuthorization(prompter: upgrade).status == .authorizedAlways)
+        #expect(upgrade.count == 1 && source.recorded == [.authorizedAlways])
         #expect(
-            try await fresh.requestAuthorization(.whenInUse, prompter: keep).status == .authorizedAlways, "when-in-use asks nothing more")
+            try await fresh.requestWhenInUseAuthorization(prompter: keep).status == .authorizedAlways, "when-in-use asks nothing more")
     }
 
     @MainActor
     @Test func aMainActorPrompterIsAsked() async throws {
         let prompter = MainActorPrompter()
-        let authorization = try await manager(MemoryAuthorizationSource()).requestAuthorization(prompter: prompter)
+        let authorization = try await manager(MemoryAuthorizationSource()).requestWhenInUseAuthorization(prompter: prompter)
         #expect(prompter.shown == 1 && authorization.status == .authorizedWhenInUse)
     }
 
     @Test func aHostCanSayWhetherItIsInTheForeground() async throws {
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse))
-        #expect(try await manager(source).authorization().isAuthorized)
-        let daemon = try manager(source, context: ProcessContext(hasTerminal: false, isForeground: false))
-        #expect(try await daemon.authorization().denial == .background)
-        #expect(await daemon.authorizationStatus == .authorizedWhenInUse)
+        #expect(try manager(source).authorization().isAuthorized)
+        let daemon = try manager(source, appState: AppState.unattended)
+        #expect(try daemon.authorization().denial == .background)
+        #expect(daemon.authorizationStatus == .authorizedWhenInUse)
     }
 
     @Test func theManagerCountsTheLiveStreamsBeingIterated() async throws {
@@ -158,17 +174,17 @@ struct ManagerStateTests {
     @Test func servicesOffIsItsOwnSwitch() async throws {
         let manager = try manager(
             MemoryAuthorizationSource(AuthorizationDecision(locationServicesEnabled: false, status: .authorizedAlways)))
-        #expect(await !manager.locationServicesEnabled)
-        #expect(await manager.authorizationStatus == .authorizedAlways)
-        #expect(try await manager.authorization().denial == .servicesOff)
+        #expect(!manager.locationServicesEnabled)
+        #expect(manager.authorizationStatus == .authorizedAlways)
+        #expect(try manager.authorization().denial == .servicesOff)
         let prompter = ScriptedPrompter(.allowAlways)
-        try await manager.requestAuthorization(prompter: prompter)
+        try await manager.requestWhenInUseAuthorization(prompter: prompter)
         #expect(prompter.count == 0, "no prompt while services are off")
     }
 
     @Test func theAuthorizationUpdatesFollowTheSource() async throws {
         let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedAlways))
-        var updates = try await manager(source).authorizationUpdates().makeAsyncIterator()
+        var updates = try manager(source).authorizationUpdates().makeAsyncIterator()
         #expect(try await updates.next()?.isAuthorized == true)
         source.decide(AuthorizationDecision(status: .denied))
         #expect(try await updates.next()?.denial == .denied)

@@ -8,7 +8,7 @@ import Synchronization
 final class MemoryAuthorizationSource: AuthorizationSource {
     private struct State {
         var decision: AuthorizationDecision
-        var recorded: [AuthorizationChoice] = []
+        var recorded: [AuthorizationStatus] = []
         var kept: Location?
         var watchers: [AsyncUpdates<AuthorizationDecision>.Continuation] = []
     }
@@ -30,7 +30,7 @@ final class MemoryAuthorizationSource: AuthorizationSource {
         for watcher in watchers { watcher.yield(decision) }
     }
 
-    var recorded: [AuthorizationChoice] { state.withLock { $0.recorded } }
+    var recorded: [AuthorizationStatus] { state.withLock { $0.recorded } }
     var kept: Location? { state.withLock { $0.kept } }
 
     func currentDecision() throws(GPSLocationError) -> AuthorizationDecision { state.withLock { $0.decision } }
@@ -45,15 +45,10 @@ final class MemoryAuthorizationSource: AuthorizationSource {
         return updates
     }
 
-    func record(_ choice: AuthorizationChoice) throws(GPSLocationError) {
+    func record(_ choice: AuthorizationStatus) throws(GPSLocationError) {
         let decision = state.withLock { state in
             state.recorded.append(choice)
-            state.decision.status =
-                switch choice {
-                case .whenInUse: .authorizedWhenInUse
-                case .always: .authorizedAlways
-                case .denied: .denied
-                }
+            state.decision.status = choice
             return state.decision
         }
         decide(decision)

@@ -1,6 +1,7 @@
 import Foundation
-import GPSLocation
 import Testing
+
+@testable import GPSLocation
 
 struct RegionMonitorTests {
     /// Home: 100 m around a point in Seoul.
@@ -9,16 +10,17 @@ struct RegionMonitorTests {
 
     /// A region the test knows is valid.
     static func circle(_ name: String, _ latitude: Double, _ longitude: Double, _ radius: Double) -> CircularRegion {
-        guard let region = CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius) else {
-            preconditionFailure("\(name) is a valid region")
+        do {
+            return try CircularRegion(name: name, latitude: latitude, longitude: longitude, radius: radius)
+        } catch {
+            preconditionFailure("\(name) is a valid region: \(error)")
         }
-        return region
     }
 
     /// A fix `metres` north of home's centre, with accuracy `accuracy`.
     static func fix(north metres: Double, accuracy: Double? = 5, second: Double = 0) -> Location {
         Location(
-            latitude: 37.5178 + metres / 110_990, longitude: 126.8863, time: Date(timeIntervalSince1970: 1_767_254_400 + second),
+            unchecked: 37.5178 + metres / 110_990, longitude: 126.8863, time: Date(timeIntervalSince1970: 1_767_254_400 + second),
             horizontalAccuracy: accuracy, mode: .threeDimensional)
     }
 
@@ -82,21 +84,31 @@ struct RegionMonitorTests {
     }
 
     @Test func aRegionIsValidatedWhenMade() {
-        #expect(CircularRegion(name: "", latitude: 0, longitude: 0, radius: 10) == nil)
-        #expect(CircularRegion(name: "a\u{202E}b", latitude: 0, longitude: 0, radius: 10) == nil)
-        #expect(CircularRegion(name: "x", latitude: 91, longitude: 0, radius: 10) == nil)
-        #expect(CircularRegion(name: "x", latitude: 0, longitude: 0, radius: 0) == nil)
-        #expect(CircularRegion(name: "x", latitude: 0, longitude: 0, radius: .nan) == nil)
-        #expect(CircularRegion(name: "x", latitude: 0, longitude: 0, radius: 2e7) == nil)
+        func rejected(_ name: String, _ latitude: Double, _ radius: Double) -> String? {
+            do {
+                _ = try CircularRegion(name: name, latitude: latitude, longitude: 0, radius: radius)
+                return nil
+            } catch {
+                guard case .invalidArgument(let argument, _) = error else { return "\(error)" }
+                return argument
+            }
+        }
+        #expect(rejected("", 0, 10) == "name")
+        #expect(rejected("a\u{202E}b", 0, 10) == "name")
+        #expect(rejected("x", 91, 10) == "center")
+        #expect(rejected("x", 0, 0) == "radius")
+        #expect(rejected("x", 0, .nan) == "radius")
+        #expect(rejected("x", 0, 2e7) == "radius")
+        #expect(rejected("x", 0, 10) == nil)
     }
 
     @Test func regionsAcrossTheAntimeridianAndAtThePole() {
         let fiji = Self.circle("fiji", -17, 180, 1000)
         let pole = Self.circle("pole", 90, 0, 1000)
         var monitor = RegionMonitor(regions: [fiji, pole])
-        let west = Location(latitude: -17, longitude: -179.995, mode: .twoDimensional)
+        let west = Location(unchecked: -17, longitude: -179.995, mode: .twoDimensional)
         #expect(monitor.process(west).map(\.state) == [.inside, .outside])
-        let nearPole = Location(latitude: 89.995, longitude: 123, mode: .twoDimensional)
+        let nearPole = Location(unchecked: 89.995, longitude: 123, mode: .twoDimensional)
         #expect(monitor.process(nearPole).map(\.kind) == [.exit, .enter])
     }
 }
@@ -122,7 +134,7 @@ struct VisitDetectorTests {
     }
 
     @Test func stopGoStopGivesArrivalDepartureArrivalByTheReceiverClock() throws {
-        var detector = VisitDetector(radius: 50, dwell: .seconds(300))
+        var detector = try VisitDetector(radius: 50, dwell: .seconds(300))
         let events = Self.stopGoStop(stay: 8).flatMap { detector.process($0) }
         #expect(events.map(\.kind) == [.arrival, .departure, .arrival])
         let start = Date(timeIntervalSince1970: 1_767_254_400)
@@ -135,13 +147,13 @@ struct VisitDetectorTests {
         #expect(events[0].visit.horizontalAccuracy == 5)
     }
 
-    @Test func aStayShorterThanTheDwellIsNoVisit() {
-        var detector = VisitDetector(radius: 50, dwell: .seconds(300))
+    @Test func aStayShorterThanTheDwellIsNoVisit() throws {
+        var detector = try VisitDetector(radius: 50, dwell: .seconds(300))
         #expect(Self.stopGoStop(stay: 2).flatMap { detector.process($0) }.isEmpty)
     }
 
-    @Test func fixesWithoutATimeOrTooInaccurateDecideNothing() {
-        var detector = VisitDetector()
+    @Test func fixesWithoutATimeOrTooInaccurateDecideNothing() throws {
+        var detector = try VisitDetector()
         var untimed = RegionMonitorTests.fix(north: 0)
         untimed.time = nil
         #expect(detector.process(untimed).isEmpty)

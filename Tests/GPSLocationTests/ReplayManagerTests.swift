@@ -19,7 +19,7 @@ struct ReplayManagerTests {
             latitudes.append(location.latitude)
         }
         #expect(latitudes == (try Self.walk.allLocations()).map(\.latitude))
-        #expect(await manager.authorizationStatus == .authorizedAlways, "a replay needs no permission")
+        #expect(manager.authorizationStatus == .authorizedAlways, "a replay needs no permission")
     }
 
     @Test func aRequestTakesTheFirstFixAccurateEnough() async throws {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 /// The last-fix cache and `--max-age`, end to end.
-@Suite(.serialized)
 struct CacheEndToEndTests {
     @Test func maxAgeAnswersFromTheCacheWithoutAskingGpsd() async throws {
         let settings = try SettingsHome.allowingAlways()
@@ -51,9 +50,11 @@ struct CacheEndToEndTests {
         let settings = try SettingsHome.allowingAlways()
         let now = Date().timeIntervalSince1970
         let port = try closedPort()
-        for (label, time) in [("a year ahead", String(now + 365 * 86_400)), ("beyond any year", "1e300")] {
+        let yearAhead = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now + 365 * 86_400))
+        for (label, time) in [("a year ahead", "\"\(yearAhead)\""), ("beyond any year", "\"9999-01-01T00:00:00Z\""), ("a number", "1e300")]
+        {
             try settings.write(
-                #"{"format":1,"lat":10.5,"lon":20.5,"time":\#(time),"received":\#(now),"mode":"3d","accuracy":"full"}"#,
+                #"{"format":2,"received":\#(now)}"# + "\n" + #"{"lat":10.5,"lon":20.5,"time":\#(time),"mode":"3d","accuracy":"full"}"#,
                 to: settings.cacheFile)
             let run = try await runLocate(["--json", "--max-age", "1", "127.0.0.1:\(port)"], settings: settings)
             #expect(run.status == 69, "\(label)")

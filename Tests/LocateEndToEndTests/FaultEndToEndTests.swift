@@ -3,7 +3,6 @@ import Testing
 
 /// A gpsd that stalls, sends garbage or hangs up (Scripts/fake-gpsd): no crash, no hang, no
 /// partial line, no made-up position; a clear message and the documented status.
-@Suite(.serialized)
 struct FaultEndToEndTests {
     @Test func aStalledGpsdTimesOutWithTheFallback() async throws {
         let gpsd = try await GpsdServer(misbehaving: "stall")

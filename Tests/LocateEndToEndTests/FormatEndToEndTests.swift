@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 /// Every output format read by the real program at the other end of the pipe.
-@Suite(.serialized)
 struct FormatEndToEndTests {
     private let locate = Package.locate.path
 

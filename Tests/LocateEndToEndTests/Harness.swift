@@ -155,13 +155,11 @@ final class GpsdServer: Sendable {
     /// A real gpsd replaying `track`; returns once it is ready (`wait`: "fix", "report" or "listen").
     /// The replay runs at 5 epochs per second (`cycle` 0.2 s) so tests reach their fixes sooner;
     /// `restamp` replays it with receiver times from now on (for fix ages).
-    /// `late` starts gpsd with no receiver and plugs the track's in that many seconds after it listens.
+    /// `late` starts gpsd with no receiver, ready once it listens; ``plugIn()`` plugs the track's in.
     convenience init(
-        track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false,
-        late: Double? = nil
+        track: String, port: Int? = nil, wait: String = "fix", cycle: Double = 0.2, restamp: Bool = false, late: Bool = false
     ) async throws {
-        var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : [])
-        if let late { arguments += ["--late", String(late)] }
+        var arguments = ["--wait", wait, "--cycle", String(cycle)] + (restamp ? ["--restamp"] : []) + (late ? ["--late"] : [])
         if let port { arguments += ["--port", String(port)] }
         try await self.init(script: "simulate", arguments + [Package.track(track).path])
     }
@@ -181,6 +179,11 @@ final class GpsdServer: Sendable {
         }
         self.server = server
         endpoint = line
+    }
+
+    /// Plugs the receiver of a `late` gpsd in, as a USB receiver is plugged in.
+    func plugIn() {
+        server.signal(SIGUSR1)
     }
 
     /// The port of the endpoint (`Scripts/simulate` and `Scripts/fake-gpsd` print `127.0.0.1:PORT`).

@@ -6,7 +6,6 @@ import Testing
 /// values, and gpsds that lie, split their lines, hang up in storms or are many clients at once.
 /// Whatever comes in: no crash, no hang past the bound, no record on an error status, no
 /// coordinate that gpsd did not report as a fix, and a clear message. README gives the figures.
-@Suite(.serialized)
 struct HostileInputEndToEndTests {
     private static let fallback = "37.517829 126.886270"
 
@@ -64,7 +63,9 @@ struct HostileInputEndToEndTests {
         var mutator = Mutator(seed: 12)
         let port = try closedPort()
         let now = String(Int(Date().timeIntervalSince1970))
-        let valid = #"{"format":1,"lat":10.5,"lon":20.5,"time":"# + now + #","received":"# + now + #","mode":"3d","accuracy":"full"}"#
+        let valid =
+            #"{"format":2,"received":"# + now + "}\n" + #"{"lat":10.5,"lon":20.5,"time":""# + ISO8601DateFormatter().string(from: Date())
+            + #"","mode":"3d","accuracy":"full"}"#
         for (index, bytes) in mutator.corpus(from: [valid], count: 24).enumerated() {
             let settings = try SettingsHome.allowingAlways()
             try FileManager.default.createDirectory(at: settings.cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -3,7 +3,6 @@ import Testing
 
 /// The library in a host program that leaves SIGPIPE's default action in place
 /// (Tests/LibraryProbe): whatever gpsd does, the library never takes the process down.
-@Suite(.serialized)
 struct LibraryHostEndToEndTests {
     private static let probe = Package.locate.deletingLastPathComponent().appendingPathComponent("LibraryProbe")
 

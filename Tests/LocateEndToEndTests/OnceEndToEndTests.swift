@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 /// `locate --once` against a real gpsd (gpsfake replaying the bundled tracks).
-@Suite(.serialized)
 struct OnceEndToEndTests {
     @Test func printsTheReceiversCoordinateAsText() async throws {
         let receiver = try await GpsdServer(track: "weather")
@@ -71,17 +70,20 @@ struct OnceEndToEndTests {
 
     /// gpsd with no receiver yet (just started, or hot-plugging one) is waited for like a fix.
     @Test func aReceiverThatAppearsLateGivesAFix() async throws {
-        let receiver = try await GpsdServer(track: "weather", late: 2)
-        let run = try await runLocate(["--timeout", "10", receiver.endpoint])
-        #expect(run.status == 0)
-        #expect(run.stdout == "64.150432 -21.940457\n")
-        #expect(run.stderr == "locate: gpsd at \(receiver.endpoint) has no GPS device; waiting for one\n", "said once")
+        let receiver = try await GpsdServer(track: "weather", late: true)
+        let settings = try SettingsHome.allowingAlways()
+        let run = try startLocate(["--timeout", "20", receiver.endpoint], settings: settings)
+        try await run.stderr.wait(for: "the wait to be said") { run.stderr.text.contains("waiting for one") }
+        receiver.plugIn()
+        #expect(try await run.waitForExit() == 0)
+        #expect(run.stdout.text == "64.150432 -21.940457\n")
+        #expect(run.stderr.text == "locate: gpsd at \(receiver.endpoint) has no GPS device; waiting for one\n", "said once")
         let status = try await runLocate(["status", "--json", receiver.endpoint])
         #expect(status.status == 0)
     }
 
     @Test func noReceiverByTheDeadlineGivesStatus69() async throws {
-        let receiver = try await GpsdServer(track: "weather", late: 60)
+        let receiver = try await GpsdServer(track: "weather", late: true)
         let run = try await runLocate(["--timeout", "2", receiver.endpoint])
         #expect(run.status == 69)
         #expect(run.stdout == "37.517829 126.886270\n")

@@ -3,7 +3,6 @@ import Testing
 
 /// The permission model end to end: the built `locate`, a real gpsd replaying the parked track
 /// (a distinctive place: 64.1504321 N, 21.9404567 W), and settings in a private settings home.
-@Suite(.serialized)
 struct PermissionEndToEndTests {
     private static let fallbackText = "37.517829 126.886270\n"
 
@@ -67,6 +66,7 @@ struct PermissionEndToEndTests {
             for mode in [["--once"], ["--follow", "--count", "1"]] {
                 for format in formats {
                     let settings = try SettingsHome(user: user, policy: policy)
+                    try await settings.installPlaceIndex()
                     let run = try await runLocate(mode + format + ["--lang", "C", receiver.endpoint], settings: settings)
                     let label = "\(name), \(mode[0]), \(format[0])"
                     #expect(run.status == 77, "\(label)")

@@ -3,7 +3,6 @@ import Testing
 
 /// Places end to end: `locate geocode`, place tokens and `--geocode` against a real gpsd
 /// replaying the parked track (Reykjavik), `[fallback] place`, languages and locales.
-@Suite(.serialized)
 struct PlacesEndToEndTests {
     @Test func geocodeNamesTheFallbackCoordinateInTwoLanguages() async throws {
         let english = try await runLocate(["geocode", "--lang", "C", "37.517829", "126.886270"], settings: .withPlaceIndex())

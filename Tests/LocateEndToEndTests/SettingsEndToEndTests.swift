@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 /// Malformed settings fail closed; live changes; reduced accuracy; end to end.
-@Suite(.serialized)
 struct SettingsEndToEndTests {
     @Test(arguments: [
         ("[locaton]\nauthorization = always\n", ":1:2: unknown section [locaton]"),

@@ -3,7 +3,6 @@ import Testing
 
 /// The everyday contract: a status never says success after nothing, a signal ends cleanly, and
 /// every message names the real cause in one short line.
-@Suite(.serialized)
 struct StatusContractEndToEndTests {
     /// A stream that ends without a single fix: 75 when gpsd answered without one, 69 when it
     /// never answered or closed every connection, each with the fallback record and the cause.
@@ -80,7 +79,7 @@ struct StatusContractEndToEndTests {
         ("de_DE.utf8@euro", "München, Bayern, Deutschland"),
     ])
     func anyLocaleNameIsALanguage(locale: String, place: String) async throws {
-        let run = try await runLocate(["geocode", "--lang", locale, "48.1374", "11.5755"])
+        let run = try await runLocate(["geocode", "--lang", locale, "48.1374", "11.5755"], settings: .withPlaceIndex())
         #expect(run.status == 0, "\(locale): \(run.stderr)")
         #expect(run.stdout == place + "\n", "\(locale)")
     }

@@ -4,7 +4,6 @@ import Testing
 /// Strings from outside (arguments, the environment, gpsd) are checked before they are stored
 /// and made visible before they are shown: an app name cannot rewrite the settings file, and a
 /// purpose or a device path cannot repaint the terminal.
-@Suite(.serialized)
 struct UntrustedTextEndToEndTests {
     /// Any terminal escape, C1 control or bidirectional override, raw.
     private func hasRawControls(_ text: String) -> Bool {

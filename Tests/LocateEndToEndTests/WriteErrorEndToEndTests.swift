@@ -3,7 +3,6 @@ import Testing
 
 /// A closed pipe is a normal end; any other write error (a full disk, an I/O error) is a
 /// failure: a message on stderr and status 74, never 0.
-@Suite(.serialized)
 struct WriteErrorEndToEndTests {
     private let locate = Package.locate.path
     private let message = "locate: cannot write to standard output: No space left on device\n"

@@ -22,9 +22,9 @@ struct CommandLineOptionsTests {
         #expect(try parse(["permission"]).command == .permission(.status))
         let allow = try parse(["permission", "allow", "--always", "--reduced", "--app", "weather"])
         #expect(allow.command == .permission(.allow))
-        #expect(allow.always && allow.reduced && allow.app?.rawValue == "weather")
+        #expect(allow.always && allow.reduced && allow.app == "weather")
         #expect(try parse(["status", "--json"]).command == .status)
-        #expect(try parse([], environment: ["LOCATE_APP": "run"]).app?.rawValue == "run")
+        #expect(try parse([], environment: ["LOCATE_APP": "run"]).app == "run")
     }
 
     @Test func readsFollowOptionsInBothSpellings() throws {

@@ -90,7 +90,7 @@ struct HostileOptionTests {
                 #expect(options.accuracy.map { $0 > 0 && $0.isFinite } ?? true, "\(arguments)")
                 #expect(options.distance >= 0 && options.distance.isFinite, "\(arguments)")
                 #expect(!UntrustedText.hasHidden(options.endpoint?.description ?? ""), "\(arguments)")
-                #expect(options.app.map { !UntrustedText.hasHidden($0.rawValue) && $0.rawValue.utf8.count <= 64 } ?? true, "\(arguments)")
+                #expect(options.app.map { !UntrustedText.hasHidden($0) && $0.utf8.count <= 64 } ?? true, "\(arguments)")
             } catch {
                 refused += 1
                 #expect(!UntrustedText.hasHidden(error.message) && !error.message.contains("\n"), "\(arguments): \(error.message)")

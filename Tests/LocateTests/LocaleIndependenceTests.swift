@@ -27,7 +27,7 @@ struct LocaleIndependenceTests {
 
     @Test func recordsWriteDecimalPoints() throws {
         try underGermanNumbers {
-            let fix = Location(latitude: 48.1234567, longitude: 11.5, horizontalAccuracy: 3.25, speed: 1.5, mode: .twoDimensional)
+            let fix = try Location(latitude: 48.1234567, longitude: 11.5, horizontalAccuracy: 3.25, speed: 1.5, mode: .twoDimensional)
             var bytes: [UInt8] = []
             var json = JSONFormat(includesEvents: false)
             _ = json.record(fix, now: .now, to: &bytes)

@@ -11,14 +11,18 @@ struct OutputFormatTests {
     private let fixTime = Date(timeIntervalSince1970: 1_767_254_406.25)  // 2026-01-01T08:00:06.250Z
 
     private var fullFix: Location {
-        Location(
-            latitude: 64.150432167, longitude: -21.940456667, time: fixTime,
-            altitudeMSL: 12.5, altitudeHAE: 57.5, horizontalAccuracy: 17.1, verticalAccuracy: 29.9,
-            speed: 3.3, speedAccuracy: 0.25, course: 359.94, courseAccuracy: 2, climb: -0.125, hdop: 0.9,
-            mode: .threeDimensional, satellitesUsed: 8, device: "/dev/ttyACM0")
+        get throws {
+            try Location(
+                latitude: 64.150432167, longitude: -21.940456667, time: fixTime,
+                altitudeMSL: 12.5, altitudeHAE: 57.5, horizontalAccuracy: 17.1, verticalAccuracy: 29.9,
+                speed: 3.3, speedAccuracy: 0.25, course: 359.94, courseAccuracy: 2, climb: -0.125, hdop: 0.9,
+                mode: .threeDimensional, satellitesUsed: 8, device: "/dev/ttyACM0")
+        }
     }
 
-    private let bareFix = Location(latitude: 1, longitude: 2, mode: .twoDimensional)
+    private var bareFix: Location {
+        get throws { try Location(latitude: 1, longitude: 2, mode: .twoDimensional) }
+    }
 
     /// One record as text, without its line end; `nil` when the format had no place for it.
     private func record(_ format: some OutputFormat, _ location: Location, now: Date? = nil, reason: FallbackReason? = nil) -> String? {
@@ -38,20 +42,20 @@ struct OutputFormatTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test func textIsLatitudeAndLongitudeWithSixDecimals() {
-        #expect(record(TextFormat(), fullFix) == "64.150432 -21.940457")
+    @Test func textIsLatitudeAndLongitudeWithSixDecimals() throws {
+        #expect(record(TextFormat(), try fullFix) == "64.150432 -21.940457")
     }
 
-    @Test func jsonHasEveryFieldInOrderWithNumbersAsNumbers() {
+    @Test func jsonHasEveryFieldInOrderWithNumbersAsNumbers() throws {
         #expect(
-            record(JSONFormat(includesEvents: false), fullFix, now: fixTime.addingTimeInterval(2))
+            record(JSONFormat(includesEvents: false), try fullFix, now: fixTime.addingTimeInterval(2))
                 == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":359.9,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false}"#
         )
     }
 
-    @Test func jsonWritesUnknownValuesAsNull() {
+    @Test func jsonWritesUnknownValuesAsNull() throws {
         #expect(
-            record(JSONFormat(includesEvents: false), bareFix)
+            record(JSONFormat(includesEvents: false), try bareFix)
                 == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false}"#
         )
     }
@@ -87,13 +91,13 @@ struct OutputFormatTests {
         #expect(object.text == #"{"k\"":"a\"b\\c\nd\u0001","none":null}"#)
     }
 
-    @Test func csvHasAHeaderThenRowsWithTheJSONColumns() {
+    @Test func csvHasAHeaderThenRowsWithTheJSONColumns() throws {
         var csv = CSVFormat(includesHeader: true)
         #expect(
             output { csv.prologue(to: &$0) }
                 == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out\n"
         )
-        #expect(record(csv, bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false")
+        #expect(record(csv, try bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false")
         var headless = CSVFormat(includesHeader: false)
         #expect(output { headless.prologue(to: &$0) }.isEmpty)
     }
@@ -107,11 +111,12 @@ struct OutputFormatTests {
         #expect(output { CSVFormat.appendRow([.number(1.26, decimals: 1), .unknown, .text("x")], to: &$0) } == "1.3,,x\n")
     }
 
-    @Test func gpxWaypointForOnce() {
+    @Test func gpxWaypointForOnce() throws {
         var gpx = GPXFormat(shape: .waypoint)
+        let fix = try fullFix
         let document = output {
             gpx.prologue(to: &$0)
-            _ = gpx.record(fullFix, now: fixTime, to: &$0)
+            _ = gpx.record(fix, now: fixTime, to: &$0)
             gpx.epilogue(to: &$0)
         }
         #expect(
@@ -124,16 +129,17 @@ struct OutputFormatTests {
                 """)
     }
 
-    @Test func gpxTrackStartsANewSegmentAfterAGapAndLeavesTheFallbackOut() {
+    @Test func gpxTrackStartsANewSegmentAfterAGapAndLeavesTheFallbackOut() throws {
+        let fix = try bareFix
         var gpx = GPXFormat(shape: .track)
         let gap = StatusEvent(.gpsdLost(retryIn: .seconds(1)), endpoint: .default) { _ in "" }
         _ = output { gpx.prologue(to: &$0) }
         let body = output {
-            #expect(gpx.record(bareFix, now: fixTime, to: &$0))
+            #expect(gpx.record(fix, now: fixTime, to: &$0))
             #expect(gpx.status(gap, now: fixTime, to: &$0) == .mark)
             #expect(!gpx.record(FallbackCoordinate.builtIn.location, now: fixTime, to: &$0), "no fallback in a track")
             #expect(gpx.status(gap, now: fixTime, to: &$0) == .none, "no second break")
-            #expect(gpx.record(bareFix, now: fixTime, to: &$0))
+            #expect(gpx.record(fix, now: fixTime, to: &$0))
             gpx.epilogue(to: &$0)
         }
         #expect(
@@ -152,9 +158,10 @@ struct OutputFormatTests {
 
     @Test func templatesWriteTokensEscapesAndNullText() throws {
         let template = try TemplateFormat("%lat,%lon %alt_hae/%alt %%sats=%sats\\t%time %speed%course [%device] %reason", nullText: "?")
-        #expect(record(template, fullFix) == "64.150432,-21.940457 57.5/12.5 %sats=8\t2026-01-01T08:00:06.250Z 3.30359.9 [/dev/ttyACM0] ?")
+        #expect(
+            record(template, try fullFix) == "64.150432,-21.940457 57.5/12.5 %sats=8\t2026-01-01T08:00:06.250Z 3.30359.9 [/dev/ttyACM0] ?")
         let empty = try TemplateFormat("%alt|%h_acc|%age", nullText: "")
-        #expect(record(empty, bareFix) == "||")
+        #expect(record(empty, try bareFix) == "||")
     }
 
     @Test(arguments: ["%timezones", "%town", "%", "%lat %bogus", "\\x"])

@@ -35,22 +35,11 @@ public enum DenialReason: String, Sendable, Hashable, CaseIterable {
     case restricted
     /// The user said no.
     case denied
-    /// When-in-use, but the process has no terminal or is not in its foreground.
+    /// When-in-use, but the program is not in use (in the background, or unattended).
     case background
     /// The settings that decide cannot be read now (a malformed or unreadable file, perhaps
     /// saved in two steps): nothing is authorized until they read again.
     case settingsInvalid = "settings_invalid"
-}
-
-/// What a user chose when asked (or with `locate permission`), as an ``AuthorizationSource``
-/// keeps it. "Allow once" is not a choice to keep: the manager holds it for its own life.
-public enum AuthorizationChoice: String, Sendable, Hashable, CaseIterable {
-    /// Authorized while the program runs in the foreground of its terminal.
-    case whenInUse = "when-in-use"
-    /// Authorized with or without a terminal.
-    case always
-    /// Not authorized.
-    case denied
 }
 
 /// What the user and the administrator decided, as an ``AuthorizationSource`` tells it: the
@@ -94,31 +83,32 @@ public struct AuthorizationDecision: Sendable, Hashable {
 }
 
 /// The authorization in force for this process now: a decision (``AuthorizationDecision``),
-/// the process's situation (``ProcessContext``) and an "Allow once" answer, together.
+/// whether the program is in use (``AppState``) and an "Allow once" answer, together.
 ///
 /// The three questions a program asks, and the guard every example uses:
 /// - ``status``: what was decided (`CLLocationManager.authorizationStatus`). "Allow once" shows
 ///   as ``AuthorizationStatus/authorizedWhenInUse`` for the rest of the manager's life.
 /// - ``denial``: why positions may not be delivered *now*, or `nil` when they may: services off,
-///   a status that does not authorize, or when-in-use without the foreground of a terminal.
+///   a status that does not authorize, settings that cannot be read, or when-in-use while the
+///   program is not in use.
 /// - ``isAuthorized``: `denial == nil`, the one check before asking for a position:
 ///
 /// ```swift
-/// let authorization = try await manager.requestAuthorization(.whenInUse, prompter: prompter)
-/// guard authorization.isAuthorized else { return show(authorization.denial) }
+/// let authorization = try await manager.requestWhenInUseAuthorization(prompter: prompter)
+/// guard authorization.isAuthorized else { return show(authorization.denial!) }
 /// ```
 public struct Authorization: Sendable, Hashable {
     /// What the user and the administrator decided.
     public var decision: AuthorizationDecision
-    /// The process's situation the authorization was judged in.
-    public var context: ProcessContext
+    /// Whether the program was in use when the authorization was judged.
+    public var appState: AppState
     /// "Allow once" was answered: when-in-use for this manager, nothing kept.
     public var isAllowedOnce: Bool
 
     /// Creates an authorization from its parts.
-    public init(decision: AuthorizationDecision, context: ProcessContext, isAllowedOnce: Bool = false) {
+    public init(decision: AuthorizationDecision, appState: AppState, isAllowedOnce: Bool = false) {
         self.decision = decision
-        self.context = context
+        self.appState = appState
         self.isAllowedOnce = isAllowedOnce && decision.status == .notDetermined
     }
 
@@ -140,7 +130,7 @@ public struct Authorization: Sendable, Hashable {
         case .notDetermined: .notDetermined
         case .restricted: .restricted
         case .denied: .denied
-        case .authorizedWhenInUse: context.isForeground ? nil : .background
+        case .authorizedWhenInUse: appState == .foreground ? nil : .background
         case .authorizedAlways: nil
         }
     }
@@ -148,9 +138,9 @@ public struct Authorization: Sendable, Hashable {
     /// Positions may be delivered now.
     public var isAuthorized: Bool { denial == nil }
 
-    /// When-in-use in a background job of a terminal: a live stream pauses until the job is in
-    /// the foreground again.
+    /// When-in-use while the program is in the background (a terminal's background job, a
+    /// minimized window): a live stream pauses until it is in the foreground again.
     public var isPausedInBackground: Bool {
-        locationServicesEnabled && status == .authorizedWhenInUse && context.hasTerminal && !context.isForeground
+        denial == .background && appState == .background
     }
 }

@@ -1,14 +1,5 @@
 import LocateSupport
 
-/// Which authorization a program asks for: CoreLocation's `requestWhenInUseAuthorization()` and
-/// `requestAlwaysAuthorization()`.
-public enum AuthorizationLevel: String, Sendable, Hashable, CaseIterable {
-    /// Location while the program runs in the foreground of its terminal.
-    case whenInUse = "when-in-use"
-    /// Location with or without a terminal (services, cron, background jobs).
-    case always
-}
-
 /// What the user answered.
 public enum AuthorizationAnswer: String, Sendable, Hashable, CaseIterable {
     /// Authorized for this manager's life only, as when-in-use; nothing is kept.
@@ -30,17 +21,18 @@ public struct AuthorizationQuestion: Sendable, Hashable {
     /// control and formatting characters made harmless (a purpose could hold a terminal's
     /// escape sequences, or a bidirectional override that reorders the choices).
     public var purpose: String?
-    /// The authorization asked for.
-    public var level: AuthorizationLevel
+    /// Whether the program asks for location also when it is not in use (`always`), not only
+    /// while it is.
+    public var asksForAlways: Bool
     /// The user allowed when-in-use before, and the program asks to change it to always (iOS's
     /// "Change to Always Allow"): an answer other than always or deny leaves it as it is.
     public var isUpgrade: Bool
 
     /// Creates a question.
-    public init(app: String?, purpose: String?, level: AuthorizationLevel, isUpgrade: Bool = false) {
+    public init(app: String?, purpose: String?, asksForAlways: Bool, isUpgrade: Bool = false) {
         self.app = app
         self.purpose = purpose
-        self.level = level
+        self.asksForAlways = asksForAlways
         self.isUpgrade = isUpgrade
     }
 }
@@ -49,8 +41,9 @@ public struct AuthorizationQuestion: Sendable, Hashable {
 /// terminal; a desktop program shows a dialog (its prompter may be `@MainActor`), a test answers
 /// at once.
 ///
-/// ``GPSLocationManager/requestAuthorization(_:purpose:prompter:)`` awaits it only when the user
-/// has to be asked, one prompt at a time per manager; the user may take as long as they like.
+/// ``GPSLocationManager/requestWhenInUseAuthorization(purpose:prompter:)`` and
+/// ``GPSLocationManager/requestAlwaysAuthorization(purpose:prompter:)`` await it only when the
+/// user has to be asked, one prompt at a time per manager; the user may take as long as they like.
 public protocol AuthorizationPrompter: Sendable {
     /// Asks the user `question`.
     /// - Returns: the answer, or `nil` when the user could not be asked or did not answer

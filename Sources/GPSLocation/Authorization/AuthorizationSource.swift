@@ -25,12 +25,15 @@ public protocol AuthorizationSource: Sendable {
     /// with an error only when the decision can never be known again (fail closed).
     func decisionUpdates() -> AsyncUpdates<AuthorizationDecision>
 
-    /// Keeps the user's answer to a prompt.
-    /// - Throws: ``GPSLocationError`` when it cannot be kept.
-    func record(_ choice: AuthorizationChoice) throws(GPSLocationError)
+    /// Keeps what the user chose (to a prompt, or in a settings command):
+    /// ``AuthorizationStatus/authorizedWhenInUse``, ``AuthorizationStatus/authorizedAlways`` or
+    /// ``AuthorizationStatus/denied``.
+    /// - Throws: ``GPSLocationError`` when it cannot be kept (or `status` is none of the three).
+    func record(_ status: AuthorizationStatus) throws(GPSLocationError)
 
     /// The last location kept for this user by ``keep(_:releasedUnder:)``, for requests that
-    /// accept a fix of some age; `nil` when there is none (the default keeps nothing).
+    /// accept a fix of some age (the manager hands it out as ``LocationSource/cache``); `nil`
+    /// when there is none (the default keeps nothing).
     func keptLocation() -> Location?
 
     /// Keeps `location`, which the gate just released under `authorization`, for later
@@ -73,7 +76,7 @@ public struct StaticAuthorization: AuthorizationSource {
     }
 
     /// Keeps nothing: the decision is fixed.
-    public func record(_ choice: AuthorizationChoice) throws(GPSLocationError) {}
+    public func record(_ status: AuthorizationStatus) throws(GPSLocationError) {}
 }
 
 extension AuthorizationSource {
@@ -85,14 +88,14 @@ extension AuthorizationSource {
     /// - Returns: whether the answer was "Allow once" to a first question, which the asker holds
     ///   for its own life.
     /// - Throws: ``GPSLocationError`` when the answer cannot be kept.
-    package func keep(_ answer: AuthorizationAnswer?, to question: AuthorizationQuestion) throws(GPSLocationError) -> Bool {
+    func keep(_ answer: AuthorizationAnswer?, to question: AuthorizationQuestion) throws(GPSLocationError) -> Bool {
         switch answer {
         case .allowOnce?:
             return !question.isUpgrade
         case .allowWhileUsing?:
-            if !question.isUpgrade { try record(.whenInUse) }
+            if !question.isUpgrade { try record(.authorizedWhenInUse) }
         case .allowAlways?:
-            try record(.always)
+            try record(.authorizedAlways)
         case .deny?:
             try record(.denied)
         case nil:

@@ -93,7 +93,7 @@ extension Location {
     /// finer (altitude, speed, course) kept.
     fileprivate func snapped(to cell: AccuracyReducer.Cell) -> Location {
         Location(
-            latitude: cell.centreLatitude, longitude: cell.centreLongitude, time: time,
+            unchecked: cell.centreLatitude, longitude: cell.centreLongitude, time: time,
             horizontalAccuracy: AccuracyReducer.cellSize, mode: mode, satellitesUsed: satellitesUsed,
             device: device, source: source, accuracy: .reducedAccuracy)
     }

@@ -2,30 +2,27 @@ import LocateSupport
 import Synchronization
 
 /// `GPSLocationManager.authorizationUpdates()`: a task that follows the source's decisions and,
-/// every tick, the process's terminal state, and yields the authorization whenever it changes.
+/// every tick, the app state, and yields the authorization whenever it changes.
 enum AuthorizationUpdatesTask {
-    /// How often the process's terminal state is checked (foreground or background).
-    static let tick = Duration.milliseconds(200)
-
     /// What is known so far, and what was last given.
     private final class Known: Sendable {
-        let state: Mutex<(decision: AuthorizationDecision?, context: ProcessContext, last: Authorization?)>
-        let isAllowedOnce: Bool
+        let state: Mutex<(decision: AuthorizationDecision?, appState: AppState, last: Authorization?)>
+        let manager: ManagerState
         let continuation: AsyncUpdates<Authorization>.Continuation
 
-        init(context: ProcessContext, isAllowedOnce: Bool, continuation: AsyncUpdates<Authorization>.Continuation) {
-            state = Mutex((nil, context, nil))
-            self.isAllowedOnce = isAllowedOnce
+        init(manager: ManagerState, continuation: AsyncUpdates<Authorization>.Continuation) {
+            state = Mutex((nil, manager.appState, nil))
+            self.manager = manager
             self.continuation = continuation
         }
 
-        /// Notes a decision or a context, and yields the authorization if it changed.
-        func note(decision: AuthorizationDecision? = nil, context: ProcessContext? = nil) {
+        /// Notes a decision or an app state, and yields the authorization if it changed.
+        func note(decision: AuthorizationDecision? = nil, appState: AppState? = nil) {
             let changed: Authorization? = state.withLock { state in
                 if let decision { state.decision = decision }
-                if let context { state.context = context }
+                if let appState { state.appState = appState }
                 guard let decision = state.decision else { return nil }
-                let authorization = Authorization(decision: decision, context: state.context, isAllowedOnce: isAllowedOnce)
+                let authorization = manager.authorization(decision, appState: state.appState)
                 guard authorization != state.last else { return nil }
                 state.last = authorization
                 return authorization
@@ -34,14 +31,16 @@ enum AuthorizationUpdatesTask {
         }
     }
 
-    static func start(source: any AuthorizationSource, context: ProcessContext?, isAllowedOnce: Bool) -> AsyncUpdates<Authorization> {
+    static func start(source: any AuthorizationSource, state: ManagerState) -> AsyncUpdates<Authorization> {
         let (updates, continuation) = AsyncUpdates<Authorization>.makeStream(bufferingNewest: 8)
-        let known = Known(context: context ?? .current(), isAllowedOnce: isAllowedOnce, continuation: continuation)
+        let known = Known(manager: state, continuation: continuation)
+        // Followed from now: a change made before the task first runs is not missed.
+        let decisions = source.decisionUpdates()
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     do throws(GPSLocationError) {
-                        for try await decision in source.decisionUpdates() {
+                        for try await decision in decisions {
                             known.note(decision: decision)
                         }
                     } catch {
@@ -50,8 +49,8 @@ enum AuthorizationUpdatesTask {
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        try? await Task.sleep(for: tick)
-                        known.note(context: context ?? .current())
+                        try? await Task.sleep(for: EventWait.tick)
+                        known.note(appState: state.appState)
                     }
                 }
                 // The decisions end only with an error (or a source that has no more to say).

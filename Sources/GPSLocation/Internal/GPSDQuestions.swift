@@ -96,16 +96,16 @@ struct SingleFixQuestion: GPSDQuestion {
         throw .noFix(timeout: timeout)
     }
 
-    /// Good enough: within `accuracy` (its horizontal error known and at most that), and no
-    /// older than `maxAge` (its age known).
+    /// Good enough: within `accuracy` (a fix that does not state its error is taken as exact,
+    /// as everywhere in the library), and no older than `maxAge` (its age known).
     static func isAcceptable(_ location: Location, accuracy: Double?, maxAge: Duration?) -> Bool {
-        if let accuracy, !(location.horizontalAccuracy.map { $0 <= accuracy } ?? false) { return false }
+        if let accuracy, let error = location.horizontalAccuracy, error > accuracy { return false }
         if let maxAge, !(location.age().map { $0 <= maxAge } ?? false) { return false }
         return true
     }
 
     private static func isMoreAccurate(_ candidate: Location, than current: Location) -> Bool {
-        (candidate.horizontalAccuracy ?? .infinity) <= (current.horizontalAccuracy ?? .infinity)
+        (candidate.horizontalAccuracy ?? 0) <= (current.horizontalAccuracy ?? 0)
     }
 }
 

@@ -13,59 +13,24 @@ protocol GPSDQuestion: Sendable {
     func answerAtDeadline() throws(GPSLocationError) -> Answer
 }
 
-/// Asks gpsd one question on a dedicated thread (libgps and `poll` never run on Swift's
-/// cooperative pool): connect, send WATCH and `?POLL;` in one write, then read reports until
-/// the question has its answer, the deadline passes, or the task is cancelled. Cancellation
-/// wakes the thread at once, whatever gpsd's port does, and the connection is closed with it.
+/// Asks gpsd one question: connect, send WATCH and `?POLL;` in one write, then read reports
+/// until the question has its answer, the deadline passes, or the asker gives up. On the
+/// caller's thread, which must be its own (never Swift's cooperative pool); `wakeUp` ends a
+/// wait at once, whatever gpsd's port does, and the connection is closed with it.
 enum GPSDRequest {
-    /// The question's answer.
+    /// The question's answer, within `timeout` of `start` (when the asker began, which may be
+    /// a moment before this call).
     /// - Throws: `GPSLocationError` (including a connection that fails or times out, bounded by
-    ///   the configuration's connect timeout and the deadline, and `cancelled`).
+    ///   the configuration's connect timeout and `timeout`, either of which its message names,
+    ///   and `cancelled`).
     static func ask<Question: GPSDQuestion>(
-        _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant
-    ) async throws(GPSLocationError) -> Question.Answer {
-        guard let wakeUp = WakeUp() else {
-            throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors")
-        }
-        let cancelled = Flag()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Question.Answer, GPSLocationError>, Never>) in
-                let started = DedicatedThread.start {
-                    continuation.resume(
-                        returning: Result { () throws(GPSLocationError) in
-                            try run(question, configuration: configuration, deadline: deadline, wakeUp: wakeUp) { cancelled.isSet }
-                        })
-                }
-                if !started {
-                    continuation.resume(
-                        returning: .failure(.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")))
-                }
-            }
-        } onCancel: {
-            cancelled.set()
-            wakeUp.signal()
-        }
-        return try result.get()
-    }
-
-    /// The question's answer, asked on the calling thread, which blocks until it is known: for
-    /// callers whose thread is their own (never Swift's cooperative pool).
-    /// - Throws: `GPSLocationError`.
-    static func askHere<Question: GPSDQuestion>(
-        _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant
-    ) throws(GPSLocationError) -> Question.Answer {
-        try run(question, configuration: configuration, deadline: deadline, wakeUp: nil) { false }
-    }
-
-    /// The request's loop, on its thread; `wakeUp` (when there is one) ends a wait at once.
-    private static func run<Question: GPSDQuestion>(
-        _ question: Question, configuration: GPSLocationConfiguration, deadline: ContinuousClock.Instant,
+        _ question: Question, configuration: GPSLocationConfiguration, timeout: Duration, from start: ContinuousClock.Instant,
         wakeUp: WakeUp?, isCancelled: () -> Bool
     ) throws(GPSLocationError) -> Question.Answer {
         var question = question
-        let start = ContinuousClock.now
+        let deadline = start.advanced(by: timeout)
         // The connection may take at most the configured time, and never past the deadline.
-        let connectTimeout = min(configuration.connectTimeout.boundedForWaiting, max(.zero, start.duration(to: deadline)))
+        let connectTimeout = min(configuration.connectTimeout.boundedForWaiting, timeout)
         var link = GPSDLink(configuration: configuration, poll: true, reconnects: false, connectTimeout: connectTimeout, now: start)
         defer { link.close() }
         var events: [GPSDLink.Event] = []
@@ -88,5 +53,19 @@ enum GPSDRequest {
             }
             if now >= deadline { return try question.answerAtDeadline() }
         }
+    }
+
+    /// `ask` on a dedicated thread, for async callers: cancelling the task ends it at once.
+    static func ask<Question: GPSDQuestion>(
+        _ question: Question, configuration: GPSLocationConfiguration, timeout: Duration
+    ) async throws(GPSLocationError) -> Question.Answer {
+        let start = ContinuousClock.now
+        let unavailable = GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")
+        return try await DedicatedThread.run(unavailable: Result<Question.Answer, GPSLocationError>.failure(unavailable)) {
+            wakeUp, isCancelled in
+            Result { () throws(GPSLocationError) in
+                try ask(question, configuration: configuration, timeout: timeout, from: start, wakeUp: wakeUp, isCancelled: isCancelled)
+            }
+        }.get()
     }
 }

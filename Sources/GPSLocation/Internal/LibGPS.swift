@@ -127,7 +127,7 @@ final class GPSDMessageDecoder {
         }
         return .fix(
             Location(
-                latitude: fix.latitude, longitude: fix.longitude, time: time,
+                unchecked: fix.latitude, longitude: fix.longitude, time: time,
                 altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
                 horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error),
                 verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),

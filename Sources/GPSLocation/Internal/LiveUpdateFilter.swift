@@ -1,33 +1,38 @@
-import LocateSupport
+import FoundationEssentials
 
 /// Decides which fixes of a live stream are emitted, following `LiveUpdateOptions`.
 ///
-/// A fix within the desired accuracy (when one is asked for) passes when no fix was emitted yet, or when the minimum interval has passed since
-/// the last emitted fix and the receiver has moved at least the filter distance from it
-/// (or the heartbeat is due). Time is measured on the clock the caller passes in, so the
-/// rules can be checked without waiting.
+/// A fix within the desired accuracy (when one is asked for; a fix that does not state its
+/// accuracy is taken as exact) passes when no fix was emitted yet, or when the minimum interval
+/// has passed since the last emitted fix and the receiver has moved at least the filter distance
+/// from it (or the heartbeat is due).
+///
+/// Time is the stream's one clock: the fixes' receiver time, so a replay at any speed (or as
+/// fast as read) passes the fixes a live run would; a fix without a time is judged on the time
+/// it was handed out (`fallback`), which the caller passes in.
 struct LiveUpdateFilter {
     let options: LiveUpdateOptions
-    private var lastEmitted: (location: Location, at: ContinuousClock.Instant)?
+    private var lastEmitted: (location: Location, at: Date)?
 
     init(options: LiveUpdateOptions) {
         self.options = options
     }
 
-    /// Whether `location`, received at `now`, is emitted; remembers it when it is.
-    mutating func admit(_ location: Location, at now: ContinuousClock.Instant) -> Bool {
-        if let desired = options.desiredAccuracy {
-            guard let accuracy = location.horizontalAccuracy, accuracy <= desired else { return false }
-        }
+    /// Whether `location` is emitted; remembers it when it is.
+    /// - Parameter fallback: the time to judge a fix without a receiver time by.
+    mutating func admit(_ location: Location, handedOutAt fallback: Date) -> Bool {
+        if let desired = options.desiredAccuracy, let accuracy = location.horizontalAccuracy, accuracy > desired { return false }
+        let now = location.time ?? fallback
         guard let last = lastEmitted else {
             lastEmitted = (location, now)
             return true
         }
-        let elapsed = last.at.duration(to: now)
-        if let interval = options.minimumInterval, elapsed < interval { return false }
+        // A receiver clock that went back starts the count afresh.
+        let elapsed = max(0, now.timeIntervalSince(last.at))
+        if let interval = options.minimumInterval, elapsed < interval.seconds, now >= last.at { return false }
         // Without a distance filter every fix has moved far enough; no trigonometry per fix.
         let moved = options.distanceFilter <= 0 || last.location.greatCircleDistance(to: location) >= options.distanceFilter
-        let heartbeatDue = options.heartbeat.map { elapsed >= $0 } ?? false
+        let heartbeatDue = options.heartbeat.map { elapsed >= $0.seconds } ?? false
         guard moved || heartbeatDue else { return false }
         lastEmitted = (location, now)
         return true

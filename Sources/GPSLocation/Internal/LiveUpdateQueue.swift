@@ -30,6 +30,8 @@ final class LiveUpdateQueue: Sendable {
         var end: Result<Void, GPSLocationError>?
         var isCancelled = false
         var lastTaken = ContinuousClock.now
+        /// The newest fix the consumer delivered, for the producer to keep.
+        var toKeep: (location: Location, authorization: Authorization)?
 
         var count: Int { updates.count - head }
 
@@ -177,6 +179,21 @@ final class LiveUpdateQueue: Sendable {
         }
         if wakesProducer { producerWakeUp?.signal() }
         return outcome
+    }
+
+    /// Asks the producer to keep `location`, which the consumer delivered under `authorization`
+    /// (the producer's thread takes the source's lock and writes its file, not the consumer's).
+    func keep(_ location: Location, releasedUnder authorization: Authorization) {
+        state.withLock { $0.toKeep = (location, authorization) }
+        producerWakeUp?.signal()
+    }
+
+    /// The fix the consumer asked to keep, once.
+    func takeToKeep() -> (location: Location, authorization: Authorization)? {
+        state.withLock { state in
+            defer { state.toKeep = nil }
+            return state.toKeep
+        }
     }
 
     /// The consumer goes away: a waiting `next()` returns `nil`, and the session stops.

@@ -19,10 +19,10 @@ final class LiveUpdateSession {
     private let wakeUp: WakeUp
     private let follower: DecisionFollower
     private let shared: AuthorizationGeneration
-    private let fixedContext: ProcessContext?
-    private let isAllowedOnce: Bool
+    private let source: any AuthorizationSource
+    private let state: ManagerState
     private var decision: AuthorizationDecision
-    private var context: ProcessContext
+    private var appState: AppState
     private var authorization: Authorization
     private var generation = 0
     private var link: GPSDLink? {
@@ -43,12 +43,12 @@ final class LiveUpdateSession {
     ///     its changes from there.
     static func start(
         configuration: GPSLocationConfiguration, source: any AuthorizationSource, decision: AuthorizationDecision,
-        context: ProcessContext?, isAllowedOnce: Bool, shared: AuthorizationGeneration, queue: LiveUpdateQueue, wakeUp: WakeUp
+        state: ManagerState, shared: AuthorizationGeneration, queue: LiveUpdateQueue, wakeUp: WakeUp
     ) {
         let started = DedicatedThread.start {
             LiveUpdateSession(
-                configuration: configuration, source: source, decision: decision, context: context,
-                isAllowedOnce: isAllowedOnce, shared: shared, queue: queue, wakeUp: wakeUp
+                configuration: configuration, source: source, decision: decision, state: state, shared: shared, queue: queue,
+                wakeUp: wakeUp
             ).run()
         }
         if !started {
@@ -58,24 +58,21 @@ final class LiveUpdateSession {
 
     private init(
         configuration: GPSLocationConfiguration, source: any AuthorizationSource, decision: AuthorizationDecision,
-        context: ProcessContext?, isAllowedOnce: Bool, shared: AuthorizationGeneration, queue: LiveUpdateQueue, wakeUp: WakeUp
+        state: ManagerState, shared: AuthorizationGeneration, queue: LiveUpdateQueue, wakeUp: WakeUp
     ) {
         self.configuration = configuration
         self.queue = queue
         self.wakeUp = wakeUp
         self.shared = shared
+        self.source = source
+        self.state = state
         follower = DecisionFollower(source, wakeUp: wakeUp)
-        fixedContext = context
-        self.isAllowedOnce = isAllowedOnce
         self.decision = decision
         authorization = shared.current.authorization
-        self.context = authorization.context
+        appState = authorization.appState
         generation = shared.current.generation
-        nextTick = ContinuousClock.now.advanced(by: Self.tick)
+        nextTick = ContinuousClock.now.advanced(by: EventWait.tick)
     }
-
-    /// How often the process's terminal state is checked (foreground or background).
-    static let tick = Duration.milliseconds(200)
 
     private func run() {
         defer { link?.close() }
@@ -110,8 +107,8 @@ final class LiveUpdateSession {
                 break
             }
             if now >= nextTick {
-                nextTick = now.advanced(by: Self.tick)
-                context = fixedContext ?? .current()
+                nextTick = now.advanced(by: EventWait.tick)
+                appState = state.appState
                 mayHaveChanged = true
             }
             if mayHaveChanged, !isFinished { authorizationMayHaveChanged() }
@@ -121,6 +118,8 @@ final class LiveUpdateSession {
                 link?.advance(revents, now: now, events: &events)
                 for event in events { handle(event) }
             }
+            // What the consumer delivered is kept here, off its task.
+            if let kept = queue.takeToKeep() { source.keep(kept.location, releasedUnder: kept.authorization) }
             flush()
         }
     }
@@ -135,7 +134,7 @@ final class LiveUpdateSession {
     /// Resolves the authorization from the newest decision and the process's situation; a
     /// change makes a new generation, and stops or starts reading gpsd.
     private func authorizationMayHaveChanged() {
-        let new = Authorization(decision: decision, context: context, isAllowedOnce: isAllowedOnce)
+        let new = state.authorization(decision, appState: appState)
         guard new != authorization else { return }
         let old = authorization
         authorization = new

@@ -1,33 +1,33 @@
 /// The ranges a value must be in to be believed, whoever reported it: gpsd (whose JSON libgps
 /// accepts whatever the numbers are) or the last-fix cache (a file anyone could have written).
 /// A position outside them is no position; any other value outside them is unknown.
-package enum Plausible {
-    package static let latitude = -90.0...90.0
-    package static let longitude = -180.0...180.0
+enum Plausible {
+    static let latitude = -90.0...90.0
+    static let longitude = -180.0...180.0
     /// Metres: from below the deepest mine to above low orbit.
-    package static let altitude = -100_000.0...10_000_000.0
+    static let altitude = -100_000.0...10_000_000.0
     /// Estimated errors: metres, metres per second or degrees.
-    package static let error = 0.0...10_000_000.0
+    static let error = 0.0...10_000_000.0
     /// Metres per second.
-    package static let speed = 0.0...100_000.0
+    static let speed = 0.0...100_000.0
     /// Degrees from true north.
-    package static let course = 0.0...360.0
+    static let course = 0.0...360.0
     /// Metres per second, up or down.
-    package static let climb = -100_000.0...100_000.0
+    static let climb = -100_000.0...100_000.0
     /// Seconds since 1970: from the GPS epoch (1980-01-06) to 2200-01-01.
-    package static let time = 315_964_800.0...7_258_118_400.0
+    static let time = 315_964_800.0...7_258_118_400.0
     /// Dilution of precision.
-    package static let dilution = 0.0...10_000.0
+    static let dilution = 0.0...10_000.0
     /// Satellites used in a fix.
-    package static let satellites = 0...255
+    static let satellites = 0...255
 
     /// `value` when it is finite and in `range`, otherwise `nil`.
-    package static func value(_ value: Double, in range: ClosedRange<Double>) -> Double? {
+    static func value(_ value: Double, in range: ClosedRange<Double>) -> Double? {
         value.isFinite && range.contains(value) ? value : nil
     }
 
     /// Whether `location`'s coordinate is a place on the earth.
-    package static func isPosition(latitude: Double, longitude: Double) -> Bool {
+    static func isPosition(latitude: Double, longitude: Double) -> Bool {
         latitude.isFinite && longitude.isFinite && Self.latitude.contains(latitude) && Self.longitude.contains(longitude)
     }
 }

@@ -16,33 +16,44 @@ final class ReplaySession: Sendable {
     private let queue: LiveUpdateQueue
     private let wakeUp: WakeUp
     private let generation: Int
+    private let deadline: ContinuousClock.Instant?
 
-    /// Starts a session on its own thread; its fixes are tagged with `generation`.
-    static func start(track: ReplayTrack, speed: Double, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int) {
-        let session = ReplaySession(track: track, speed: speed, queue: queue, wakeUp: wakeUp, generation: generation)
+    /// Starts a session on its own thread; its fixes are tagged with `generation`, and it ends
+    /// at `deadline` (`nil`: at the end of the track).
+    static func start(
+        track: ReplayTrack, speed: Double, deadline: ContinuousClock.Instant?, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int
+    ) {
+        let session = ReplaySession(track: track, speed: speed, deadline: deadline, queue: queue, wakeUp: wakeUp, generation: generation)
         if !DedicatedThread.start({ session.run() }) {
             queue.finish(throwing: .cancelled)
         }
     }
 
-    private init(track: ReplayTrack, speed: Double, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int) {
+    private init(
+        track: ReplayTrack, speed: Double, deadline: ContinuousClock.Instant?, queue: LiveUpdateQueue, wakeUp: WakeUp, generation: Int
+    ) {
         self.track = track
         self.speed = speed.isFinite && speed > 0 ? speed : 0
+        self.deadline = deadline
         self.queue = queue
         self.wakeUp = wakeUp
         self.generation = generation
     }
 
-    /// How often a waiting session looks at its queue even without a wake-up.
-    private static let tick = Duration.milliseconds(200)
+    /// Whether the session is to end now: its consumer went away, or its deadline passed.
+    private var isOver: Bool {
+        queue.isCancelled || deadline.map { ContinuousClock.now >= $0 } ?? false
+    }
+
     /// The most fixes handed over in one go when nothing paces them.
     private static let batch = 256
 
     private func run() {
         let queue = queue
         var reader: TrackReader
+        let deadline = deadline
         do throws(GPSLocationError) {
-            reader = try track.makeReader(wakeUp: wakeUp) { queue.isCancelled }
+            reader = try track.makeReader(wakeUp: wakeUp) { queue.isCancelled || deadline.map { ContinuousClock.now >= $0 } ?? false }
         } catch {
             queue.finish(throwing: error)
             return
@@ -56,7 +67,7 @@ final class ReplaySession: Sendable {
             queue.push(batch)
             batch.removeAll(keepingCapacity: true)
         }
-        while !queue.isCancelled {
+        while !isOver {
             let next: Location?
             do throws(TrackProblem) {
                 next = try reader.next()
@@ -71,14 +82,15 @@ final class ReplaySession: Sendable {
                 firstTime = first
                 let offset = max(0, time.timeIntervalSince(first)) / speed
                 let due = started.advanced(by: .milliseconds(Int64(min(offset, 1e12) * 1000)))
-                while ContinuousClock.now < due, !queue.isCancelled {
+                while ContinuousClock.now < due, !isOver {
                     handOver()
-                    wait.wait(for: nil, until: min(due, .now.advanced(by: Self.tick)))
+                    wait.wait(for: nil, until: min(due, deadline ?? due, .now.advanced(by: EventWait.tick)))
                 }
+                if isOver { break }
             }
-            while queue.isFull, !queue.isCancelled {
+            while queue.isFull, !isOver {
                 handOver()
-                wait.wait(for: nil, until: .now.advanced(by: Self.tick))
+                wait.wait(for: nil, until: .now.advanced(by: EventWait.tick))
             }
             location.source = .replay
             batch.append(.fix(location, generation: generation))
@@ -86,7 +98,7 @@ final class ReplaySession: Sendable {
             if batch.count >= Self.batch || speed > 0 { handOver() }
         }
         handOver()
-        if played == 0, !queue.isCancelled {
+        if played == 0, !isOver {
             queue.finish(throwing: .invalidTrack(file: track.name, line: nil, reason: "has no fix"))
         } else {
             queue.finish(throwing: nil)

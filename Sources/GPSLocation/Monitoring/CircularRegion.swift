@@ -1,3 +1,5 @@
+import LocateSupport
+
 /// A named circle on the earth: CoreLocation's `CLMonitor.CircularGeographicCondition`, with
 /// the name `locate monitor` prints.
 public struct CircularRegion: Sendable, Hashable, Codable {
@@ -15,13 +17,24 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     /// The largest radius, a quarter of the earth's circumference: beyond it "inside" says little.
     public static let maximumRadius = 10_000_000.0
 
-    /// A region, or `nil` when the name is not one (see ``isValidName(_:)``), the centre is not a
-    /// coordinate, or the radius is not above 0 and at most ``maximumRadius``.
-    public init?(name: String, latitude: Double, longitude: Double, radius: Double) {
-        guard Self.isValidName(name),
-            (-90...90).contains(latitude), (-180...180).contains(longitude),
-            radius > 0, radius <= Self.maximumRadius
-        else { return nil }
+    /// A region.
+    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` when the name is not one (see
+    ///   ``isValidName(_:)``), the centre is not a coordinate, or the radius is not above 0 and at
+    ///   most ``maximumRadius``.
+    public init(name: String, latitude: Double, longitude: Double, radius: Double) throws(GPSLocationError) {
+        guard Self.isValidName(name) else {
+            throw .invalidArgument(
+                name: "name",
+                reason:
+                    "'\(UntrustedText.visible(name, limit: 80))' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control or formatting character)"
+            )
+        }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw .invalidArgument(name: "center", reason: "\(latitude), \(longitude) is not a coordinate")
+        }
+        guard radius > 0, radius <= Self.maximumRadius else {
+            throw .invalidArgument(name: "radius", reason: "\(radius) is not above 0 and at most \(Int(Self.maximumRadius)) m")
+        }
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
@@ -53,7 +66,7 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard
-            let region = CircularRegion(
+            let region = try? CircularRegion(
                 name: try container.decode(String.self, forKey: .name), latitude: try container.decode(Double.self, forKey: .latitude),
                 longitude: try container.decode(Double.self, forKey: .longitude), radius: try container.decode(Double.self, forKey: .radius)
             )
@@ -64,7 +77,7 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     }
 
     /// The centre, as a location without a fix.
-    var center: Location { Location(latitude: latitude, longitude: longitude, mode: nil) }
+    var center: Location { Location(unchecked: latitude, longitude: longitude, mode: nil) }
 }
 
 /// Where the device is with respect to a region (`CLMonitor.Event.State`).

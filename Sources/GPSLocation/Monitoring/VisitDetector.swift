@@ -13,6 +13,11 @@ public struct Visit: Sendable, Hashable {
     public let arrival: Date
     /// The receiver time of the last fix of the stay; `nil` while it goes on.
     public let departure: Date?
+
+    /// The visit's centre as a location, with the mean accuracy of its fixes and no fix of its own.
+    public var location: Location {
+        Location(unchecked: latitude, longitude: longitude, horizontalAccuracy: horizontalAccuracy, mode: nil)
+    }
 }
 
 /// An arrival or a departure ``VisitDetector`` reports.
@@ -94,11 +99,16 @@ public struct VisitDetector: Sendable, LocationEventDetector {
 
     /// A detector; CoreLocation-like defaults of 50 m and 5 minutes.
     /// - Parameters:
-    ///   - radius: metres, above 0.
+    ///   - radius: metres, above 0 and at most ``CircularRegion/maximumRadius``.
     ///   - dwell: above zero.
-    public init(radius: Double = 50, dwell: Duration = .seconds(300)) {
-        self.radius = radius.isFinite && radius > 0 ? radius : 50
-        self.dwell = dwell > .zero ? dwell : .seconds(300)
+    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` for a radius or a dwell out of range.
+    public init(radius: Double = 50, dwell: Duration = .seconds(300)) throws(GPSLocationError) {
+        guard radius.isFinite, radius > 0, radius <= CircularRegion.maximumRadius else {
+            throw .invalidArgument(name: "radius", reason: "\(radius) is not a number of metres above 0")
+        }
+        guard dwell > .zero else { throw .invalidArgument(name: "dwell", reason: "\(dwell) is not above zero") }
+        self.radius = radius
+        self.dwell = dwell
     }
 
     /// The arrival or departure `location` causes, if any.
@@ -109,7 +119,7 @@ public struct VisitDetector: Sendable, LocationEventDetector {
             stay = Stay(location, at: time)
             return []
         }
-        let center = Location(latitude: current.latitude, longitude: current.longitude, mode: nil)
+        let center = Location(unchecked: current.latitude, longitude: current.longitude, mode: nil)
         let distance = location.distance(from: center)
         var events: [VisitEvent] = []
         if distance <= radius {

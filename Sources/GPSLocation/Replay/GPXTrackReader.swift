@@ -137,7 +137,7 @@ struct GPXTrackReader {
                 else {
                     throw TrackProblem(line: tag.line, reason: "a <\(String(decoding: name, as: UTF8.self))> needs lat and lon in range")
                 }
-                let location = Location(latitude: latitude, longitude: longitude, mode: .twoDimensional, source: .replay)
+                let location = Location(unchecked: latitude, longitude: longitude, mode: .twoDimensional, source: .replay)
                 if tag.isSelfClosing { return (kind, location) }
                 point = Point(kind: kind, line: tag.line, location: location)
                 continue

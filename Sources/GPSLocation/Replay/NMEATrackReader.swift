@@ -114,7 +114,7 @@ struct NMEATrackReader {
             UTCTimestamp.nmea(date: Substring(decoding: $0, as: UTF8.self), time: Substring(decoding: epoch.timeOfDay, as: UTF8.self))
         }
         return Location(
-            latitude: latitude, longitude: longitude, time: time, altitudeMSL: epoch.altitude,
+            unchecked: latitude, longitude: longitude, time: time, altitudeMSL: epoch.altitude,
             altitudeHAE: epoch.altitude.flatMap { altitude in epoch.geoidSeparation.map { altitude + $0 } },
             horizontalAccuracy: epoch.hdop, speed: epoch.speed, course: epoch.course,
             hdop: epoch.hdop, mode: epoch.altitude == nil ? .twoDimensional : .threeDimensional,

@@ -1,40 +1,41 @@
-package import GPSLocation
+public import GPSLocation
 
-/// What the user's settings and the policy say together for one app: the rules of the consent
-/// store, applied once per change of the files.
+/// What the user's settings and the administrator's policy say together for one app, and where
+/// each part of the decision was made: what `locate permission status` and `locate status` show
+/// (``ConsentStore/settings()``).
 ///
 /// The policy can only restrict: its `services = off`, `authorization = restricted` and
 /// `accuracy = reduced` win over anything the user set, and its `[fallback]` and `[gpsd]` values
 /// win over the user's. Otherwise the app's section wins over `[location]`, which wins over the
 /// defaults (services on, not determined, full accuracy).
-package struct ResolvedSettings: Sendable, Hashable {
+public struct ConsentSettings: Sendable, Hashable {
     /// The decision.
-    package var decision: AuthorizationDecision
+    public var decision: AuthorizationDecision
     /// The file and line that switched services off; `nil` while they are on.
-    package var servicesOrigin: SettingOrigin?
+    public var servicesDecidedBy: SettingOrigin?
     /// The file and line that decided the status; `nil` for the default (not determined).
-    package var statusOrigin: SettingOrigin?
+    public var statusDecidedBy: SettingOrigin?
     /// The file and line that decided the accuracy; `nil` for the default (full).
-    package var accuracyOrigin: SettingOrigin?
-    /// The fallback as the files set it.
-    package var fallback: FallbackSetting
-    /// `[gpsd] server`, policy first.
-    package var gpsdServer: GPSDEndpoint?
-    /// `[location] timeout`, policy first.
-    package var timeout: Duration?
+    public var accuracyDecidedBy: SettingOrigin?
+    /// `[gpsd] server`, the policy's first.
+    public var gpsdServer: GPSDEndpoint?
+    /// `[location] timeout`, the policy's first: how long a request waits by default.
+    public var timeout: Duration?
     /// `[region "NAME"]` sections: the policy's, then the user's (which replace the policy's of
     /// the same name when monitored).
-    package var regions: [CircularRegion]
+    public var regions: [CircularRegion]
+    /// The fallback as the files set it (``ConsentStore/fallback(resolvingPlaceNames:)`` gives it).
+    var fallback: FallbackSetting
 
     /// The fallback as the files set it: off, a coordinate, or a place to resolve.
-    package enum FallbackSetting: Sendable, Hashable {
+    enum FallbackSetting: Sendable, Hashable {
         case disabled
         case coordinate(FallbackCoordinate)
         case place(Setting<String>)
     }
 
     /// The rules, on parsed settings.
-    package init(user: LocationSettings, policy: LocationSettings, app: AppName?) {
+    init(user: LocationSettings, policy: LocationSettings, app: AppName?) {
         let userApp = app.flatMap { user.apps[$0] }
         let policyApp = app.flatMap { policy.apps[$0] }
 
@@ -48,27 +49,22 @@ package struct ResolvedSettings: Sendable, Hashable {
 
         var status = AuthorizationStatus.notDetermined
         if let restricted = policyApp?.restricted ?? policy.location.restricted {
-            (status, statusOrigin) = (.restricted, restricted.origin)
+            (status, statusDecidedBy) = (.restricted, restricted.origin)
         } else if let choice = userApp?.authorization ?? user.location.authorization {
-            statusOrigin = choice.origin
-            switch choice.value {
-            case .whenInUse: status = .authorizedWhenInUse
-            case .always: status = .authorizedAlways
-            case .denied: status = .denied
-            }
+            (status, statusDecidedBy) = (choice.value, choice.origin)
         }
 
         var accuracy = AccuracyAuthorization.fullAccuracy
         if let cap = policyApp?.accuracy, cap.value == .reducedAccuracy {
-            (accuracy, accuracyOrigin) = (.reducedAccuracy, cap.origin)
+            (accuracy, accuracyDecidedBy) = (.reducedAccuracy, cap.origin)
         } else if let cap = policy.location.accuracy, cap.value == .reducedAccuracy {
-            (accuracy, accuracyOrigin) = (.reducedAccuracy, cap.origin)
+            (accuracy, accuracyDecidedBy) = (.reducedAccuracy, cap.origin)
         } else if let chosen = userApp?.accuracy ?? user.location.accuracy {
-            (accuracy, accuracyOrigin) = (chosen.value, chosen.origin)
+            (accuracy, accuracyDecidedBy) = (chosen.value, chosen.origin)
         }
 
         decision = AuthorizationDecision(locationServicesEnabled: servicesOff == nil, status: status, accuracy: accuracy)
-        servicesOrigin = servicesOff?.origin
+        servicesDecidedBy = servicesOff?.origin
 
         // The policy's fallback wins whole: its place, or its coordinate (each part over the user's).
         let builtIn = FallbackCoordinate.builtIn
@@ -78,10 +74,11 @@ package struct ResolvedSettings: Sendable, Hashable {
         } else if let place = policy.fallbackPlace ?? (policySetsFallback ? nil : user.fallbackPlace) {
             fallback = .place(place)
         } else {
+            // The parts were checked when read (a latitude in -90...90, a longitude in -180...180).
             fallback = .coordinate(
-                FallbackCoordinate(
+                (try? FallbackCoordinate(
                     latitude: (policy.fallbackLatitude ?? user.fallbackLatitude)?.value ?? builtIn.latitude,
-                    longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude))
+                    longitude: (policy.fallbackLongitude ?? user.fallbackLongitude)?.value ?? builtIn.longitude)) ?? builtIn)
         }
         gpsdServer = (policy.gpsdServer ?? user.gpsdServer)?.value
         timeout = (policy.location.timeout ?? user.location.timeout)?.value
