@@ -48,8 +48,9 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         private var gate: PositionGate
         private var filter: LiveUpdateFilter
         private var motion: MotionDetector?
-        /// A `stationary` or `moving` event, handed out after the fix that decided it.
-        private var pendingStatus: LocationStatusEvent?
+        /// A `stationary` or `moving` event, handed out after the fix that decided it, while the
+        /// fix's stamp is still current (it says where the receiver is not going).
+        private var pendingStatus: (event: LocationStatusEvent, stamp: ReleaseStamp)?
         private var lastKept: ContinuousClock.Instant?
 
         /// The stamp of the last fix handed out, for records made of it (``LocationEventUpdates``).
@@ -65,6 +66,17 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         /// The authorization positions are released under now: CoreLocation's
         /// `authorizationStatus` and `accuracyAuthorization` as this stream follows them.
         public var authorization: Authorization { session.authorization.current.authorization }
+
+        /// How many times the authorization has changed since the stream started. A consumer
+        /// that holds positions before it shows them (a batch, a reader that is slow) shows
+        /// only those taken since the last change: any change (a revoke, a pause, a switch of
+        /// accuracy, even one undone at once) makes the positions taken before it stale, as the
+        /// stream's own gate does with the fixes waiting in it.
+        public var authorizationChanges: Int { session.authorization.current.generation }
+
+        /// Fixes that passed the gate but the options' filters held back (`desiredAccuracy`,
+        /// `distanceFilter`, `minimumInterval`): gpsd answered, with nothing to hand out.
+        public private(set) var locationsHeldBack = 0
 
         /// Whether a record made of a fix this stream released with `stamp` may still be handed
         /// out (the gate's second rule).
@@ -85,10 +97,7 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         /// ``next()``, on the caller's isolation.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(GPSLocationError) -> LocationUpdate? {
             await session.noteStarted()
-            if let pendingStatus {
-                self.pendingStatus = nil
-                return .status(pendingStatus)
-            }
+            if let pending = takePendingStatus() { return .status(pending) }
             do {
                 while let queued = try await session.queue.next() {
                     if let update = deliver(queued) {
@@ -107,16 +116,20 @@ public struct LiveUpdates: AsyncSequence, Sendable {
         /// end of the stream, and its error, come from `next()`). For a consumer that works in
         /// batches (`locate --follow` writes what is ready in one go).
         public mutating func nextIfAvailable() -> LocationUpdate? {
-            if let pendingStatus {
-                self.pendingStatus = nil
-                return .status(pendingStatus)
-            }
+            if let pending = takePendingStatus() { return .status(pending) }
             while let queued = session.queue.nextIfAvailable() {
                 if let update = deliver(queued) {
                     return update
                 }
             }
             return nil
+        }
+
+        /// The pending motion event, if the fix that decided it may still be handed out.
+        private mutating func takePendingStatus() -> LocationStatusEvent? {
+            guard let pending = pendingStatus else { return nil }
+            pendingStatus = nil
+            return gate.admits(pending.stamp) ? pending.event : nil
         }
 
         /// The update to hand out for `queued`, if any: status events as they are, fixes through
@@ -129,13 +142,10 @@ public struct LiveUpdates: AsyncSequence, Sendable {
                 let now = ContinuousClock.now
                 guard let (released, stamp) = gate.release(location, readUnder: generation, at: now) else { return nil }
                 // Motion is judged on every released fix, before the filters thin them out.
-                if let event = motion?.observe(released) { pendingStatus = event }
+                if let event = motion?.observe(released) { pendingStatus = (event, stamp) }
                 guard filter.admit(released, handedOutAt: Date()) else {
-                    if let pendingStatus {
-                        self.pendingStatus = nil
-                        return .status(pendingStatus)
-                    }
-                    return nil
+                    locationsHeldBack += 1
+                    return takePendingStatus().map(LocationUpdate.status)
                 }
                 if lastKept.map({ $0.duration(to: now) >= Self.keepInterval }) ?? true {
                     // Kept by the session's thread: the cache's lock and write are no work for the pool.

@@ -29,30 +29,41 @@ struct EventCommand<Detector: LocationEventDetector> {
 
     private func watch() async -> Result<ExitStatus, StandardStreams.OutputError> {
         var writer = self.writer
-        let status: ExitStatus
+        var progress = StreamProgress(replay: options.replayName)
+        var status: ExitStatus?
+        let started = ContinuousClock.now
         do throws(StandardStreams.OutputError) {
-            status = try await stream(into: &writer)
+            status = try await stream(into: &writer, progress: &progress, started: started)
             try writer.finish()
         } catch .closed {
-            return .success(.success)
+            // The reader went away: the stream ends as it would now (never 0 after nothing).
+            return .success(status ?? statusIfEndedNow(progress, started: started))
         } catch {
             return .failure(error)
         }
-        return .success(status)
+        return .success(status ?? .success)
+    }
+
+    /// The status of a stream that ends now: `StreamProgress`'s rule for no position, or 75
+    /// when positions came but `--until` was not met.
+    private func statusIfEndedNow(_ progress: StreamProgress, started: ContinuousClock.Instant) -> ExitStatus {
+        let status = progress.statusIfEndedNow(endpoint: manager.configuration.endpoint, started: started)
+        return status == .success && options.until != nil ? .timedOut : status
     }
 
     /// Writes events until the stream ends; the exit status for how it ended: 0 when `--until`
     /// was met, or (without it) when a position passed the gate; otherwise `StreamProgress`'s
     /// rule for a stream without a position (77, 75, 69), or 75 when positions came but
     /// `--until` was not met.
-    private func stream(into writer: inout RecordWriter) async throws(StandardStreams.OutputError) -> ExitStatus {
+    private func stream(
+        into writer: inout RecordWriter, progress: inout StreamProgress, started: ContinuousClock.Instant
+    ) async throws(StandardStreams.OutputError) -> ExitStatus {
+        var events = await manager.events(from: detector, options: options.liveUpdateOptions).makeAsyncIterator()
+        // Known before the first write, so that a reader gone at once still gets the right status.
+        progress.note(events.authorization)
         writer.start()
         try writer.flush()
-        var events = await manager.events(from: detector, options: options.liveUpdateOptions).makeAsyncIterator()
         var printed = 0
-        var progress = StreamProgress(replay: options.replayName)
-        progress.note(events.authorization)
-        let started = ContinuousClock.now
         let endpoint = manager.configuration.endpoint
         while true {
             let next: LocationEventUpdate<Detector.Event>?
@@ -68,14 +79,17 @@ struct EventCommand<Detector: LocationEventDetector> {
                 return ExitStatus(error)
             }
             progress.note(events.authorization)
+            progress.noteHeldBack(events.locationsHeldBack)
             // A fix the detector was given is a position, whether or not it made an event.
             if events.locationsProcessed > 0, progress.positions == 0 { progress.notePosition() }
             guard let update = next else { break }
             switch update {
             case .event(let event):
+                let changes = events.authorizationChanges
                 writer.write(record(event))
                 printed += 1
-                try writer.flush()
+                // Written only while the authorization it was made under holds.
+                try writer.flush { events.authorizationChanges == changes }
                 if isGoal(event) { return .success }
                 if let count = options.count, printed >= count { return options.until == nil ? .success : .timedOut }
             case .status(let event):

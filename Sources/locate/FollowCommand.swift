@@ -35,19 +35,22 @@ struct FollowCommand {
     private func follow() async -> Result<ExitStatus, StandardStreams.OutputError> {
         var writer = self.writer
         var progress = Progress(stream: StreamProgress(replay: options.replayName))
-        let status: ExitStatus
+        var status: ExitStatus?
         do throws(StandardStreams.OutputError) {
-            writer.start()
-            try writer.flush()
             status = try await stream(into: &writer, progress: &progress)
             try writer.finish()
         } catch .closed {
-            // The reader went away (`locate --follow | head`): a normal end.
-            return .success(progress.lastFallback.map(ExitStatus.init) ?? .success)
+            // The reader went away (`locate --follow | head`): the stream ends as it would now,
+            // with its last record's status, or the one for no position (never 0 after nothing).
+            return .success(status ?? progress.lastFallback.map(ExitStatus.init) ?? statusIfEndedNow(progress))
         } catch {
             return .failure(error)
         }
-        return .success(status)
+        return .success(status ?? .success)
+    }
+
+    private func statusIfEndedNow(_ progress: Progress) -> ExitStatus {
+        progress.stream.statusIfEndedNow(endpoint: manager.configuration.endpoint, started: started)
     }
 
     /// Writes updates until the stream ends; the exit status for how it ended. The updates
@@ -55,9 +58,15 @@ struct FollowCommand {
     private func stream(into writer: inout RecordWriter, progress: inout Progress) async throws(StandardStreams.OutputError) -> ExitStatus {
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         var outputFailure: StandardStreams.OutputError?
+        // Known before the first write, so that a reader gone at once still gets the right status.
         progress.stream.note(updates.authorization)
+        writer.start()
+        try writer.flush()
         do throws(GPSLocationError) {
             stream: while let first = try await updates.next() {
+                // The batch's positions go out only while the authorization they were taken
+                // under holds: a reader that is slow never gets them after a revoke.
+                let changes = updates.authorizationChanges
                 var update: LocationUpdate? = first
                 while let current = update {
                     add(current, to: &writer, progress: &progress)
@@ -65,8 +74,9 @@ struct FollowCommand {
                     if isDone(progress) || writer.isBatchFull { break }
                     update = updates.nextIfAvailable()
                 }
+                progress.stream.noteHeldBack(updates.locationsHeldBack)
                 do throws(StandardStreams.OutputError) {
-                    try writer.flush()
+                    try writer.flush { updates.authorizationChanges == changes }
                 } catch {
                     outputFailure = error
                     break stream
@@ -81,6 +91,7 @@ struct FollowCommand {
             StandardStreams.diagnose(GPSLocationError.invalidTrack(file: file, line: line, reason: reason).description)
             return .dataError
         } catch .cancelled {
+            progress.stream.noteHeldBack(updates.locationsHeldBack)
             return end(&writer, progress: &progress)
         } catch {
             writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
@@ -88,6 +99,7 @@ struct FollowCommand {
             return ExitStatus(error)
         }
         if let outputFailure { throw outputFailure }
+        progress.stream.noteHeldBack(updates.locationsHeldBack)
         return end(&writer, progress: &progress)
     }
 

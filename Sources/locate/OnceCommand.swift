@@ -84,7 +84,11 @@ struct OnceCommand {
             writer.writeFallback(reason)
             status = ExitStatus(error)
         }
-        try writer.finish()
+        do throws(StandardStreams.OutputError) {
+            try writer.finish()
+        } catch .closed {
+            // The reader went away (`locate | true`): the status is still the record's.
+        }
         return status
     }
 }

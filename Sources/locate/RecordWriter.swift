@@ -2,13 +2,16 @@ import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateSupport
 
 /// Writes a run's output in the chosen format: the prologue before the first output, records,
 /// the fallback coordinate when there is no live fix to give (unless disabled), status events
 /// (to stdout when the format takes them, otherwise to stderr), and the epilogue at the end.
 ///
 /// What goes to stdout is gathered until `flush()`, so that the records ready at one moment go
-/// out in one `write(2)`; stderr lines go out at once.
+/// out together; stderr lines go out at once. The gatherer knows which bytes are positions (live
+/// fixes, region and visit events): a stream's flush asks before each piece of them whether they
+/// may still be handed out, and drops them once they may not.
 struct RecordWriter {
     private var format: any OutputFormat
     /// `nil` when `--no-fallback` or `[fallback] enabled = no`.
@@ -17,6 +20,8 @@ struct RecordWriter {
     private let places: PlaceFinder?
     private var started = false
     private var pending: [UInt8] = []
+    /// The parts of `pending` that are positions, in order.
+    private var positions: [Range<Int>] = []
 
     init(format: any OutputFormat, fallback: FallbackCoordinate?, places: PlaceFinder? = nil) {
         self.format = format
@@ -38,18 +43,29 @@ struct RecordWriter {
     @discardableResult
     mutating func write(_ location: Location, reason: FallbackReason? = nil, timedOut: Bool = false) -> Bool {
         start()
+        let before = pending.count
         // The place of the location handed out (the fix that passed the check, its grid cell, or
         // the fallback), so it tells nothing the coordinates beside it do not.
-        return format.record(
+        let added = format.record(
             RecordSource(
                 location: location, reason: reason, timedOut: timedOut, now: Date(),
                 place: places?.reverseGeocode(location)), to: &pending)
+        if reason == nil { notePosition(from: before) }
+        return added
+    }
+
+    /// Notes the bytes added since `start` as a position.
+    private mutating func notePosition(from start: Int) {
+        guard pending.count > start else { return }
+        positions.append(start..<pending.count)
     }
 
     /// Adds a region or visit event's record.
     mutating func write(_ event: EventRecord) {
         start()
+        let before = pending.count
         _ = format.record(RecordSource(location: event.location, now: Date(), place: nil, event: event), to: &pending)
+        notePosition(from: before)
     }
 
     /// Adds the fallback record marked with `reason`; `false` when there is none to write.
@@ -91,8 +107,46 @@ struct RecordWriter {
     /// Writes what was gathered for stdout, in one go.
     mutating func flush() throws(StandardStreams.OutputError) {
         guard !pending.isEmpty else { return }
-        defer { pending.removeAll(keepingCapacity: true) }
+        defer { clear() }
         try StandardStreams.write(pending)
+    }
+
+    /// Writes what was gathered for a stream that may stop authorizing its positions while its
+    /// reader is slow: in pieces a pipe takes whole, the positions among them at most
+    /// `PIPE_BUF` bytes at a time, each only while `isCurrent()` says they may still be handed
+    /// out (asked just before its write, which may then wait for the reader). Once it says not,
+    /// the positions left are dropped, whole; everything else (status lines, the fallback)
+    /// still goes out.
+    mutating func flush(positionsWhile isCurrent: () -> Bool) throws(StandardStreams.OutputError) {
+        guard !pending.isEmpty else { return }
+        defer { clear() }
+        var cursor = 0
+        var next = positions.startIndex
+        var isStale = false
+        while cursor < pending.count {
+            guard next < positions.endIndex, positions[next].lowerBound == cursor else {
+                let end = next < positions.endIndex ? positions[next].lowerBound : pending.count
+                try StandardStreams.writeLines(Array(pending[cursor..<end]))
+                cursor = end
+                continue
+            }
+            var end = positions[next].upperBound
+            next += 1
+            while next < positions.endIndex, positions[next].lowerBound == end,
+                positions[next].upperBound - cursor <= StandardIO.atomicWrite
+            {
+                end = positions[next].upperBound
+                next += 1
+            }
+            if !isStale, !isCurrent() { isStale = true }
+            if !isStale { try StandardStreams.write(Array(pending[cursor..<end])) }
+            cursor = end
+        }
+    }
+
+    private mutating func clear() {
+        pending.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
     }
 
     /// Adds the epilogue if anything was started, and writes everything.

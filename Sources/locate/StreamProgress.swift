@@ -15,6 +15,8 @@ struct StreamProgress {
     var everAuthorized = false
     /// gpsd said something about its receiver (a fix, no fix, no device).
     var gpsdAnswered = false
+    /// Fixes came, but the options held every one back (`--accuracy`, `--distance`).
+    var onlyHeldBack = false
     /// gpsd closed the connection at least once.
     var gpsdClosed = false
     /// The authorization as last noted.
@@ -27,6 +29,13 @@ struct StreamProgress {
         case .gpsdLost: gpsdClosed = true
         default: break
         }
+    }
+
+    /// Notes how many fixes the stream's options have held back so far: gpsd answered.
+    mutating func noteHeldBack(_ count: Int) {
+        guard count > 0 else { return }
+        gpsdAnswered = true
+        if positions == 0 { onlyHeldBack = true }
     }
 
     /// Notes a position handed out.
@@ -46,6 +55,14 @@ struct StreamProgress {
     /// stream that ends then ends with status 78, as one that could not start.
     var endsWithInvalidSettings: Bool { authorization?.denial == .settingsInvalid }
 
+    /// The status of a stream that ends now, before it has written anything more (its reader
+    /// went away): 0 once a position passed the gate, otherwise the rule's for no position.
+    func statusIfEndedNow(endpoint: GPSDEndpoint, started: ContinuousClock.Instant) -> ExitStatus {
+        if endsWithInvalidSettings { return .configuration }
+        guard positions == 0 else { return .success }
+        return ExitStatus(reasonForNoPosition(endpoint: endpoint, started: started) { _ in "" }.reason)
+    }
+
     /// Why a stream that ended without a position had none, and the message that says so.
     /// - Parameter explain: the message for a denial.
     func reasonForNoPosition(
@@ -53,8 +70,9 @@ struct StreamProgress {
     ) -> (reason: FallbackReason, message: String) {
         if !everAuthorized, let denial = authorization?.denial { return (.notAuthorized(denial), explain(denial)) }
         let elapsed = started.duration(to: .now).formattedSeconds
-        if let replay { return (.timeout, "no fix from the track \(UntrustedText.visible(replay, limit: 200)) in \(elapsed) s") }
-        if gpsdAnswered { return (.timeout, "no fix from gpsd at \(endpoint) in \(elapsed) s") }
+        let from = replay.map { "the track \(UntrustedText.visible($0, limit: 200))" } ?? "gpsd at \(endpoint)"
+        if onlyHeldBack { return (.timeout, "no fix from \(from) passed the stream's filters (such as --accuracy) in \(elapsed) s") }
+        if replay != nil || gpsdAnswered { return (.timeout, "no fix from \(from) in \(elapsed) s") }
         if gpsdClosed {
             return (
                 .gpsdUnavailable,

@@ -13,14 +13,16 @@ enum QueuedUpdate: Sendable {
 ///
 /// Bounded, with back-pressure first: when `capacity` updates wait, the session stops reading
 /// gpsd (`isFull`) until the consumer has taken half of them. Only when the consumer really
-/// stalls (takes nothing for `stallTimeout` while the queue is full) are the oldest updates
-/// dropped, and a `dropped` status event says how many, so memory stays bounded and the
-/// consumer gets the newest positions when it comes back.
+/// stalls (takes nothing for `stallTimeout` while the queue is full) are the oldest fixes
+/// dropped (the status events among them stay), and a `dropped` status event says how many, so
+/// memory stays bounded and the consumer gets the newest positions when it comes back.
 final class LiveUpdateQueue: Sendable {
     /// Updates that may wait for the consumer.
     static let capacity = 4096
     /// How long a full queue waits for the consumer before its oldest updates are dropped.
     static let stallTimeout = Duration.seconds(2)
+    /// How many of the status events among dropped updates stay.
+    static let statusesKeptWhenDropping = 64
 
     private struct State {
         var updates: [QueuedUpdate] = []
@@ -89,8 +91,16 @@ final class LiveUpdateQueue: Sendable {
             guard state.count >= Self.capacity else { return nil }
             let deadline = state.lastTaken.advanced(by: Self.stallTimeout)
             guard now >= deadline else { return deadline }
-            let dropped = state.count - Self.capacity / 2
-            state.updates = [.status(.dropped(count: dropped))] + state.updates[(state.head + dropped)...]
+            // The oldest fixes go; the status events among them stay (the newest few of them,
+            // so memory stays bounded), since they say what became of the stream meanwhile.
+            let oldest = state.updates[state.head..<(state.head + state.count - Self.capacity / 2)]
+            let statuses = oldest.filter {
+                guard case .status(let event) = $0 else { return false }
+                if case .dropped = event { return false }
+                return true
+            }.suffix(Self.statusesKeptWhenDropping)
+            let dropped = oldest.count { if case .fix = $0 { true } else { false } }
+            state.updates = [.status(.dropped(count: dropped))] + statuses + state.updates[oldest.endIndex...]
             state.head = 0
             state.lastTaken = now
             return nil

@@ -57,6 +57,13 @@ public struct LocationEventUpdates<Detector: LocationEventDetector>: AsyncSequen
         /// The authorization positions are released under now, as the live stream follows it.
         public var authorization: Authorization { updates.authorization }
 
+        /// How many times the authorization has changed since the stream started: an event
+        /// taken before a change is stale (see ``LiveUpdates/Iterator/authorizationChanges``).
+        public var authorizationChanges: Int { updates.authorizationChanges }
+
+        /// Fixes that passed the gate but the options' filters held back, before the detector.
+        public var locationsHeldBack: Int { updates.locationsHeldBack }
+
         /// The next event, or `nil` when the stream has ended or the task was cancelled.
         /// - Throws: ``GPSLocationError/preciseLocationRequired`` under reduced accuracy, and
         ///   what ``LiveUpdates/Iterator/next()`` throws.
