@@ -20,7 +20,7 @@ CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 PEERS := .build/bench-peers
 
-.PHONY: help run test build docs bench order corpus install generated tracks clean bootstrap format lint
+.PHONY: help run test build docs bench order corpus install generated tracks clean bootstrap format lint upcoming
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -33,8 +33,21 @@ FORMATTED := Sources Tests Package.swift
 format:
 	swift format format --in-place --recursive $(FORMATTED)
 
-lint:
+lint: upcoming
 	swift format lint --strict --recursive $(FORMATTED)
+	Scripts/check-layers
+
+# The libraries build with the concurrency features Swift is moving to (a nonisolated async
+# function runs on its caller's actor unless @concurrent; conformances take their type's
+# isolation; a member is visible only where its module is imported), in a build directory of
+# their own. They are not shipped built so: with NonisolatedNonsendingByDefault, Swift 6.3 makes a
+# host's @MainActor witness of AuthorizationPrompter.ask nonisolated (swiftlang/swift#86944).
+UPCOMING := NonisolatedNonsendingByDefault InferIsolatedConformances MemberImportVisibility
+upcoming:
+	@for library in $(LIBRARIES); do \
+		swift build --target $$library --scratch-path .build/upcoming \
+			$(foreach feature,$(UPCOMING),-Xswiftc -enable-upcoming-feature -Xswiftc $(feature)) || exit 1; \
+	done
 
 # A static Swift runtime, a non-PIE executable (no relocations to apply at each start), no
 # $ORIGIN run path (libgps is found where the system keeps it, not next to the binary first),

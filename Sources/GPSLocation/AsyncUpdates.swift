@@ -53,11 +53,7 @@ public struct AsyncUpdates<Element: Sendable>: AsyncSequence, Sendable {
         /// The next update, or `nil` at the end (or when the task is cancelled).
         /// - Throws: the ``GPSLocationError`` the sequence ended with.
         public mutating func next() async throws(GPSLocationError) -> Element? {
-            do {
-                return try await base.next()
-            } catch {
-                throw GPSLocationError(error)
-            }
+            try await next(isolation: #isolation)
         }
 
         /// ``next()``, on the caller's isolation.

@@ -147,6 +147,16 @@ struct VisitDetectorTests {
         #expect(events[0].visit.horizontalAccuracy == 5)
     }
 
+    /// A walk that stops just beyond the circle of its fixes (51 m from their centre, within
+    /// the fix's 3 m accuracy: neither clearly inside nor clearly outside) still makes a visit.
+    @Test func aReceiverThatStopsJustBeyondAPassingStayStillArrives() throws {
+        var detector = try VisitDetector(radius: 50, dwell: .seconds(300))
+        let walk = (0..<5).map { RegionMonitorTests.fix(north: Double($0) * 10, accuracy: 3, second: Double($0)) }
+        let stop = (1...400).map { RegionMonitorTests.fix(north: 71, accuracy: 3, second: 4 + Double($0)) }
+        let events = (walk + stop).flatMap { detector.process($0) }
+        #expect(events.map(\.kind) == [.arrival])
+    }
+
     @Test func aStayShorterThanTheDwellIsNoVisit() throws {
         var detector = try VisitDetector(radius: 50, dwell: .seconds(300))
         #expect(Self.stopGoStop(stay: 2).flatMap { detector.process($0) }.isEmpty)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateSupport
 
 /// Decides which fixes of a live stream are emitted, following `LiveUpdateOptions`.
 ///

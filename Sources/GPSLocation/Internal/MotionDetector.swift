@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocateSupport
 
 /// Tells when a stream's position stops moving and starts again (`stationary` and `moving`):

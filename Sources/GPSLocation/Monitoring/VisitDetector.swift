@@ -129,7 +129,10 @@ public struct VisitDetector: Sendable, LocationEventDetector {
                 events.append(VisitEvent(kind: .arrival, visit: current.visit(departed: false)))
             }
             stay = current
-        } else if distance - accuracy > radius {
+        } else if distance - accuracy > radius || !current.hasArrived {
+            // Clearly outside; or beyond the radius of a stay that has made no visit yet, which
+            // then starts afresh here (only a departure needs the fix to be clear of the circle:
+            // a receiver that stops just beyond a passing stay's circle still arrives).
             if current.hasArrived { events.append(VisitEvent(kind: .departure, visit: current.visit(departed: true))) }
             stay = Stay(location, at: time)
         }
