@@ -14,9 +14,13 @@ import Synchronization
 ///   reads its result back before letting go: concurrent edits all land. Through a symbolic link
 ///   (dotfile managers), the file the link leads to is edited and the link stays.
 /// - **Refusals.** A user file that is not a regular file, that its group or others can write, or
-///   that anyone but the user (or root) owns is refused, as is a policy that is not root's alone:
-///   `GPSLocationError.invalidSettings` naming the file, and the store fails closed. Paths
-///   are absolute ones only (``SettingsPaths``).
+///   that anyone but the user (or root) owns is refused, as is a policy that is not root's alone,
+///   and so is a file whose path someone else could change: each directory on it, walked as the
+///   kernel walks it (the ones holding symbolic links included, and each link), must be the
+///   user's or root's (root's for a policy) and writable by no one else, a sticky one such as
+///   `/tmp` only above the file's own directory; an edit makes nothing before the path is
+///   checked. `GPSLocationError.invalidSettings` names the file and the directory at fault, and
+///   the store fails closed. Paths are absolute ones only (``SettingsPaths``).
 /// - **Read once.** The files are parsed once, and again only when their `stat` signature changes.
 /// - **A private cache.** The cache directory is used only when it is the user's alone (not a
 ///   link, owned by the user, writable by no one else); its files are read only when they are the

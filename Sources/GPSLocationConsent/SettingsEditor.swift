@@ -57,14 +57,15 @@ struct SettingsEditor {
     ///   is not rewritten), when the result would not read back as exactly this change, or when
     ///   it cannot be written.
     func update(app: AppName?, setting: [UserSetting], removing: [UserSetting.Key] = []) throws(GPSLocationError) {
-        let target = finalTarget(of: file)
-        let name = fileName(of: target)
         func problem(_ message: String) -> GPSLocationError {
             .invalidSettings(SettingsProblem(file: file, message: message))
         }
-        try SettingsFiles.checkDirectories(of: file, owner: .userOrRoot)
+        // The whole way is checked, and the missing directories made on it, before anything
+        // is written: the lock and the file go where it leads, which no one else can change.
+        let target = try SettingsFiles.checkDirectories(of: file, owner: .userOrRoot, creatingDirectories: true)
+        let name = fileName(of: target)
         do {
-            let directory = try DirectoryHandle(path: directory(of: target), create: true, isPrivate: false)
+            let directory = try DirectoryHandle(path: directory(of: target), create: false, isPrivate: false)
             let lock = try directory.lock(".\(name).lock", exclusive: true)
             // An edit killed before its rename left its temporary file: no edit is in flight now.
             directory.removeTemporaries(of: name)

@@ -48,22 +48,26 @@ struct SettingsFiles {
         return try LocationSettings(SettingsLines(bytes), file: path, role: role)
     }
 
-    /// Checks the directories a settings file's trust rests on: its own and, for each symbolic
-    /// link on the way to the file it leads to, the link target's (and all above them): mine or
-    /// root's (root's alone for the policy), writable by no one else, whether the file exists
-    /// or not (a directory someone else can write lets them put a file there, or take one away
-    /// and bring it back after a deny).
+    /// Checks the way to a settings file, as given, component by component
+    /// (`TrustedFile.checkPath(_:to:owner:creatingDirectories:)`): every directory that holds a
+    /// component, the file's own directory and those holding each symbolic link on the way
+    /// (links followed, as the kernel does), must be mine or root's (root's alone for the
+    /// policy) and writable by no one else, but for a sticky directory of root's (`/tmp`) above
+    /// the file's own; and the links must be mine or root's. Whether the file exists or not: a
+    /// directory someone else can write lets them put a file there, or take one away and bring
+    /// it back after a deny; a link of theirs lets them point the way elsewhere.
+    /// - Parameter creatingDirectories: make the missing directories on the way (mode 0700),
+    ///   each checked before anything is made in it (for the editor).
+    /// - Returns: the file's path with no symbolic link in it: where the editor writes.
     /// - Throws: `GPSLocationError.invalidSettings` naming the file and the directory at fault.
-    static func checkDirectories(of path: String, owner: TrustedFile.Owner) throws(GPSLocationError) {
-        var current = path
-        for _ in 0..<40 {
-            do throws(TrustedFile.Refusal) {
-                try TrustedFile.checkDirectory(directory(of: current), owner: owner)
-            } catch {
-                throw .invalidSettings(SettingsProblem(file: path, message: "cannot be trusted: " + error.description))
-            }
-            guard let target = symbolicLinkTarget(of: current) else { return }
-            current = target
+    @discardableResult
+    static func checkDirectories(
+        of path: String, owner: TrustedFile.Owner, creatingDirectories: Bool = false
+    ) throws(GPSLocationError) -> String {
+        do throws(TrustedFile.Refusal) {
+            return try TrustedFile.checkPath(path, to: .file, owner: owner, creatingDirectories: creatingDirectories)
+        } catch {
+            throw .invalidSettings(SettingsProblem(file: path, message: "cannot be trusted: " + error.description))
         }
     }
 

@@ -10,17 +10,6 @@ package func symbolicLinkTarget(of path: String) -> String? {
     return target.hasPrefix("/") ? target : directory(of: path) + "/" + target
 }
 
-/// The file `path` leads to through any symbolic links at its end (at most 40, as the kernel
-/// allows), which may not exist yet: a link that points nowhere names the file to create.
-package func finalTarget(of path: String) -> String {
-    var current = path
-    for _ in 0..<40 {
-        guard let target = symbolicLinkTarget(of: current) else { return current }
-        current = target
-    }
-    return current
-}
-
 /// The directory part of `path` (`/` for a file at the root, `.` for a bare name).
 package func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
