@@ -23,8 +23,9 @@ import Synchronization
 ///   the store fails closed. Paths are absolute ones only (``SettingsPaths``).
 /// - **Read once.** The files are parsed once, and again only when their `stat` signature changes.
 /// - **A private cache.** The cache directory is used only when it is the user's alone (not a
-///   link, owned by the user, writable by no one else); its files are read only when they are the
-///   user's own. Otherwise the cache is skipped, with one ``init(paths:appName:warning:)`` warning.
+///   link, owned by the user, writable by no one else, on a path checked as the settings' is);
+///   its files are read only when they are the user's own. Otherwise the cache is skipped, with
+///   one ``init(paths:appName:warning:)`` warning.
 /// - **Ordered purges.** A location is kept under the cache's lock, after the decision is read
 ///   again from the files: a deny (whose purge takes the same lock after the settings changed)
 ///   can never be followed by a kept location.

@@ -22,13 +22,22 @@ package final class DirectoryHandle {
     /// Opens the directory at `path`, creating it and its missing parents (mode 0700) when
     /// `create` is set.
     /// - Parameter isPrivate: the directory must be this user's alone: not a symbolic link,
-    ///   owned by this user, and writable by no one else (for a cache, whose files must be
-    ///   neither read from nor written for someone else). Otherwise links are followed (a
-    ///   settings directory may be a dotfile manager's link).
+    ///   owned by this user, and writable by no one else, and the way to it one that no one else
+    ///   can change (`TrustedFile.checkPath(_:to:owner:creatingDirectories:)`, checked before
+    ///   anything is made), for a cache, whose files must be neither read from nor written for
+    ///   someone else. Otherwise links are followed (a settings directory may be a dotfile
+    ///   manager's link) and the way is the caller's to check.
     /// - Throws: `Failure` when it does not exist (and is not to be created), cannot be opened,
     ///   or is not private when it must be.
     package init(path: String, create: Bool, isPrivate: Bool) throws(Failure) {
         self.path = path
+        if isPrivate {
+            do throws(TrustedFile.Refusal) {
+                try TrustedFile.checkPath(path, to: .privateDirectory, owner: .user, creatingDirectories: create)
+            } catch {
+                throw Failure(description: "cannot be trusted: " + error.description)
+            }
+        }
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isPrivate ? O_NOFOLLOW : 0)
         var descriptor = open(path, flags)
         if descriptor < 0, errno == ENOENT, create {

@@ -214,4 +214,16 @@ struct TrustedPathTests {
         #expect(refusal(directory + "/file/locate.conf") == "\(directory)/file is not a directory, and the path goes on through it")
         #expect(refusal(directory + "/..") == "\(directory)/.. does not end in a name")
     }
+
+    @Test func aPrivateDirectoryUnderADirectoryOthersCanWriteIsRefusedBeforeAnythingIsMade() throws {
+        defer { clean() }
+        let open = try makeDirectory("open", mode: 0o777)
+        #expect {
+            try DirectoryHandle(path: open + "/cache/locate", create: true, isPrivate: true)
+        } throws: { error in
+            (error as? DirectoryHandle.Failure)?.description.hasPrefix("cannot be trusted: \(open) is writable by others (mode 777)")
+                == true
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open).isEmpty)
+    }
 }
