@@ -217,9 +217,15 @@ final class SettingsHome: Sendable {
     let root: URL
 
     /// With `user` and `policy` as the content of `locate.conf` and `policy.conf`, when given.
-    init(user: String? = nil, policy: String? = nil) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("locate-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    /// - Parameter reachableByOtherUsers: make the home where another user can reach it (for a
+    ///   test that plays a hostile local user with `setpriv`): in `/tmp`, mode 0755, whatever
+    ///   the temporary directory of the tests is (it may be in a home no one else may enter).
+    init(user: String? = nil, policy: String? = nil, reachableByOtherUsers: Bool = false) throws {
+        let parent = reachableByOtherUsers ? URL(fileURLWithPath: "/tmp") : FileManager.default.temporaryDirectory
+        root = parent.appendingPathComponent("locate-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: root, withIntermediateDirectories: !reachableByOtherUsers,
+            attributes: reachableByOtherUsers ? [.posixPermissions: 0o755] : nil)
         if let user { try write(user, to: userFile) }
         if let policy { try write(policy, to: policyFile) }
     }
