@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// How streams and single fixes end when their reader went away or their options held every fix
-/// back, and what a slow reader can still get after a revoke: never 0 after nothing, never a
-/// position after the change beyond what the pipe already held.
+/// back: never 0 after nothing. (What a slow reader still gets after a revoke is
+/// ConsentEndToEndTests' `aSlowReaderGetsNoQueuedFixAfterARevoke`.)
 struct StreamEndEndToEndTests {
     /// `locate` with its stdout a pipe whose reader has already gone: every write is EPIPE.
     private func runIntoClosedPipe(_ arguments: [String], settings: SettingsHome) async throws -> Int32 {
@@ -48,27 +48,5 @@ struct StreamEndEndToEndTests {
             #expect(run.stderr.contains("passed the stream's filters"), "\(name): \(run.stderr)")
             #expect(!run.stderr.contains("did not answer"), "\(name)")
         }
-    }
-
-    /// A reader that stopped while fixes flood in, then a deny: what it reads afterwards holds at
-    /// most the pipe's worth and one piece of positions (a write of at most PIPE_BUF bytes under
-    /// way), not the batch that was gathered before the deny; the fallback record follows.
-    @Test func aSlowReaderGetsNoBatchOfPositionsAfterADeny() async throws {
-        let gpsd = try await GpsdServer(misbehaving: "flood")
-        let settings = try SettingsHome.allowingAlways()
-        let slow = try SlowReader(["--follow", "--json", gpsd.endpoint], settings: settings)
-        try await slow.waitUntilFull(leavingAtMost: 400)
-        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        // The deny is seen within a 200 ms tick, and nothing outside marks it (the writer waits
-        // on the full pipe): this one wait is a fixed one, five ticks long.
-        try await Task.sleep(for: .seconds(1))
-        let reader = slow.reader()
-        try await reader.wait(for: "the fallback after the deny") { reader.text.contains("\"reason\":\"denied\"") }
-        slow.process.signal(SIGTERM)
-        try await waitUntil(timeout: 20, failing: HarnessError(description: "follow did not end")) { !slow.process.isRunning }
-        let fixes = reader.lines.prefix { !$0.contains("\"reason\":\"denied\"") }.filter { $0.contains("\"source\":\"gpsd\"") }
-        let bytes = fixes.reduce(0) { $0 + $1.utf8.count + 1 }
-        #expect(bytes <= 2 * 4096 + 512, "\(fixes.count) fixes (\(bytes) bytes) after the deny: a batch leaked")
-        #expect(slow.process.terminationStatus == 77, "its last record was the fallback")
     }
 }
