@@ -61,9 +61,12 @@ package enum FlatJSON {
     }
 
     /// Appends `text` as a JSON string literal (RFC 8259): quotes, backslashes and control
-    /// characters escaped, and so is every scalar `UntrustedText` shows as an escape (DEL, C1
-    /// controls, bidirectional formatting, line and paragraph separators): outside text in a
-    /// record cannot drive the terminal that shows it, in JSON as in text.
+    /// characters escaped, and so is every scalar `UntrustedText.visible` shows as an escape
+    /// (`UntrustedText.isHidden`: DEL, C1 controls, format characters such as bidirectional
+    /// formatting, zero-width spaces and tag characters, the other default-ignorable code points,
+    /// blank fillers, line and paragraph separators), as `\uXXXX` (a surrogate pair beyond the
+    /// Basic Multilingual Plane): outside text in a record cannot drive or hide from the terminal
+    /// that shows it, in JSON as in text, and a JSON reader gets the text back as it was.
     package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 where byte >= 0x80 || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
@@ -112,11 +115,13 @@ package enum FlatJSON {
         }
     }
 
-    /// `\uXXXX` for a scalar of the Basic Multilingual Plane (every hidden scalar is one).
+    /// `\uXXXX` for a scalar of the Basic Multilingual Plane, `\uXXXX\uXXXX` (its UTF-16
+    /// surrogate pair, as RFC 8259 writes it) for one beyond it, such as a tag character.
     private static func appendUnicodeEscape(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
-        let value = scalar.value
-        bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
-        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hexDigit(UInt8((value >> UInt32(shift)) & 0xF))) }
+        for unit in scalar.utf16 {
+            bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+            for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hexDigit(UInt8((unit >> UInt16(shift)) & 0xF))) }
+        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
