@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateSupport
 
 /// `--csv`: RFC 4180. A header line (unless `--no-header`), then one row per record with the
 /// JSON fields as columns; unknown values are empty, and fields are quoted when they need it.
@@ -38,9 +39,11 @@ struct CSVFormat: OutputFormat {
         output.append(UInt8(ascii: "\n"))
     }
 
-    /// A field as RFC 4180 wants it: in double quotes (inner quotes doubled) when it has a comma,
-    /// a quote or a line break.
-    private static func appendField(_ text: String, to output: inout [UInt8]) {
+    /// A field as RFC 4180 wants it, its hidden scalars made visible first (`UntrustedText`, so
+    /// a line break is the text `\u{0A}`): in double quotes (inner quotes doubled) when it has a
+    /// comma or a quote.
+    private static func appendField(_ field: String, to output: inout [UInt8]) {
+        let text = UntrustedText.visible(field)
         guard
             text.utf8.contains(where: {
                 $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")

@@ -85,7 +85,7 @@ struct GeocodeBatch {
             let fields = GeocodeCommand.nameFields(place) + [GeocodeCommand.distanceField(place)]
             switch format {
             case .text:
-                output += (place?.formatted ?? "").utf8
+                output += UntrustedText.visible(place?.formatted ?? "").utf8
                 output.append(UInt8(ascii: "\n"))
             case .json:
                 var object = JSONObjectWriter(appendingTo: output)

@@ -39,7 +39,7 @@ struct GeocodeCommand {
                         + "\(NumberFormatting.plain(latitude)), \(NumberFormatting.plain(longitude))")
                 return .failure
             }
-            try StandardStreams.writeRecord(isJSON ? Self.json(place) : place.formatted)
+            try StandardStreams.writeRecord(isJSON ? Self.json(place) : UntrustedText.visible(place.formatted))
         case .name(let name):
             let places = finder.geocode(name, limit: limit)
             guard !places.isEmpty else {
@@ -48,7 +48,7 @@ struct GeocodeCommand {
             }
             var lines = ""
             for place in places {
-                lines += isJSON ? Self.json(place) : Self.coordinates(place) + " " + place.formatted
+                lines += isJSON ? Self.json(place) : Self.coordinates(place) + " " + UntrustedText.visible(place.formatted)
                 lines += "\n"
             }
             try StandardStreams.write(Array(lines.utf8))

@@ -59,7 +59,8 @@ struct PermissionCommand {
             let settings = try store.forApp(app).settings()
             let authorization = Authorization(decision: settings.decision, appState: appState)
             guard options.isJSON else {
-                lines.append((app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings))
+                lines.append(
+                    UntrustedText.visible((app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings)))
                 continue
             }
             var object = JSONObjectWriter()

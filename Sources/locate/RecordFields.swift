@@ -102,12 +102,14 @@ enum RecordFields {
 }
 
 extension FieldValue {
-    /// Appends the value as bare text (numbers fixed-point, times ISO 8601, `true`/`false`).
+    /// Appends the value as bare text (numbers fixed-point, times ISO 8601, `true`/`false`, text
+    /// with its hidden scalars made visible by `UntrustedText.visible`, as every output shows
+    /// outside text: text lines, CSV and `--format` alike).
     /// - Returns: `false`, appending nothing, when the value is unknown or has no text.
     func appendPlain(to bytes: inout [UInt8]) -> Bool {
         switch self {
         case .number(let value, let decimals): return NumberFormatting.append(value, decimals: decimals, to: &bytes)
-        case .text(let text): bytes += text.utf8
+        case .text(let text): bytes += UntrustedText.visible(text).utf8
         case .time(let date): return UTCTimestamp.append(date, to: &bytes)
         case .flag(let flag): bytes += flag ? Array("true".utf8) : Array("false".utf8)
         case .unknown: return false

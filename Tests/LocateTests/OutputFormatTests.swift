@@ -91,6 +91,21 @@ struct OutputFormatTests {
         #expect(object.text == #"{"k\"":"a\"b\\c\nd\u0001","none":null}"#)
     }
 
+    /// Outside text in a field is shown by one rule in every format: hidden scalars (format
+    /// characters, tag characters, fillers) as `\u{…}` text in text, CSV and `--format`, as
+    /// `\u` escapes (surrogate pairs beyond the BMP) in JSON, which reads back as the text.
+    @Test func everyFormatShowsHiddenScalarsInFieldsByOneRule() {
+        let value = FieldValue.text("a\u{200B}\u{2060}\u{FEFF}\u{E0041}\u{3164}\u{2800}b")
+        var plain: [UInt8] = []
+        #expect(value.appendPlain(to: &plain))
+        #expect(String(decoding: plain, as: UTF8.self) == #"a\u{200B}\u{2060}\u{FEFF}\u{E0041}\u{3164}\u{2800}b"#)
+        var json: [UInt8] = []
+        value.appendJSON(to: &json)
+        #expect(String(decoding: json, as: UTF8.self) == #""a\u200b\u2060\ufeff\udb40\udc41\u3164\u2800b""#)
+        #expect(FlatJSON.scalar(json[...]) == .string("a\u{200B}\u{2060}\u{FEFF}\u{E0041}\u{3164}\u{2800}b"))
+        #expect(output { CSVFormat.appendRow([value], to: &$0) } == String(decoding: plain, as: UTF8.self) + "\n")
+    }
+
     @Test func csvHasAHeaderThenRowsWithTheJSONColumns() throws {
         var csv = CSVFormat(includesHeader: true)
         #expect(
@@ -107,7 +122,9 @@ struct OutputFormatTests {
         #expect(field("plain") == "plain\n")
         #expect(field("a,b") == "\"a,b\"\n")
         #expect(field("say \"hi\"") == "\"say \"\"hi\"\"\"\n")
-        #expect(field("two\nlines") == "\"two\nlines\"\n")
+        // A record is one line: a line break, like every hidden scalar, is shown as text.
+        #expect(field("two\nlines") == "two\\u{0A}lines\n")
+        #expect(field("a\u{200B},b\u{E0041}") == "\"a\\u{200B},b\\u{E0041}\"\n")
         #expect(output { CSVFormat.appendRow([.number(1.26, decimals: 1), .unknown, .text("x")], to: &$0) } == "1.3,,x\n")
     }
 
