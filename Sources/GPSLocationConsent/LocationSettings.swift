@@ -106,8 +106,7 @@ struct LocationSettings: Sendable, Hashable {
                     throw .invalidSettings(
                         SettingsProblem(
                             file: file, line: header.line, column: 9,
-                            message:
-                                "a region name has 1 to 64 characters (at most 256 bytes), a visible one among them, and no control or formatting character"
+                            message: "a region name has \(CircularRegion.nameRule)"
                         ))
                 }
                 guard regionHeaders.insert(name).inserted else {

@@ -330,7 +330,7 @@ enum OptionTable {
         } catch {
             throw UsageError(
                 message:
-                    "'\(option)': '\(UntrustedText.visible(name, limit: 80))' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control or formatting character)"
+                    "'\(option)': '\(UntrustedText.visible(name, limit: 80))' is not a region name (\(CircularRegion.nameRule))"
             )
         }
         return region

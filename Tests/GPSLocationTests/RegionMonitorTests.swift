@@ -1,4 +1,5 @@
 import Foundation
+import LocateSupport
 import Testing
 
 @testable import GPSLocation
@@ -100,6 +101,38 @@ struct RegionMonitorTests {
         #expect(rejected("x", 0, .nan) == "radius")
         #expect(rejected("x", 0, 2e7) == "radius")
         #expect(rejected("x", 0, 10) == nil)
+    }
+
+    /// Names that show as nothing, or as a blank that is not a space, or that pile marks over the
+    /// lines around them, are not names: every one is refused for its `name`.
+    @Test(arguments: [
+        "\u{3164}", "\u{FFA0}", "\u{115F}", "\u{1160}", "\u{2800}", "\u{3164}\u{3164}", "\u{115F}\u{1160}", "\u{2800} \u{2800}",
+        "\u{1D159}", "home\u{3164}", "\u{2800}home", "a" + String(repeating: "\u{0301}", count: 25),
+        "a" + String(repeating: "\u{0301}", count: 5),
+        "\u{200B}", "ho\u{200B}me", "home\u{2060}", "\u{FEFF}home", "ho\u{200D}me", "home\u{E0041}\u{E007F}", "\u{E0001}",
+        "home\u{FE0F}", "home\u{034F}", "home\u{00AD}", "a\u{2028}b", "\u{E000}",
+    ])
+    func blankOrHiddenNamesAreRefused(name: String) {
+        #expect(!CircularRegion.isValidName(name), "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(throws: GPSLocationError.self) { try CircularRegion(name: name, latitude: 0, longitude: 0, radius: 10) }
+        do {
+            _ = try CircularRegion(name: name, latitude: 0, longitude: 0, radius: 10)
+        } catch {
+            guard case .invalidArgument(let argument, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(argument == "name")
+            #expect(!reason.unicodeScalars.contains { UntrustedText.isHidden($0) }, "\(reason.debugDescription)")
+        }
+    }
+
+    @Test(arguments: [
+        "home", "서울", "東京", "Reykjavík", "e\u{301}", "a" + String(repeating: "\u{0301}", count: 4), "ậ̃", "दिल्ली", "القاهرة",
+        "🏠", "🇰🇷", "home depot", "a\u{A0}b",
+    ])
+    func namesInAnyScriptAreNames(name: String) {
+        #expect(CircularRegion.isValidName(name), "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 
     @Test func regionsAcrossTheAntimeridianAndAtThePole() {

@@ -93,7 +93,7 @@ struct CommandLineOptionsTests {
         (["monitor", "--region", "home=91,0,10"], "'--region': '91' is not a number from -90 to 90 in 'home=91,0,10'"),
         (
             ["monitor", "--region", "=1,2,3"],
-            "'--region': '' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control or formatting character)"
+            "'--region': '' is not a region name (1 to 64 characters, at most 256 bytes, a visible one among them, no control, formatting, invisible or blank filler character, at most 4 combining marks on a character)"
         ),
         (["monitor", "--until", "near:home"], "'--until' needs inside:NAME or outside:NAME, not 'near:home'"),
         (["visits", "--radius", "0"], "'--radius' needs a number above 0, not '0'"),
