@@ -142,6 +142,61 @@ struct BatchEndToEndTests {
         #expect(record["name"] as? String == "a\u{202E}b", "the text itself is kept, escaped")
     }
 
+    /// Every class of hidden scalar (zero-width and tag characters, joiners, fillers, controls,
+    /// separators) in every kind of line: a pair that is not a point, a JSON record passed
+    /// through with its place added, a status event passed through, an object without a
+    /// coordinate. No format writes one raw, on stdout or stderr; JSON parses and gives the
+    /// text back as it was; errors show it as `\u{200B}`-style text.
+    @Test func hiddenScalarsInTheInputNeverComeOutRaw() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
+        var input = ""
+        for sample in UntrustedScalars.samples {
+            // JSON takes any of them raw inside a string but the controls, which it takes escaped.
+            let inJSON = sample.text.unicodeScalars.map { $0.value < 0x20 ? String(format: "\\u%04x", $0.value) : String($0) }.joined()
+            input += "37.5\(sample.text) 126.9\n"
+            input += "{\"lat\":64.15,\"lon\":-21.94,\"name\":\"a\(inJSON)b\",\"x\":{\"y\":[\"\(inJSON)\"]}}\n"
+            input += "{\"type\":\"status\",\"event\":\"no_fix\",\"message\":\"m\(inJSON)\"}\n"
+            input += "{\"lat\":\"\(inJSON)\",\"lon\":1}\n"
+            input += "\(sample.text)\n"
+        }
+        let lines = UntrustedScalars.samples.count * 5
+        for format in [["--json"], ["--csv"], []] {
+            let run = try await batch(Array(input.utf8), format, settings: settings)
+            #expect(run.status == 65, "\(format): \(run.stderr)")
+            #expect(UntrustedScalars.hidden(in: run.stdout).isEmpty, "\(format): \(UntrustedScalars.hidden(in: run.stdout))")
+            #expect(UntrustedScalars.hidden(in: run.stderr).isEmpty, "\(format): \(UntrustedScalars.hidden(in: run.stderr))")
+            let output = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(output.count == lines + (format == ["--csv"] ? 1 : 0), "\(format): \(run.stdout)")
+            // Text says it on stderr, CSV in its error column (JSON below, once decoded).
+            let shownLines = format == [] ? run.stderr : run.stdout
+            for sample in UntrustedScalars.samples where format != ["--json"] {
+                #expect(shownLines.contains("not a coordinate: '37.5\(sample.shown)'"), "\(format) \(sample.name): \(shownLines)")
+            }
+            guard format == ["--json"] else { continue }
+            let records = try output.map { try jsonObject(String($0)) }
+            #expect(try await runJQ(".", input: run.stdout, settings: settings).status == 0, "jq reads every line")
+            let names = try await runJQ(#"select(.name) | .name, .x.y[0]"#, input: run.stdout, settings: settings)
+            let messages = try await runJQ(#"select(.type == "status") | .message"#, input: run.stdout, settings: settings)
+            #expect(names.status == 0 && messages.status == 0, "\(names.stderr) \(messages.stderr)")
+            #expect(
+                names.stdout == UntrustedScalars.samples.map { "a\($0.text)b\n\($0.text)\n" }.joined(),
+                "jq reads the text back as it was: \(names.stdout.debugDescription)")
+            #expect(messages.stdout == UntrustedScalars.samples.map { "m\($0.text)\n" }.joined(), "\(messages.stdout.debugDescription)")
+            for (index, sample) in UntrustedScalars.samples.enumerated() {
+                let record = records[index * 5 + 1]
+                #expect(record["name"] as? String == "a\(sample.text)b" && record["country_code"] as? String == "IS", "\(sample.name)")
+                #expect((records[index * 5]["error"] as? String)?.contains("'37.5\(sample.shown)'") == true, "\(sample.name)")
+                #expect(records[index * 5 + 4]["error"] is String && records[index * 5 + 3]["error"] is String, "\(sample.name)")
+            }
+        }
+        // A place name to look up is checked as a batch line is.
+        for sample in UntrustedScalars.samples {
+            let run = try await runLocate(["geocode", "--json", "Reykja\(sample.text)vik"], settings: settings)
+            #expect(run.status == 64 && run.stdout.isEmpty, "\(sample.name): \(run.status)")
+            #expect(UntrustedScalars.hidden(in: run.stderr).isEmpty && run.stderr.contains("Reykja\(sample.shown)vik"), "\(run.stderr)")
+        }
+    }
+
     /// Hostile input never stops the batch or breaks a record: every line gets exactly one,
     /// whatever bytes it holds.
     @Test func hostileLinesEachGetOneRecord() async throws {

@@ -492,16 +492,37 @@ final class ListeningPort: Sendable {
     }
 }
 
-/// The scalars a terminal acts on instead of showing (as `UntrustedText.isHidden` has them): C0
-/// controls but the line feed, DEL, C1 controls, bidirectional formatting, line separators.
+/// The scalars a terminal acts on, or shows as nothing, instead of showing them (as
+/// `UntrustedText.isHidden` has them, written here from Unicode's classes on their own): controls
+/// but the line feed that ends lines, format characters (bidirectional formatting, zero-width
+/// spaces and joiners, byte-order marks, tag characters), the other default-ignorable code points
+/// (variation selectors, Hangul fillers), blank fillers, line and paragraph separators.
 enum UntrustedScalars {
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A: false
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
-        default: false
+        if scalar == "\n" { return false }
+        if [0x2800, 0x1D159, 0x16FE4].contains(scalar.value) { return true }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return properties.isDefaultIgnorableCodePoint || properties.isBidiControl
         }
     }
+
+    /// The hidden scalars of `text`, in hexadecimal, for a failure to show.
+    static func hidden(in text: String) -> [String] {
+        text.unicodeScalars.filter(isHidden).map { "U+" + String($0.value, radix: 16, uppercase: true) }
+    }
+
+    /// One text of each class of hidden scalar, and how `locate` shows it.
+    static let samples: [(name: String, text: String, shown: String)] = [
+        ("zero-width space", "\u{200B}", "\\u{200B}"), ("word joiner", "\u{2060}", "\\u{2060}"),
+        ("byte-order mark", "\u{FEFF}", "\\u{FEFF}"), ("tag characters", "\u{E0041}\u{E007F}", "\\u{E0041}\\u{E007F}"),
+        ("zero-width joiner", "\u{200D}", "\\u{200D}"), ("soft hyphen", "\u{AD}", "\\u{AD}"),
+        ("bidirectional override", "\u{202E}", "\\u{202E}"), ("terminal escape", "\u{1B}[2J", "\\u{1B}[2J"),
+        ("C1 control", "\u{9B}", "\\u{9B}"), ("variation selector", "\u{FE0F}", "\\u{FE0F}"),
+        ("Hangul filler", "\u{3164}", "\\u{3164}"), ("Braille pattern blank", "\u{2800}", "\\u{2800}"),
+        ("line separator", "\u{2028}", "\\u{2028}"),
+    ]
 }
 
 /// Whether `text` contains the parked track's coordinate (64.1504321, -21.9404567) or anything
@@ -516,4 +537,13 @@ func leaksParkedCoordinate(_ fullText: String, known: [String] = []) -> Bool {
     return text.contains("64.1") || text.contains("64.2") || text.contains("-21.9") || text.contains("-22")
         || text.contains("21.94") || text.contains("6415") || text.contains("2194")
         || text.contains(" 64 ") || text.hasPrefix("64 ") || text.contains(":64,") || text.contains(":64}")
+}
+
+/// What jq makes of `input` with `filter` (`jq -r FILTER`, so strings come out as their text):
+/// its status and output. The input goes through a file in `settings`' home.
+func runJQ(_ filter: String, input: String, settings: SettingsHome) async throws -> (status: Int32, stdout: String, stderr: String) {
+    let file = settings.root.appendingPathComponent("jq-input-\(UUID().uuidString)")
+    try Data(input.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    return try await runShell("jq -r '\(filter)' < '\(file.path)'", settings: settings)
 }
