@@ -207,9 +207,10 @@ public actor GPSLocationManager {
 
     // MARK: - Positions
 
-    /// The last location this manager delivered, by a request or a live stream's `next()`, as
+    /// The last location this manager delivered, by an async request or a live stream's `next()`, as
     /// the authorization lets it out now (`CLLocationManager.location`): `nil` when there is
-    /// none or location is not authorized now, and its grid cell when only reduced accuracy is.
+    /// none, when location is not authorized now, or when the authorization has changed in any
+    /// way since it was delivered (it is forgotten then, even if the change was undone).
     public nonisolated var location: Location? {
         guard let authorization = try? authorization() else { return nil }
         return state.lastLocation(under: authorization)
@@ -260,7 +261,9 @@ public actor GPSLocationManager {
     /// is its own, such as a command-line tool's main thread: the request runs on the calling
     /// thread, which blocks until it has the answer, with no Swift concurrency at all (the
     /// shortest way from a start to a fix: `locate --once`). Never call it from async code.
-    /// A replaying manager answers only through the async request.
+    /// A replaying manager answers only through the async request, and the answer does not
+    /// become ``location`` (following the authorization for it would start the concurrency
+    /// runtime this call is there to avoid).
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
     ///   - timeout: how long to wait for a good enough fix; above zero.

@@ -35,8 +35,9 @@ public struct LiveUpdateOptions: Sendable, Hashable {
         if let minimumInterval, minimumInterval < .zero {
             throw .invalidArgument(name: "minimumInterval", reason: "\(minimumInterval) is below zero")
         }
-        for (name, value) in [("heartbeat", heartbeat), ("stationaryAfter", stationaryAfter)] {
-            if let value, value <= .zero { throw .invalidArgument(name: name, reason: "\(value) is not above zero") }
+        if let heartbeat, heartbeat <= .zero { throw .invalidArgument(name: "heartbeat", reason: "\(heartbeat) is not above zero") }
+        if let stationaryAfter, stationaryAfter <= .zero {
+            throw .invalidArgument(name: "stationaryAfter", reason: "\(stationaryAfter) is not above zero")
         }
         self.init(checked: distanceFilter, minimumInterval, heartbeat, desiredAccuracy, stationaryAfter)
     }

@@ -69,13 +69,13 @@ public struct Location: Sendable, Hashable {
         try check("latitude", latitude, Plausible.latitude)
         try check("longitude", longitude, Plausible.longitude)
         try check("time", time?.timeIntervalSince1970, Plausible.time)
-        for (name, value) in [("altitudeMSL", altitudeMSL), ("altitudeHAE", altitudeHAE)] { try check(name, value, Plausible.altitude) }
-        for (name, value) in [
-            ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy), ("speedAccuracy", speedAccuracy),
-            ("courseAccuracy", courseAccuracy),
-        ] {
-            try check(name, value, Plausible.error)
-        }
+        // One call a field (an array of pairs would build its type's metadata at run time).
+        try check("altitudeMSL", altitudeMSL, Plausible.altitude)
+        try check("altitudeHAE", altitudeHAE, Plausible.altitude)
+        try check("horizontalAccuracy", horizontalAccuracy, Plausible.error)
+        try check("verticalAccuracy", verticalAccuracy, Plausible.error)
+        try check("speedAccuracy", speedAccuracy, Plausible.error)
+        try check("courseAccuracy", courseAccuracy, Plausible.error)
         try check("speed", speed, Plausible.speed)
         try check("course", course, Plausible.course)
         try check("climb", climb, Plausible.climb)

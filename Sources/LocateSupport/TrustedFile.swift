@@ -148,6 +148,8 @@ package enum TrustedFile {
         if !path.hasPrefix("/") { pending += try components(of: currentDirectory()).reversed() }
         // The directory reached so far: no symbolic link in it, each component checked.
         var reached: [String] = []
+        // `reached` as a path, kept as it grows (rebuilt only when it shrinks or starts over).
+        var holder = "/"
         var reachedStatus: stat?
         var links = 0
         var creations = 0
@@ -155,10 +157,10 @@ package enum TrustedFile {
             if name == "." { continue }
             if name == ".." {
                 if !reached.isEmpty { reached.removeLast() }
+                holder = "/" + reached.joined(separator: "/")
                 reachedStatus = nil
                 continue
             }
-            let holder = "/" + reached.joined(separator: "/")
             let here = (reached.isEmpty ? "/" : holder + "/") + name
             let holderStatus: stat
             if let known = reachedStatus {
@@ -198,6 +200,7 @@ package enum TrustedFile {
                 let target = try linkTarget(here)
                 if target.hasPrefix("/") {
                     reached = []
+                    holder = "/"
                     reachedStatus = nil
                 }
                 pending += components(of: target).reversed()
@@ -210,6 +213,7 @@ package enum TrustedFile {
                 throw Refusal(description: "\(UntrustedText.visible(here)) is not a directory, and the path goes on through it")
             }
             reached.append(name)
+            holder = here
             reachedStatus = status
         }
         // The path ends at a directory (`/`, `.`, `..`): not one a file can be.

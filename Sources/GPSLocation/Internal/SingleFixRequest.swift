@@ -52,7 +52,7 @@ struct SingleFixRequest: Sendable {
     /// - Throws: `GPSLocationError`, as `GPSLocationManager.requestLocation` does.
     func runHere(delivered: (Location) -> Void) throws(GPSLocationError) -> Location {
         let result = answer(wakeUp: nil) { false }
-        return try handOut(result, keeps: true, delivered: delivered)
+        return try handOut(result, isBlocking: true, delivered: delivered)
     }
 
     /// The fix, asked on a dedicated thread, which keeps it after the caller has it.
@@ -98,16 +98,21 @@ struct SingleFixRequest: Sendable {
     }
 
     /// Hands the answer out: `delivered` first (a program that shows it at once is never kept
-    /// waiting), then the manager's last location and (when `keeps`) the cache; the most
-    /// accurate fix seen is thrown with `accuracyNotReached`, as the last location.
+    /// waiting); then, for the blocking request, the cache, on this thread; otherwise the
+    /// manager's last location (the cache is the request thread's, afterwards). The most
+    /// accurate fix seen is thrown with `accuracyNotReached`.
+    ///
+    /// The blocking request leaves the last location as it was: following the authorization
+    /// for it, as the gate's second rule asks, would start Swift's concurrency in a process that
+    /// asks once and ends (`locate --once`), at twice the cost of the whole request.
     private func handOut(
-        _ result: Result<Answer, GPSLocationError>, keeps: Bool = false, delivered: (Location) -> Void
+        _ result: Result<Answer, GPSLocationError>, isBlocking: Bool = false, delivered: (Location) -> Void
     ) throws(GPSLocationError) -> Location {
         let answer = try result.get()
         if answer.isGoodEnough { delivered(answer.location) }
-        state.delivered(answer.location, releasedUnder: answer.authorization)
+        if !isBlocking { state.delivered(answer.location, releasedUnder: answer.authorization) }
         guard answer.isGoodEnough else { throw .accuracyNotReached(timeout: timeout, bestSeen: answer.location) }
-        if keeps { keep(answer) }
+        if isBlocking { keep(answer) }
         return answer.location
     }
 
