@@ -48,12 +48,30 @@ package final class ChunkedInput {
         return input
     }
 
+    /// Whether the input can be read again from an offset (`seek(to:)`): a regular file.
+    package var canSeek: Bool { !mayWait }
+
+    /// Makes the next read start at `offset` bytes from the start of a regular file.
+    /// - Throws: `SystemError` when the descriptor cannot seek (a pipe, a socket, a terminal).
+    package func seek(to offset: Int) throws(SystemError) {
+        guard !mayWait else { throw SystemError(code: ESPIPE) }
+        guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else { throw SystemError.last }
+    }
+
     /// Appends the next chunk to `buffer`.
+    /// - Parameter beforeWaiting: called, once, when a pipe, a socket or a terminal has nothing
+    ///   to read yet and the read is about to wait for it (so that what was read before can be
+    ///   handed on first); a regular file never waits.
     /// - Returns: how many bytes were added; 0 at the end (or when the reader was stopped).
     /// - Throws: `SystemError` when the descriptor cannot be read.
-    package func read(appendingTo buffer: inout [UInt8]) throws(SystemError) -> Int {
+    package func read(appendingTo buffer: inout [UInt8], beforeWaiting: () -> Void = {}) throws(SystemError) -> Int {
+        var told = false
         while true {
             if mayWait {
+                if !told, !shouldStop(), wait.wait(for: .reading(descriptor), until: .now).isEmpty {
+                    told = true
+                    beforeWaiting()
+                }
                 while !shouldStop() {
                     if !wait.wait(for: .reading(descriptor), until: .now.advanced(by: EventWait.tick)).isEmpty { break }
                 }

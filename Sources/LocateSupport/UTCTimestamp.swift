@@ -38,17 +38,25 @@ package enum UTCTimestamp {
     /// a second, and `Z` or an offset `±HH:MM` (GPX writes both); `nil` for anything else,
     /// including a time without a zone (whose instant is unknown) and out-of-range fields.
     package static func parse(_ text: some StringProtocol) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.count <= 40 else { return nil }
+        parse(utf8: Array(text.utf8)[...])
+    }
+
+    /// ``parse(_:)`` of UTF-8 bytes, without making a string of them.
+    package static func parse(utf8 text: ArraySlice<UInt8>) -> Date? {
+        let count = text.count
+        guard count >= 20, count <= 40 else { return nil }
+        let base = text.startIndex
+        func byte(_ index: Int) -> UInt8 { text[base + index] }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
-            for byte in bytes[range] {
+            for index in range {
+                let byte = byte(index)
                 guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
                 value = value * 10 + Int64(byte - UInt8(ascii: "0"))
             }
             return value
         }
-        func isByte(_ index: Int, _ scalar: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: scalar) }
+        func isByte(_ index: Int, _ scalar: Unicode.Scalar) -> Bool { byte(index) == UInt8(ascii: scalar) }
         guard isByte(4, "-"), isByte(7, "-"), isByte(10, "T") || isByte(10, "t"), isByte(13, ":"), isByte(16, ":"),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
@@ -60,17 +68,17 @@ package enum UTCTimestamp {
             index += 1
             var scale = 0.1
             let start = index
-            while index < bytes.count, let digit = number(index..<(index + 1)) {
+            while index < count, let digit = number(index..<(index + 1)) {
                 fraction += Double(digit) * scale
                 scale /= 10
                 index += 1
             }
-            guard index > start, index < bytes.count else { return nil }
+            guard index > start, index < count else { return nil }
         }
         var offset: Int64 = 0
         if isByte(index, "Z") || isByte(index, "z") {
             index += 1
-        } else if isByte(index, "+") || isByte(index, "-"), index + 6 == bytes.count, isByte(index + 3, ":"),
+        } else if isByte(index, "+") || isByte(index, "-"), index + 6 == count, isByte(index + 3, ":"),
             let hours = number((index + 1)..<(index + 3)), let minutes = number((index + 4)..<(index + 6)), hours < 24, minutes < 60
         {
             offset = (hours * 60 + minutes) * 60 * (isByte(index, "-") ? -1 : 1)
@@ -78,7 +86,7 @@ package enum UTCTimestamp {
         } else {
             return nil
         }
-        guard index == bytes.count else { return nil }
+        guard index == count else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)

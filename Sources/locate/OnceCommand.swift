@@ -43,15 +43,34 @@ struct OnceCommand {
     }
 
     /// `--once --replay`: the track's first fix within `--accuracy` (no permission, nothing kept).
+    /// Nothing stands in for a recorded track: without a fix to give it prints no fallback, only
+    /// the message; 65 when the track cannot be read, has no fix or a malformed point before
+    /// one, 75 when none came in time (with `--accuracy`, the most accurate fix seen is printed,
+    /// marked `timed_out`: it is the track's own).
     func runReplay() async throws(StandardStreams.OutputError) -> ExitStatus {
         var writer = self.writer
-        let answer: Result<Location, GPSLocationError>
+        let status: ExitStatus
         do throws(GPSLocationError) {
-            answer = .success(try await manager.requestLocation(accuracy: options.accuracy, timeout: timeout))
+            writer.write(try await manager.requestLocation(accuracy: options.accuracy, timeout: timeout))
+            status = .success
+        } catch .accuracyNotReached(_, let best) {
+            let accuracy = options.accuracy.map(NumberFormatting.plain) ?? ""
+            StandardStreams.diagnose("no fix within \(accuracy) m in \(timeout.formattedSeconds) s; printing the most accurate fix seen")
+            writer.write(best, timedOut: true)
+            status = .timedOut
+        } catch .noFix(let timeout) {
+            let track = UntrustedText.visible(options.replayName ?? "", limit: 200)
+            writer.report(
+                StatusEvent(
+                    name: FallbackReason.timeout.eventName, message: "no fix from the track \(track) within \(timeout.formattedSeconds) s"))
+            status = .timedOut
         } catch {
-            answer = .failure(error)
+            // The track is data: a problem with it is no reason for a stand-in position.
+            StandardStreams.diagnose(error.description)
+            return ExitStatus(error)
         }
-        return try write(answer, to: &writer)
+        try writer.finish()
+        return status
     }
 
     /// Writes the fix, or what stands in for it, and says the exit status.

@@ -50,7 +50,7 @@ enum Usage {
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (
             75,
-            "No acceptable fix in time, or only fixes older than --max-age (the best fix seen, or the fallback, is printed); --follow ended without a single fix from a gpsd that answered; monitor ended before --until was met."
+            "No acceptable fix in time, or only fixes older than --max-age (the best fix seen, or the fallback, is printed; never the fallback for a --replay); --follow ended without a single fix from a gpsd that answered; monitor ended before --until was met."
         ),
         (
             77,

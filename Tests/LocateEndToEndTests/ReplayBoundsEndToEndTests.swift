@@ -144,4 +144,83 @@ struct ReplayBoundsEndToEndTests {
         #expect(run.stderr.contains("bad.nmea:3: \(problem)"), "\(run.stderr)")
         #expect(run.stdout.isEmpty, "the first epoch had no fix (its GGA said so), and nothing stands in")
     }
+
+    /// `tail -f run.jsonl | locate --follow --replay - --replay-speed 0`: what was read goes out
+    /// while the pipe stays open, not when a batch fills or the pipe ends.
+    @Test func aPipeThatStaysOpenHasItsFixesPlayedAsTheyCome() async throws {
+        let settings = try SettingsHome()
+        let run = try RunningProcess(
+            Package.locate, ["--follow", "--replay", "-", "--replay-speed", "0"], environment: settings.environment, input: true)
+        try run.stdin?.write(
+            contentsOf: Data(
+                """
+                {"type":"fix","time":"2026-01-01T08:00:00.000Z","lat":64.13,"lon":-21.9,"h_acc":3}
+                {"type":"fix","time":"2026-01-01T08:00:01.000Z","lat":64.14,"lon":-21.9,"h_acc":3}
+
+                """.utf8))
+        try await run.stdout.wait(timeout: 10, for: "both fixes while the pipe is open") { run.stdout.lines.count == 2 }
+        #expect(run.process.isRunning)
+        try run.stdin?.write(contentsOf: Data(#"{"type":"fix","lat":64.15,"lon":-21.9}"#.utf8 + [0x0A]))
+        try await run.stdout.wait(timeout: 10, for: "the third fix") { run.stdout.lines.count == 3 }
+        try run.stdin?.close()
+        #expect(try await run.waitForExit(timeout: 10) == 0, "\(run.stderr.text)")
+        #expect(run.stdout.lines == ["64.130000 -21.900000", "64.140000 -21.900000", "64.150000 -21.900000"])
+    }
+
+    /// A track is no guess: `--once --replay` of a track without a fix, or one that cannot be read,
+    /// is 65 with the reason, and prints no fallback coordinate.
+    @Test(arguments: [
+        ("nofix.jsonl", #"{"type":"status","event":"timeout"}"# + "\n", "has no fix"),
+        ("empty.gpx", "<gpx><trk><trkseg></trkseg></trk></gpx>\n", "has no fix"),
+        ("bad.jsonl", "{\"type\":\"fix\",\"lat\":91,\"lon\":0}\n", "bad.jsonl:1"),
+    ])
+    func aTrackWithoutAFixHasNoStandIn(name: String, content: String, problem: String) async throws {
+        let settings = try SettingsHome()
+        let track = try file(name, in: settings) { try $0.write(contentsOf: Data(content.utf8)) }
+        for json in [false, true] {
+            let run = try await runLocate(["--once", "--replay", track] + (json ? ["--json"] : []), settings: settings)
+            #expect(run.status == 65, "\(run.stdout) \(run.stderr)")
+            #expect(run.stderr.contains(problem), "\(run.stderr)")
+            #expect(run.stdout.isEmpty, "no fallback for a track: \(run.stdout)")
+        }
+    }
+
+    /// `--accuracy` a track never meets: the track's own most accurate fix, marked, status 75.
+    @Test func anAccuracyATrackNeverMeetsGivesItsBestFixMarked() async throws {
+        let settings = try SettingsHome()
+        let track = try file("coarse.jsonl", in: settings) { handle in
+            try handle.write(
+                contentsOf: Data(
+                    """
+                    {"type":"fix","lat":64.13,"lon":-21.9,"h_acc":80}
+                    {"type":"fix","lat":64.14,"lon":-21.9,"h_acc":40}
+                    {"type":"fix","lat":64.15,"lon":-21.9,"h_acc":60}
+
+                    """.utf8))
+        }
+        let run = try await runLocate(["--once", "--replay", track, "--accuracy", "5", "--json"], settings: settings)
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(run.stdout.contains("\"lat\":64.14") && run.stdout.contains("\"timed_out\":true"), "\(run.stdout)")
+        #expect(!run.stdout.contains("fallback"), "\(run.stdout)")
+    }
+
+    /// GPX from a pipe in one pass: waypoints first wait, and the track that follows wins.
+    @Test func aPipedGPXPlaysItsTrackOverTheWaypointsBeforeIt() async throws {
+        let settings = try SettingsHome()
+        let run = try RunningProcess(
+            Package.locate, ["--follow", "--replay", "-", "--replay-speed", "0"], environment: settings.environment, input: true)
+        try run.stdin?.write(
+            contentsOf: Data(
+                """
+                <?xml version="1.0"?>\r
+                <!-- a comment <trkpt lat="1" lon="1"> -->\r
+                <gpx version="1.1"><wpt lat="10" lon="10"/><wpt lat="11" lon="11"></wpt>\r
+                <trk><trkseg><trkpt lat = "64.13"\r
+                  lon="-21.9"><time>2026-01-01T08:00:00Z</time></trkpt></trkseg></trk></gpx>\r
+
+                """.utf8))
+        try run.stdin?.close()
+        #expect(try await run.waitForExit(timeout: 10) == 0, "\(run.stderr.text)")
+        #expect(run.stdout.lines == ["64.130000 -21.900000"])
+    }
 }

@@ -234,6 +234,13 @@ enum NMEADecimal {
     /// integer divided by a power of ten: both exact, so the quotient is the correctly rounded
     /// value, as `strtod` gives.
     static func value(_ bytes: [UInt8], _ range: Range<Int>) -> Double? {
+        value(bytes[range])
+    }
+
+    /// ``value(_:_:)`` of the bytes of `text`.
+    static func value(_ text: ArraySlice<UInt8>) -> Double? {
+        let bytes = text
+        let range = text.indices
         var index = range.lowerBound
         let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }

@@ -14,9 +14,10 @@ import Synchronization
 /// carries no better estimate: GPX has no accuracy field), and a record's `h_acc` is its
 /// accuracy. A replayed point is data: what a recording run was authorized says nothing here.
 ///
-/// A track is read as it is played, never held whole: memory does not grow with its length, a
-/// request for one fix reads only as far as that fix, and a track piped in is played as it
-/// comes. So a malformed point is found when the playback reaches it: the stream ends there
+/// A track is read as it is played, in one pass, never held whole: memory does not grow with
+/// its length, a request for one fix reads only as far as that fix (for GPX routes and
+/// waypoints, to the end of the document, which says whether a track follows), and a track
+/// piped in is played as it comes. So a malformed point is found when the playback reaches it: the stream ends there
 /// with ``GPSLocationError/invalidTrack(file:line:reason:)``, after the fixes before it.
 public struct ReplayTrack: Sendable {
     /// The format of a track's bytes.
@@ -110,51 +111,42 @@ public struct ReplayTrack: Sendable {
         return locations
     }
 
-    /// A reader from the start of the track; waits for a pipe in `poll` with `wakeUp`, and ends
-    /// early when `shouldStop` says so.
+    /// A reader from the start of the track; waits for a pipe in `poll` with `wakeUp`, ends
+    /// early when `shouldStop` says so (asked before each chunk, of a file too), and tells
+    /// `willRead` before each chunk it reads (`true`: the read is about to wait for a pipe).
     /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when the track cannot be
     ///   opened (again), is in none of the formats, or was a stream read already.
-    func makeReader(wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) throws(GPSLocationError) -> TrackReader {
+    func makeReader(
+        wakeUp: WakeUp?, shouldStop: @escaping () -> Bool, willRead: @escaping (_ mayWait: Bool) -> Void = { _ in }
+    ) throws(GPSLocationError) -> TrackReader {
+        let input: TrackInput
+        let format: Format
         switch content {
         case .locations(let locations):
             return .locations(locations, next: 0)
-        case .file(let path, let format):
-            let input: TrackInput
+        case .file(let path, let fileFormat):
             do throws(TrackProblem) {
                 input = try Self.open(path)
             } catch {
                 throw .invalidTrack(file: name, line: error.line, reason: error.reason)
             }
-            return try reader(format, input) { () throws(TrackProblem) in try Self.open(path) }
-        case .bytes(let bytes, let format):
-            return try reader(format, TrackInput(bytes: bytes)) { TrackInput(bytes: bytes) }
+            format = fileFormat
+        case .bytes(let bytes, let bytesFormat):
+            input = TrackInput(bytes: bytes)
+            format = bytesFormat
         case .stream(let once):
             guard let descriptor = once.take() else {
                 throw .invalidTrack(file: name, line: nil, reason: "was read already (a pipe can be played once)")
             }
-            let stream = TrackInput(descriptor: descriptor, owned: false, wakeUp: wakeUp, shouldStop: shouldStop)
-            return try reader(Self.format(of: stream, name: name), stream, again: nil)
+            input = TrackInput(descriptor: descriptor, owned: false, wakeUp: wakeUp, shouldStop: shouldStop)
+            format = try Self.format(of: input, name: name)
         }
-    }
-
-    /// The reader of `format` over `input`; `again` opens the track once more from its start
-    /// (for GPX's scan of the kinds of point), `nil` when it cannot be.
-    private func reader(
-        _ format: Format, _ input: TrackInput, again: (() throws(TrackProblem) -> TrackInput)?
-    ) throws(GPSLocationError) -> TrackReader {
+        input.shouldStop = shouldStop
+        input.willRead = willRead
         switch format {
         case .nmea: return .nmea(NMEATrackReader(input))
         case .jsonLines: return .jsonLines(JSONLinesTrackReader(input))
-        case .gpx:
-            guard let again else { return .gpx(GPXTrackReader(input, kind: nil)) }
-            do throws(TrackProblem) {
-                guard let kind = try GPXTrackReader.bestKind(in: again()) else {
-                    throw TrackProblem(line: nil, reason: "has no fix")
-                }
-                return .gpx(GPXTrackReader(input, kind: kind))
-            } catch {
-                throw .invalidTrack(file: name, line: error.line, reason: error.reason)
-            }
+        case .gpx: return .gpx(GPXTrackReader(input))
         }
     }
 

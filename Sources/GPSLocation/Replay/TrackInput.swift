@@ -5,6 +5,7 @@ import LocateSupport
 /// whole track: what a reader keeps is bounded by a chunk and the longest line or tag it takes.
 ///
 /// At most `ReplayTrack.maximumFileSize` bytes are read; a longer input is a problem of its own.
+/// A file or bytes in memory can be read again from an offset (`rewind(to:)`); a pipe cannot.
 final class TrackInput {
     /// Where the bytes come from.
     private enum Origin {
@@ -19,10 +20,18 @@ final class TrackInput {
     /// Bytes read ahead to tell the format, handed out first.
     private var lookahead: [UInt8] = []
 
+    /// Asked before each chunk: `true` ends the input there, as if it ended (the playback
+    /// stopped, or its deadline passed), so even a file is not read on for nobody.
+    var shouldStop: () -> Bool = { false }
+    /// Told before each chunk is read, with `true` when the read is about to wait for a pipe's
+    /// next bytes: what was read before can be handed on first.
+    var willRead: (_ mayWait: Bool) -> Void = { _ in }
+
     /// An input reading `descriptor`; a pipe or a socket is waited for in `poll` with `wakeUp`
     /// and `shouldStop` checked at each turn.
     init(descriptor: Int32, owned: Bool, wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) {
         origin = .descriptor(ChunkedInput(descriptor: descriptor, owned: owned, wakeUp: wakeUp, shouldStop: shouldStop))
+        self.shouldStop = shouldStop
     }
 
     /// An input over a file opened for it.
@@ -35,19 +44,46 @@ final class TrackInput {
         origin = .memory(bytes, offset: 0)
     }
 
+    /// Whether the input can be read again from an offset: a file or bytes in memory.
+    var canRewind: Bool {
+        switch origin {
+        case .memory: true
+        case .descriptor(let input): input.canSeek
+        }
+    }
+
+    /// Makes the next read start `offset` bytes from the start of the input.
+    /// - Throws: `TrackProblem` when it cannot be read again (a pipe), or the file cannot seek.
+    func rewind(to offset: Int) throws(TrackProblem) {
+        switch origin {
+        case .memory(let bytes, _):
+            origin = .memory(bytes, offset: min(max(0, offset), bytes.count))
+        case .descriptor(let input):
+            do throws(SystemError) {
+                try input.seek(to: offset)
+            } catch {
+                throw TrackProblem(line: nil, reason: "cannot be read again: " + error.reason)
+            }
+        }
+        lookahead = []
+        total = offset
+    }
+
     /// Appends the next chunk to `buffer`.
     /// - Returns: how many bytes were added; 0 at the end (or when the reader was stopped).
     /// - Throws: `TrackProblem` when the input cannot be read or is longer than the cap.
     func read(appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
+        if shouldStop() { return 0 }
         if !lookahead.isEmpty {
             defer { lookahead = [] }
             buffer += lookahead
             return lookahead.count
         }
-        return try readChunk(appendingTo: &buffer)
+        willRead(false)
+        return try readChunk(appendingTo: &buffer) { [willRead] in willRead(true) }
     }
 
-    private func readChunk(appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
+    private func readChunk(appendingTo buffer: inout [UInt8], beforeWaiting: () -> Void = {}) throws(TrackProblem) -> Int {
         let count: Int
         switch origin {
         case .memory(let bytes, let offset):
@@ -56,7 +92,7 @@ final class TrackInput {
             origin = .memory(bytes, offset: offset + count)
         case .descriptor(let input):
             do throws(SystemError) {
-                count = try input.read(appendingTo: &buffer)
+                count = try input.read(appendingTo: &buffer, beforeWaiting: beforeWaiting)
             } catch {
                 throw TrackProblem(line: nil, reason: "cannot be read: " + error.reason)
             }
