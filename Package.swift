@@ -15,7 +15,7 @@ let package = Package(
     ],
     targets: [
         // C: libgps from Debian's libgps-dev, with the few shims Swift cannot do without.
-        .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CLibGPS", providers: [.apt(["libgps-dev"])]),
 
         // C: the types of libgeonames' functions, which GPSLocationPlaces opens with dlopen only to
         // build its place index (apt libgeonames-dev; nothing is linked, so a run that does not

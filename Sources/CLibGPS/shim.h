@@ -1,7 +1,6 @@
 #ifndef CLIBGPS_SHIM_H
 #define CLIBGPS_SHIM_H
 
-#include <dlfcn.h>
 #include <gps.h>
 
 /* gps_send is variadic, which Swift cannot call; the command is never used as the format. */
@@ -22,11 +21,11 @@ static inline int CLibGPS_stream(struct gps_data_t *gps, unsigned int flags) {
     return gps_stream(gps, flags, NULL);
 }
 
-/* libgps exports its release as `const char *gpsd_version`, which gps.h does not declare; it is
-   looked up at run time so a libgps without it still links. NULL when it is missing. */
+/* libgps defines its release as `const char *gpsd_version` (in os_compat.o), which gps.h does
+   not declare. */
+extern const char *gpsd_version;
 static inline const char *CLibGPS_releaseVersion(void) {
-    const char *const *version = (const char *const *)dlsym(RTLD_DEFAULT, "gpsd_version");
-    return version ? *version : NULL;
+    return gpsd_version;
 }
 
 #endif
