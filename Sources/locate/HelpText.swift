@@ -1,51 +1,107 @@
 /// `locate --help`, in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS layout, rendered from `Usage`.
+///
+/// Rendered in one pass over the tables' UTF-8 bytes into one buffer (a column is a scalar: the
+/// help is plain text), so that `--help` costs about what `--version` does.
 enum HelpText {
     static var text: String {
-        var lines = wrapped(Usage.overview, first: "OVERVIEW: ", indent: "          ") + [""]
-        lines.append("USAGE: " + Usage.usageLines[0])
-        lines += Usage.usageLines.dropFirst().map { "       " + $0 }
-        lines += ["", "ARGUMENTS:"]
-        lines += entry(Usage.argument.name, Usage.argument.help)
-        lines += ["", "OPTIONS:"]
+        var page = Page()
+        page.wrap(Usage.overview, first: "OVERVIEW: ", indent: "          ")
+        page.line("")
+        page.line("USAGE: " + Usage.usageLines[0])
+        for usage in Usage.usageLines.dropFirst() { page.line("       " + usage) }
+        page.section("ARGUMENTS:")
+        page.entry(Usage.argument.name, Usage.argument.help)
+        page.section("OPTIONS:")
         for option in OptionTable.options {
-            lines += entry(option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? ""), option.help)
+            page.entry(option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? ""), option.help)
         }
-        lines += ["", "EXIT STATUS:"]
-        for status in Usage.exitStatuses {
-            lines += entry(String(status.code), status.meaning)
-        }
-        lines += ["", "FILES:"]
-        for file in Usage.files {
-            lines += entry(file.path, file.meaning)
-        }
-        lines += ["", Usage.footer]
-        return lines.joined(separator: "\n")
+        page.section("EXIT STATUS:")
+        for status in Usage.exitStatuses { page.entry(String(status.code), status.meaning) }
+        page.section("FILES:")
+        for file in Usage.files { page.entry(file.path, file.meaning) }
+        page.line("")
+        page.bytes += Usage.footer.utf8
+        return String(decoding: page.bytes, as: UTF8.self)
     }
 
-    /// A term and its text, the text indented to column 28.
-    private static func entry(_ term: String, _ text: String) -> [String] {
-        let indent = String(repeating: " ", count: 28)
-        let head = "  " + term
-        if head.count >= 27 {
-            return [head] + wrapped(text, first: indent, indent: indent)
-        }
-        return wrapped(text, first: head + String(repeating: " ", count: 28 - head.count), indent: indent)
-    }
+    /// The help's bytes, in lines of at most 100 columns.
+    private struct Page {
+        static let width = 100
+        /// Where an entry's text starts.
+        static let textColumn = 28
+        static let textIndent = [UInt8](repeating: UInt8(ascii: " "), count: textColumn)
 
-    /// `text` in lines of at most 100 columns, the first starting with `first`, the others with `indent`.
-    private static func wrapped(_ text: String, first: String, indent: String) -> [String] {
-        var lines: [String] = []
-        var current = first
-        var empty = true
-        for word in text.split(separator: " ") {
-            if !empty, current.count + 1 + word.count > 100 {
-                lines.append(current)
-                current = indent
-                empty = true
+        var bytes: [UInt8] = []
+
+        mutating func line(_ text: String) {
+            bytes += text.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+
+        /// An empty line, then a heading.
+        mutating func section(_ heading: String) {
+            line("")
+            line(heading)
+        }
+
+        /// A term and its text, the text indented to column 28 (on a line of its own after a
+        /// term as wide as that).
+        mutating func entry(_ term: String, _ text: String) {
+            let head = "  " + term
+            let columns = head.unicodeScalars.count
+            if columns >= Self.textColumn - 1 {
+                line(head)
+                wrap(text, first: Self.textIndent, columns: Self.textColumn, indent: Self.textIndent)
+            } else {
+                let first = Array(head.utf8) + Self.textIndent[columns...]
+                wrap(text, first: first, columns: Self.textColumn, indent: Self.textIndent)
             }
-            current += (empty ? "" : " ") + word
-            empty = false
         }
-        return lines + [current]
+
+        mutating func wrap(_ text: String, first: String, indent: String) {
+            wrap(text, first: Array(first.utf8), columns: first.unicodeScalars.count, indent: Array(indent.utf8))
+        }
+
+        /// `text` wrapped at spaces, its first line starting with `first` (`columns` wide),
+        /// the others with `indent` (as wide as it is long: spaces).
+        private mutating func wrap(_ text: String, first: [UInt8], columns: Int, indent: [UInt8]) {
+            bytes += first
+            var column = columns
+            var empty = true
+            var wordStart = bytes.count
+            var wordColumns = 0
+            // The word is appended in place, then moved to a new line when it does not fit.
+            func endWord(_ bytes: inout [UInt8]) {
+                guard wordColumns > 0 else { return }
+                if !empty, column + 1 + wordColumns > Self.width {
+                    let word = Array(bytes[wordStart...])
+                    bytes.removeSubrange((wordStart - 1)...)
+                    bytes.append(UInt8(ascii: "\n"))
+                    bytes += indent
+                    bytes += word
+                    column = indent.count
+                } else if !empty {
+                    column += 1
+                }
+                column += wordColumns
+                empty = false
+                wordColumns = 0
+            }
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: " ") {
+                    if wordColumns > 0 {
+                        endWord(&bytes)
+                        bytes.append(byte)
+                        wordStart = bytes.count
+                    }
+                } else {
+                    bytes.append(byte)
+                    if byte & 0xC0 != 0x80 { wordColumns += 1 }
+                }
+            }
+            endWord(&bytes)
+            if bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+            bytes.append(UInt8(ascii: "\n"))
+        }
     }
 }
