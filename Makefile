@@ -50,10 +50,12 @@ upcoming:
 	done
 
 # A static Swift runtime, a non-PIE executable (no relocations to apply at each start), no
-# $ORIGIN run path (libgps is found where the system keeps it, not next to the binary first),
-# and the hot functions linked side by side (Scripts/locate.order, written by make order) so a
-# run faults in few pages of the binary.
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie
+# $ORIGIN run path, libstdc++ and the unwinder from GCC's archives (Scripts/link: the Swift
+# runtime calls 18 of libstdc++'s symbols, and loading libstdc++.so cost more than the rest of
+# a --once), and the hot functions linked side by side (Scripts/locate.order, written by make
+# order) so a run faults in few pages of the binary. ldd lists libm, libc and the loader.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
+	-Xswiftc -L -Xswiftc $(CURDIR)/Scripts/link
 ORDER_FLAGS := -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/locate.order \
 	-Xlinker --no-warn-symbol-ordering
 

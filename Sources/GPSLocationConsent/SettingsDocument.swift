@@ -43,9 +43,12 @@ struct SettingsDocument {
     /// - Throws: `GPSLocationError.invalidSettings` naming the line and column of the first problem.
     init(_ lines: SettingsLines, file: String) throws(GPSLocationError) {
         var current: SectionName?
-        /// The keys set so far, by section: a key set twice is found in constant time, so a file
-        /// of ten thousand sections parses in linear time.
-        var seen: Set<SectionKey> = []
+        /// The keys set so far, by section, once there are more than a few: a key set twice is
+        /// found in constant time, so a file of ten thousand sections parses in linear time. A
+        /// usual file (a few keys) is searched instead: the first `Set` of a type costs the
+        /// Swift runtime a scan of every protocol conformance of the binary (for `Hashable`),
+        /// more than parsing the file.
+        var seen: Set<SectionKey>?
         for (index, line) in lines.lines.enumerated() {
             var reader = LineReader(bytes: line.content, file: file, line: index + 1)
             try reader.check()
@@ -70,7 +73,7 @@ struct SettingsDocument {
             guard let section = current else {
                 throw reader.fail(at: keyStart, "'\(key)' is outside any section (expected a [section] first)")
             }
-            if !seen.insert(SectionKey(section: section, key: key)).inserted {
+            if Self.isSetTwice(SectionKey(section: section, key: key), in: entries, seen: &seen) {
                 throw reader.fail(at: keyStart, "'\(key)' is set twice in \(section.description)")
             }
             entries.append(
@@ -78,6 +81,17 @@ struct SettingsDocument {
                     section: section, key: key, value: value, line: reader.line,
                     keyColumn: reader.column(keyStart), valueColumn: reader.column(valueStart)))
         }
+    }
+
+    /// Whether `key` is among the keys of `entries` (and notes it in `seen`, which is made once
+    /// there are more than `searched` of them).
+    private static func isSetTwice(_ key: SectionKey, in entries: [Entry], seen: inout Set<SectionKey>?) -> Bool {
+        let searched = 32
+        if seen == nil, entries.count >= searched {
+            seen = Set(entries.lazy.map { SectionKey(section: $0.section, key: $0.key) })
+        }
+        if let inserted = seen?.insert(key).inserted { return !inserted }
+        return entries.contains { $0.section == key.section && $0.key == key.key }
     }
 
     /// A byte of a key: an ASCII letter, digit, `_` or `-`, or part of a non-ASCII letter (such a

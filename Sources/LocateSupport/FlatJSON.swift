@@ -27,7 +27,7 @@ package enum FlatJSON {
     package static func firstObject(inArray key: String, of bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var reader = Reader(bytes: Array(bytes))
         guard let range = reader.objects(inArray: key, limit: 1)?.first else { return nil }
-        return bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
+        return bytes[(bytes.startIndex + range.start)..<(bytes.startIndex + range.end)]
     }
 
     /// The members of the flat objects of the array `key` of the object in `bytes` (such as
@@ -38,7 +38,7 @@ package enum FlatJSON {
         guard let ranges = reader.objects(inArray: key, limit: .max) else { return nil }
         var objects: [[String: Value]] = []
         for range in ranges {
-            var element = Reader(bytes: Array(bytes[range]))
+            var element = Reader(bytes: Array(bytes[range.start..<range.end]))
             guard let object = element.object() else { return nil }
             objects.append(object)
         }
@@ -160,8 +160,10 @@ package enum FlatJSON {
         }
 
         /// The ranges of the first `limit` objects of the array member `key` of the object at
-        /// the start (those before the first value that is not an object).
-        mutating func objects(inArray key: String, limit: Int) -> [Range<Int>]? {
+        /// the start (those before the first value that is not an object). Pairs, not
+        /// `Range<Int>`: an array of ranges makes the Swift runtime check `Int: Comparable` by
+        /// scanning every protocol conformance of the binary, on the path of every `--once`.
+        mutating func objects(inArray key: String, limit: Int) -> [(start: Int, end: Int)]? {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
             repeat {
@@ -172,14 +174,14 @@ package enum FlatJSON {
                 skipSpace()
                 if name == key {
                     guard take(UInt8(ascii: "[")) else { return nil }
-                    var ranges: [Range<Int>] = []
+                    var ranges: [(start: Int, end: Int)] = []
                     skipSpace()
                     if take(UInt8(ascii: "]")) { return ranges }
                     repeat {
                         skipSpace()
                         let start = position
                         guard position < bytes.count, bytes[position] == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil }
-                        ranges.append(start..<position)
+                        ranges.append((start, position))
                         if ranges.count == limit { return ranges }
                         skipSpace()
                     } while take(UInt8(ascii: ","))

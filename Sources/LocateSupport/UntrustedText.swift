@@ -14,8 +14,8 @@ public enum UntrustedText {
     /// code points (variation selectors, the Hangul fillers), blank fillers such as the blank
     /// Braille pattern, and the line and paragraph separators. Everything else is kept, so plain
     /// text is unchanged.
-    public static func visible(_ text: some StringProtocol) -> String {
-        guard hasHidden(text) else { return String(text) }
+    public static func visible(_ text: String) -> String {
+        guard hasHidden(text) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
@@ -28,13 +28,13 @@ public enum UntrustedText {
     }
 
     /// `visible(text)`, cut to at most `limit` characters (the cut marked with `…`).
-    public static func visible(_ text: some StringProtocol, limit: Int) -> String {
+    public static func visible(_ text: String, limit: Int) -> String {
         let shown = visible(text)
         return shown.count <= limit ? shown : String(shown.prefix(max(0, limit - 1))) + "…"
     }
 
     /// Whether `text` has a scalar that `visible(_:)` would write out (see `isHidden(_:)`).
-    package static func hasHidden(_ text: some StringProtocol) -> Bool {
+    package static func hasHidden(_ text: String) -> Bool {
         // Printable ASCII, most text, is decided on its bytes.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
         return text.unicodeScalars.contains(where: isHidden)

@@ -20,16 +20,17 @@ struct OnceCommand {
         let report = writer.immediateReporter()
         var written: ExitStatus?
         var outputFailure: StandardStreams.OutputError?
-        let answer: Result<Location, GPSLocationError>
+        // Not a `Result`: see `Answer`.
+        let answer: Answer
         do throws(GPSLocationError) {
-            answer = .success(
+            answer = .fix(
                 try manager.requestLocationBlocking(
                     accuracy: options.accuracy, timeout: timeout, maxAge: options.maxAge,
                     statusHandler: { event in report(StatusEvent(event, endpoint: endpoint) { _ in "" }) }
                 ) { location in
                     // Written before it is kept: keeping it never delays the answer.
                     do throws(StandardStreams.OutputError) {
-                        written = try write(.success(location), to: &writer)
+                        written = try write(.fix(location), to: &writer)
                     } catch {
                         outputFailure = error
                     }
@@ -73,15 +74,23 @@ struct OnceCommand {
         return status
     }
 
+    /// What a request gave: a fix, or why there is none. Not `Result<Location, GPSLocationError>`:
+    /// the first `Result` of an error type makes the Swift runtime scan every protocol
+    /// conformance of the binary (for `Failure: Error`), at a tenth of `--once`'s own work.
+    enum Answer {
+        case fix(Location)
+        case failure(GPSLocationError)
+    }
+
     /// Writes the fix, or what stands in for it, and says the exit status.
     private func write(
-        _ answer: Result<Location, GPSLocationError>, to writer: inout RecordWriter
+        _ answer: Answer, to writer: inout RecordWriter
     ) throws(StandardStreams.OutputError)
         -> ExitStatus
     {
         let status: ExitStatus
         switch answer {
-        case .success(let location):
+        case .fix(let location):
             writer.write(location)
             status = .success
         case .failure(.notAuthorized(let reason)):

@@ -20,8 +20,9 @@ struct RecordWriter {
     private let places: PlaceFinder?
     private var started = false
     private var pending: [UInt8] = []
-    /// The parts of `pending` that are positions, in order.
-    private var positions: [Range<Int>] = []
+    /// The parts of `pending` that are positions, in order (pairs, not `Range<Int>`: see
+    /// `FlatJSON`'s reader).
+    private var positions: [(lowerBound: Int, upperBound: Int)] = []
 
     init(format: any OutputFormat, fallback: FallbackCoordinate?, places: PlaceFinder? = nil) {
         self.format = format
@@ -57,7 +58,7 @@ struct RecordWriter {
     /// Notes the bytes added since `start` as a position.
     private mutating func notePosition(from start: Int) {
         guard pending.count > start else { return }
-        positions.append(start..<pending.count)
+        positions.append((start, pending.count))
     }
 
     /// Adds a region or visit event's record.

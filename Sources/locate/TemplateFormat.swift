@@ -90,7 +90,7 @@ struct TemplateFormat: OutputFormat, Sendable {
                 // Every token names a record field (a test holds the table to it).
                 guard let (token, field) = token(word) else {
                     throw UsageError(
-                        message: "unknown token '%\(UntrustedText.visible(word, limit: 40))' in --format (valid: \(validList) %%)")
+                        message: "unknown token '%\(UntrustedText.visible(String(word), limit: 40))' in --format (valid: \(validList) %%)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(Array(literal.utf8))) }
                 literal = ""

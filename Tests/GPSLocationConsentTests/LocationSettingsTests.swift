@@ -81,6 +81,22 @@ struct LocationSettingsTests {
         }
     }
 
+    /// A key set twice is found in a file of a few keys (searched) and in one of thousands (a
+    /// set, in linear time), in a section opened again too.
+    @Test(arguments: [3, 40, 5_000])
+    func aKeySetTwiceIsFoundInFilesOfAnySize(apps: Int) {
+        var text = "[location]\nauthorization = always\n"
+        for index in 0..<apps { text += "[app \"app\(index)\"]\naccuracy = reduced\n" }
+        text += "[location]\nauthorization = denied\n"
+        let line = 2 * apps + 4
+        #expect(
+            throws: GPSLocationError.invalidSettings(
+                SettingsProblem(file: "/home/u/locate.conf", line: line, column: 1, message: "'authorization' is set twice in [location]"))
+        ) {
+            try parse(text)
+        }
+    }
+
     @Test func rejectsBytesThatAreNotUTF8() {
         let bytes: [UInt8] = Array("[location]\nservices = o".utf8) + [0xFF, 0xFE] + Array("n\n".utf8)
         #expect(throws: GPSLocationError.invalidSettings(SettingsProblem(file: "f", line: 2, column: 13, message: "not UTF-8 text"))) {

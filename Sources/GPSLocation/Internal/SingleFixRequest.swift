@@ -59,11 +59,11 @@ struct SingleFixRequest: Sendable {
     /// - Throws: `GPSLocationError`, as `GPSLocationManager.requestLocation` does.
     func run() async throws(GPSLocationError) -> Location {
         let unavailable = GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")
-        let result = await DedicatedThread.run(unavailable: .failure(unavailable)) { (wakeUp, isCancelled) in
+        let result = await DedicatedThread.run(unavailable: Outcome.failure(unavailable)) { (wakeUp, isCancelled) in
             self.answer(wakeUp: wakeUp, isCancelled: isCancelled)
         } afterward: { result in
             // The caller has its answer; the cache's lock and write are this thread's.
-            if case .success(let answer) = result, answer.isGoodEnough { self.keep(answer) }
+            if case .answer(let answer) = result, answer.isGoodEnough { self.keep(answer) }
         }
         return try handOut(result) { _ in }
     }
@@ -80,20 +80,37 @@ struct SingleFixRequest: Sendable {
         var isGoodEnough = true
     }
 
+    /// How a request ended. Not `Result<Answer, GPSLocationError>`: the first use of a `Result`
+    /// with a new error type makes the runtime scan every protocol conformance of the binary
+    /// (for `Failure: Error`, about 70,000 instructions), a tenth of `locate --once`'s own work.
+    enum Outcome: Sendable {
+        case answer(Answer)
+        case failure(GPSLocationError)
+
+        func get() throws(GPSLocationError) -> Answer {
+            switch self {
+            case .answer(let answer): return answer
+            case .failure(let error): throw error
+            }
+        }
+    }
+
     /// The whole request, on this thread.
-    private func answer(wakeUp: WakeUp?, isCancelled: @escaping () -> Bool) -> Result<Answer, GPSLocationError> {
-        Result { () throws(GPSLocationError) -> Answer in
+    private func answer(wakeUp: WakeUp?, isCancelled: @escaping () -> Bool) -> Outcome {
+        do throws(GPSLocationError) {
             let started = ContinuousClock.now
             let appState = state.appState
             let authorization = try resolve(appState: appState)
-            if let kept = try keptAnswer(under: authorization) { return kept }
+            if let kept = try keptAnswer(under: authorization) { return .answer(kept) }
             let answer = try GPSDRequest.ask(
                 question(under: authorization), configuration: configuration, timeout: timeout, from: started, wakeUp: wakeUp,
                 isCancelled: isCancelled)
             // The gate, when the fix is handed out: the decision as it is now, and the app state
             // read again unless the answer came within a tick of the first reading.
             let now = try resolve(appState: started.duration(to: .now) < EventWait.tick ? appState : state.appState)
-            return try release(answer, under: now)
+            return .answer(try release(answer, under: now))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -106,7 +123,7 @@ struct SingleFixRequest: Sendable {
     /// for it, as the gate's second rule asks, would start Swift's concurrency in a process that
     /// asks once and ends (`locate --once`), at twice the cost of the whole request.
     private func handOut(
-        _ result: Result<Answer, GPSLocationError>, isBlocking: Bool = false, delivered: (Location) -> Void
+        _ result: Outcome, isBlocking: Bool = false, delivered: (Location) -> Void
     ) throws(GPSLocationError) -> Location {
         let answer = try result.get()
         if answer.isGoodEnough { delivered(answer.location) }
