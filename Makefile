@@ -97,11 +97,15 @@ docs:
 
 bench: build
 	@mkdir -p $(PEERS)
+	swift build --product locate
 	cc -O2 -o $(PEERS)/poll-once Scripts/bench-peers/poll-once.c -lgps -lm
+	cc -O2 -o $(PEERS)/poll-once-static Scripts/bench-peers/poll-once.c -l:libgps.a -l:libdbus-1.so.3 -lm
 	cc -O2 -o $(PEERS)/read-loop Scripts/bench-peers/read-loop.c -lgps -lm
+	cc -O2 -o $(PEERS)/read-loop-json Scripts/bench-peers/read-loop-json.c -lgps -lm
+	cc -O2 -o $(PEERS)/raw-client Scripts/bench-peers/raw-client.c
 	swift build $(RELEASE_FLAGS) --package-path Scripts/bench-peers/swift-start --scratch-path $(PEERS)/swift-start-build
 	cp $(PEERS)/swift-start-build/release/swift-start $(PEERS)/swift-start
-	@Scripts/bench $(RELEASE) $(PEERS)
+	@Scripts/bench $(RELEASE) $(PEERS) .build/debug/locate
 
 # Developer tool: rewrite Scripts/locate.order from the hot paths of an unordered build (needs valgrind).
 order:
