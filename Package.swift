@@ -22,6 +22,9 @@ let package = Package(
         // geocode never loads GLib; see shim.h for why there is no pkg-config here).
         .systemLibrary(name: "CGeonames"),
 
+        // C: libmosquitto from Debian's libmosquitto-dev, the MQTT client of `locate publish`.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
         // file per C library (LibGPS.swift, Geonames.swift).
@@ -33,6 +36,10 @@ let package = Package(
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport"]),
         // Places; a position-only client links none of it.
         .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "LocateSupport"]),
+
+        // MQTT: a client over libmosquitto that keeps a bounded queue through broker outages and
+        // hands each message out only while its admission holds (internal, not a product).
+        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "LocateSupport"]),
 
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
