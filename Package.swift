@@ -43,7 +43,8 @@ let package = Package(
 
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
-        .executableTarget(name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "LocateSupport"]),
+        .executableTarget(
+            name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "LocateSupport"]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
         .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),

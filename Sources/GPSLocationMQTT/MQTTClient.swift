@@ -133,10 +133,10 @@ public final class MQTTClient: Sendable {
     /// How many messages wait for the broker.
     public var waiting: Int { state.withLock { $0.waiting } }
 
-    /// Ends the client: while connected, what is queued goes out first, then `farewell` (an
-    /// `offline`, since a clean disconnect keeps the last will to the broker), and the client
-    /// disconnects once the broker acknowledged them, or at `deadline`, whichever comes first.
-    /// Not connected, it ends at once (the broker has published the will already).
+    /// Ends the client: what is queued goes out first, then `farewell` (an `offline`, since a
+    /// clean disconnect keeps the last will to the broker), and the client disconnects once the
+    /// broker acknowledged them, or at `deadline`, whichever comes first; a broker that is away
+    /// is tried until then. What is still queued at the deadline is lost (``waiting`` says how much).
     public func finish(farewell: [MQTTMessage], within deadline: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state -> Bool in
@@ -170,14 +170,14 @@ public final class MQTTClient: Sendable {
         var nextAttempt = ContinuousClock.now
         while true {
             let stop = state.withLock { $0.stop }
-            if let stop, !(link?.isUp ?? false) || ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
+            if let stop, ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
                 if link?.isUp == true { link?.connection.disconnect() }
                 break
             }
             guard var current = link else {
                 let now = ContinuousClock.now
                 if now < nextAttempt {
-                    waiter.wait(for: nil, until: nextAttempt)
+                    waiter.wait(for: nil, until: min(nextAttempt, stop?.deadline ?? nextAttempt))
                     continue
                 }
                 link = open()

@@ -181,6 +181,13 @@ struct OutputFormatTests {
         #expect(record(empty, try bareFix) == "||")
     }
 
+    @Test func epochIsTheFixTimeInWholeUnixSeconds() throws {
+        // 2026-01-01T08:00:06.250Z: the seconds, never rounded up to the next one.
+        let epoch = try TemplateFormat("%epoch|%time", nullText: "-")
+        #expect(record(epoch, try fullFix) == "1767254406|2026-01-01T08:00:06.250Z")
+        #expect(record(epoch, try bareFix) == "-|-")
+    }
+
     @Test(arguments: ["%timezones", "%town", "%", "%lat %bogus", "\\x"])
     func templatesRejectWhatTheyDoNotKnow(template: String) {
         #expect(throws: UsageError.self) { try TemplateFormat(template, nullText: "") }
