@@ -216,6 +216,37 @@ struct PublishEndToEndTests {
         #expect(Set(unique).count == 60, "every record arrived: \(unique.count)")
     }
 
+    @Test func aRevokeDuringAnOutageHoldsBackWhatWasQueuedAndClearsTheRetainedPosition() async throws {
+        let broker = try await MosquittoBroker()
+        let receiver = try await GpsdServer(track: "running")
+        let subscriber = try await Subscription(broker, "locate/van/#", extra: ["-c", "-i", "sub-\(broker.port)"])
+        let settings = try SettingsHome.allowingAlways()
+        let publisher = try startLocate(["publish", "\(broker.url)/locate/van", "--retain", receiver.endpoint], settings: settings)
+        var positions: Int { subscriber.objects(on: "locate/van").count }
+        try await subscriber.process.stdout.wait(for: "the first records") { positions >= 3 }
+        try await broker.stop()
+        try await publisher.stderr.wait(for: "the lost connection") { publisher.stderr.text.contains("trying again") }
+        let before = positions
+        // Fixes come at 5 a second meanwhile, into the queue; then the user revokes.
+        try await publisher.stderr.wait(for: "a failed reconnect") { publisher.stderr.text.contains("cannot reach") }
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        try await publisher.stderr.wait(for: "the revoke") { publisher.stderr.text.contains("permission is denied") }
+        try await broker.start()
+        try await subscriber.process.stdout.wait(for: "the status") {
+            subscriber.objects(on: "locate/van/status").contains { $0["event"] as? String == "not_authorized" }
+        }
+        publisher.signal(SIGTERM)
+        #expect(try await publisher.waitForExit() == 0, "\(publisher.stderr.text)")
+        try await subscriber.process.stdout.wait(for: "offline") {
+            subscriber.objects(on: "locate/van/status").last?["event"] as? String == "offline"
+        }
+        #expect(positions == before, "records queued before the revoke reached the broker after it")
+        // The retained position was cleared: a subscriber that comes now gets the status only.
+        let later = try await Subscription(broker, "locate/van/#")
+        try await later.process.stdout.wait(for: "the retained status") { !later.messages.isEmpty }
+        #expect(later.messages.map { $0.topic } == ["locate/van/status"], "\(later.messages.map { $0.topic })")
+    }
+
     @Test func thePasswordComesFromAPrivateFileOnly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mqtt-password-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
