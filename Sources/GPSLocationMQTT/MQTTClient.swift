@@ -221,7 +221,8 @@ public final class MQTTClient: Sendable {
             state.withLock { state in
                 state.queue.replaceSubrange(state.head..<state.head, with: unacknowledged)
             }
-            continuation.yield(current.isUp ? .connectionLost(failure) : .connectionFailed(failure))
+            let said = "\(configuration.broker): \(failure)"
+            continuation.yield(current.isUp ? .connectionLost(said) : .connectionFailed(said))
             link = nil
             nextAttempt = .now + delay
             delay = min(delay * 2, configuration.maximumReconnectDelay)

@@ -21,7 +21,7 @@ struct PublishCommand {
     let started = ContinuousClock.now
 
     /// How long a clean end waits for the broker to take what is queued and the `offline`.
-    static let finishDeadline = Duration.seconds(5)
+    static let finishDeadline = Duration.seconds(3)
 
     /// Why the client cannot be made: what to say, and the exit status.
     struct SetupError: Error {

@@ -47,15 +47,52 @@ final class MosquittoBroker: Sendable {
     }
 }
 
+/// A nats-server for one test, its MQTT on a free loopback port (MQTT needs JetStream and a name).
+final class NATSBroker: Sendable {
+    let port: Int
+    let directory: URL
+    private let server: RunningProcess
+
+    init() async throws {
+        port = try closedPort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-nats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("nats.conf")
+        try Data(
+            """
+            server_name: locate_test
+            listen: 127.0.0.1:\(try closedPort())
+            jetstream { store_dir: "\(directory.path)/js" }
+            mqtt { host: 127.0.0.1, port: \(port) }
+
+            """.utf8
+        ).write(to: config)
+        server = try RunningProcess(URL(fileURLWithPath: "/usr/sbin/nats-server"), ["-c", config.path])
+        try await server.stderr.wait(for: "nats-server's MQTT") {
+            server.stderr.text.contains("Listening for MQTT clients") || !server.process.isRunning
+        }
+        guard server.process.isRunning else { throw HarnessError(description: "nats-server: \(server.stderr.text)") }
+    }
+
+    deinit {
+        server.process.kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
 /// A real `mosquitto_sub` on `filter`, printing `RETAIN TOPIC PAYLOAD` lines as they come.
 final class Subscription: Sendable {
     let process: RunningProcess
 
-    init(_ broker: MosquittoBroker, _ filter: String = "#", extra: [String] = []) async throws {
+    convenience init(_ broker: MosquittoBroker, _ filter: String = "#", extra: [String] = []) async throws {
+        try await self.init(port: broker.port, filter, extra: extra)
+    }
+
+    init(port: Int, _ filter: String = "#", extra: [String] = []) async throws {
         process = try RunningProcess(
             URL(fileURLWithPath: "/usr/bin/stdbuf"),
             [
-                "-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(broker.port), "-t", filter, "-q", "1", "-d", "-F",
+                "-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-t", filter, "-q", "1", "-d", "-F",
                 "%r %t %p",
             ]
                 + extra)
@@ -114,6 +151,20 @@ struct PublishEndToEndTests {
         // A clean end says the device went away, on the location topic and not retained (as OwnTracks' apps do).
         let last = try #require(subscriber.messages.last)
         #expect(last.topic == "owntracks/test/van" && !last.retained && last.payload.contains("\"_type\":\"lwt\""))
+    }
+
+    @Test func natsServerTakesTheSameRecords() async throws {
+        let broker = try await NATSBroker()
+        let subscriber = try await Subscription(port: broker.port, "owntracks/#")
+        let run = try await runLocate(
+            [
+                "publish", "mqtt://127.0.0.1:\(broker.port)/owntracks/test/van", "--as", "owntracks", "--replay",
+                Package.track("commute").path, "--replay-speed", "0", "--count", "5",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        try await subscriber.process.stdout.wait(for: "5 locations") {
+            subscriber.objects(on: "owntracks/test/van").filter { $0["_type"] as? String == "location" }.count == 5
+        }
     }
 
     @Test func ownTracksTransitionsForRegions() async throws {
@@ -274,6 +325,54 @@ struct PublishEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         try await subscriber.process.stdout.wait(for: "3 records") { subscriber.objects(on: "locate/van").count == 3 }
         #expect(!run.stderr.contains("s3cret"))
+    }
+
+    @Test func mqttsWithATestCAAndMQTT5() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mqtt-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        // A CA and a server certificate for 127.0.0.1, made now (EC keys: fast).
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try Data("subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n".utf8).write(to: URL(fileURLWithPath: path("server.ext")))
+        for (arguments, what) in [
+            (
+                ["req", "-x509"] + key + ["-days", "2", "-keyout", path("ca.key"), "-out", path("ca.crt"), "-subj", "/CN=locate test CA"],
+                "the CA"
+            ),
+            (["req"] + key + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"], "the request"),
+            (
+                [
+                    "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"), "-CAcreateserial", "-days",
+                    "2",
+                    "-out", path("server.crt"), "-extfile", path("server.ext"),
+                ], "the certificate"
+            ),
+            (
+                ["req", "-x509"] + key + ["-days", "2", "-keyout", path("other.key"), "-out", path("other.crt"), "-subj", "/CN=other CA"],
+                "another CA"
+            ),
+        ] {
+            #expect(try await runProgram("/usr/bin/openssl", arguments) == 0, "openssl: \(what)")
+        }
+        let broker = try await MosquittoBroker(
+            extra: "allow_anonymous true\ncafile \(path("ca.crt"))\ncertfile \(path("server.crt"))\nkeyfile \(path("server.key"))\n")
+        let subscriber = try await Subscription(broker, "#", extra: ["--cafile", path("ca.crt")])
+        let arguments = [
+            "publish", "mqtts://127.0.0.1:\(broker.port)/locate/van", "--mqtt-version", "5", "--replay", Package.track("commute").path,
+            "--replay-speed", "0", "--count", "3",
+        ]
+        let trusted = try SettingsHome(user: "[location]\nauthorization = always\n[mqtt]\nca-file = \(path("ca.crt"))\n")
+        let run = try await runLocate(arguments, settings: trusted)
+        #expect(run.status == 0, "\(run.stderr)")
+        try await subscriber.process.stdout.wait(for: "3 records") { subscriber.objects(on: "locate/van").count == 3 }
+
+        // A broker whose certificate the CA file does not vouch for: nothing goes out, and the end says so.
+        let untrusted = try SettingsHome(user: "[location]\nauthorization = always\n[mqtt]\nca-file = \(path("other.crt"))\n")
+        let refused = try await runLocate(arguments, settings: untrusted)
+        #expect(refused.status == 69 && refused.stderr.contains("3 records were not delivered"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("TLS handshake failed"), "\(refused.stderr)")
+        #expect(subscriber.objects(on: "locate/van").count == 3)
     }
 
     @Test(arguments: [

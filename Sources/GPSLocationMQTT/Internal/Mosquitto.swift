@@ -17,6 +17,9 @@ enum Mosquitto {
     static func describe(_ code: Int32) -> String {
         if code == MOSQ_ERR_KEEPALIVE.rawValue { return "the broker stopped answering (keepalive)" }
         if code == MOSQ_ERR_CONN_LOST.rawValue { return "the connection was lost" }
+        if code == MOSQ_ERR_TLS.rawValue {
+            return "the TLS handshake failed (is the broker's certificate for this host, and signed by a CA trusted here?)"
+        }
         if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
         return mosquitto_strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
