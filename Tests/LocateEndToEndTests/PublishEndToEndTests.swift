@@ -221,6 +221,21 @@ struct PublishEndToEndTests {
         #expect(later.messages.first { $0.topic == "locate/van/availability" }?.payload == "offline")
     }
 
+    @Test func theLastWillTellsSubscribersWhenLocateDiesWithoutAGoodbye() async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker, "locate/van/#")
+        let publisher = try startLocate(
+            ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
+            settings: try SettingsHome.allowingAlways())
+        try await subscriber.process.stdout.wait(for: "online") {
+            subscriber.objects(on: "locate/van/status").first?["event"] as? String == "online"
+        }
+        publisher.signal(SIGKILL)
+        try await subscriber.process.stdout.wait(for: "the will") {
+            subscriber.objects(on: "locate/van/status").last?["event"] as? String == "offline"
+        }
+    }
+
     @Test func notAuthorizedPublishesAStatusAndNoPosition() async throws {
         let broker = try await MosquittoBroker()
         let receiver = try await GpsdServer(track: "running")
