@@ -221,6 +221,27 @@ struct PublishEndToEndTests {
         #expect(later.messages.first { $0.topic == "locate/van/availability" }?.payload == "offline")
     }
 
+    @Test func reducedAccuracyPublishesTheCell() async throws {
+        let broker = try await MosquittoBroker()
+        let receiver = try await GpsdServer(track: "running")
+        let subscriber = try await Subscription(broker, "owntracks/#")
+        let settings = try SettingsHome(user: "[location]\nauthorization = always\naccuracy = reduced\n")
+        let run = try await runLocate(
+            ["publish", "\(broker.url)/owntracks/test/van", "--as", "owntracks", "--count", "1", receiver.endpoint], settings: settings)
+        #expect(run.status == 0, "\(run.stderr)")
+        try await subscriber.process.stdout.wait(for: "the cell") {
+            subscriber.objects(on: "owntracks/test/van").contains { $0["_type"] as? String == "location" }
+        }
+        let cell = try #require(subscriber.objects(on: "owntracks/test/van").first { $0["_type"] as? String == "location" })
+        // The cell's size as its accuracy (kilometres), and nothing precise: no altitude, speed or course.
+        #expect((cell["acc"] as? Int).map { $0 > 1000 } == true, "\(cell)")
+        #expect(cell["alt"] == nil && cell["vel"] == nil && cell["cog"] == nil && cell["vac"] == nil)
+        let points = try trackPoints("running")
+        let latitude = try #require(cell["lat"] as? Double)
+        let longitude = try #require(cell["lon"] as? Double)
+        #expect(!points.contains { abs($0.latitude - latitude) < 1e-5 && abs($0.longitude - longitude) < 1e-5 })
+    }
+
     @Test func theLastWillTellsSubscribersWhenLocateDiesWithoutAGoodbye() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await Subscription(broker, "locate/van/#")
