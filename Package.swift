@@ -55,7 +55,8 @@ let package = Package(
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
-        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "LibraryProbe", "HostileInput"]),
+        .testTarget(
+            name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
         // A plain host program of the library, for the end-to-end tests (not a product).

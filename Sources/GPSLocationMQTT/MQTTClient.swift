@@ -187,7 +187,14 @@ public final class MQTTClient: Sendable {
                 }
                 continue
             }
-            if current.isUp { send(on: &current, stopping: stop != nil) }
+            if current.isUp {
+                send(on: &current, stopping: stop != nil)
+                // Nothing left to wait for (no farewell, or none that could be sent): end now.
+                if current.farewell?.isEmpty == true {
+                    link = current
+                    continue
+                }
+            }
             var failure: String?
             if let socket = current.connection.socket {
                 let ready = waiter.wait(for: socket, until: min(.now + .seconds(1), stop?.deadline ?? .now + .seconds(1)))
