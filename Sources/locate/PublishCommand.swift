@@ -105,7 +105,6 @@ struct PublishCommand {
         if let discovery = format.discovery { client.announce(discovery) }
         var progress = Progress(stream: StreamProgress(replay: options.replayName))
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
-        let watch = updates.authorizationWatch
         progress.stream.note(updates.authorization)
         // Not authorized from the start: a retained position of an earlier run goes too.
         setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress, clearing: true)
@@ -119,13 +118,14 @@ struct PublishCommand {
                 switch update {
                 case .location(let location):
                     progress.stream.notePosition()
-                    let changes = updates.authorizationChanges
-                    // Checked again when the client hands it to the broker: taken under this authorization only.
-                    let admits: @Sendable () -> Bool = { watch.changes == changes }
+                    // The gate again when the client hands a record to the broker: only under
+                    // the authorization the location was released under.
+                    guard let admission = updates.lastLocationAdmission else { continue }
                     if progress.isUnavailable { setAvailability(nil, progress: &progress, clearing: false) }
                     let now = Date()
-                    client.publish(format.location(location, now: now), while: admits)
+                    client.publish(format.location(location, now: now)) { admission.isAdmitted }
                     progress.published += 1
+                    let changes = updates.authorizationChanges
                     if changes != monitorGeneration {
                         // Nothing decided under another authorization carries over (as `monitor` does).
                         monitor = RegionMonitor(regions: options.regions)
@@ -134,7 +134,7 @@ struct PublishCommand {
                     // Regions need precise positions; a reduced cell decides none.
                     if !options.regions.isEmpty, location.accuracy == .fullAccuracy {
                         for event in monitor.process(location) {
-                            if let record = format.transition(event, now: now) { client.publish(record, while: admits) }
+                            if let record = format.transition(event, now: now) { client.publish(record) { admission.isAdmittedPrecise } }
                         }
                     }
                 case .status(let event):
