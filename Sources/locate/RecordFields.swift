@@ -47,7 +47,8 @@ struct RecordField: Sendable {
 /// speeds 0.01, degrees 0.1, seconds 0.1).
 enum RecordFields {
     static let all: [RecordField] = [
-        RecordField(name: "type") { _ in .text("fix") },
+        // A fallback is never a fix: a consumer that reads only `type` cannot take it for one.
+        RecordField(name: "type") { record in .text(record.location.source == .fallback ? "fallback" : "fix") },
         RecordField(name: "time") { record in record.location.time.map(FieldValue.time) ?? .unknown },
         RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
         RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },

@@ -64,7 +64,7 @@ struct OutputFormatTests {
         let fallback = FallbackCoordinate.builtIn.location
         #expect(
             record(JSONFormat(includesEvents: false), fallback, reason: .notAuthorized(.denied))
-                == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#
+                == #"{"type":"fallback","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#
         )
     }
 
