@@ -274,6 +274,18 @@ struct PublishEndToEndTests {
         #expect(!leaksParkedCoordinate(run.stderr))
     }
 
+    @Test func gpsdDownPublishesNoPositionAndEndsWith69() async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker)
+        let run = try await runLocate(["publish", "\(broker.url)/locate/van", "127.0.0.1:\(try closedPort())"])
+        #expect(run.status == 69, "\(run.stderr)")
+        try await subscriber.process.stdout.wait(for: "offline") {
+            subscriber.objects(on: "locate/van/status").last?["event"] as? String == "offline"
+        }
+        let everything = subscriber.process.stdout.text
+        #expect(!everything.contains("lat") && !everything.contains("37.51"), "\(everything)")
+    }
+
     @Test func recordsQueuedWhileTheBrokerIsAwayArriveAfterItReturns() async throws {
         let broker = try await MosquittoBroker()
         // A persistent session (mosquitto_sub reconnects by itself): what comes while it is away is kept for it.
