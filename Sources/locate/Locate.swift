@@ -201,7 +201,9 @@ enum Locate {
                 StandardStreams.diagnose("error: " + error.message)
                 return error.status
             }
-            let command = PublishCommand(options: options, manager: manager, explainer: explainer, client: client, format: format)
+            let command = PublishCommand(
+                options: options, manager: manager, explainer: explainer, client: client, format: format,
+                regions: RegionMonitor(regions: settings.regions + options.regions))
             return waitFor { await command.run() }
         case (.status, _):
             let command = StatusCommand(options: options, manager: manager, settings: settings)

@@ -18,6 +18,9 @@ struct PublishCommand {
     let explainer: AuthorizationMessages
     let client: MQTTClient
     let format: PublishFormat
+    /// The regions whose transitions are published: the settings', then `--region`'s (which
+    /// replace those of the same name), as `locate monitor` takes them.
+    let regions: RegionMonitor
     let started = ContinuousClock.now
 
     /// How long a clean end waits for the broker to take what is queued and the `offline`.
@@ -108,7 +111,7 @@ struct PublishCommand {
         progress.stream.note(updates.authorization)
         // Not authorized from the start: a retained position of an earlier run goes too.
         setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress, clearing: true)
-        var monitor = RegionMonitor(regions: options.regions)
+        var monitor = regions
         var monitorGeneration = updates.authorizationChanges
         var status: ExitStatus?
         do throws(GPSLocationError) {
@@ -128,11 +131,11 @@ struct PublishCommand {
                     let changes = updates.authorizationChanges
                     if changes != monitorGeneration {
                         // Nothing decided under another authorization carries over (as `monitor` does).
-                        monitor = RegionMonitor(regions: options.regions)
+                        monitor = regions
                         monitorGeneration = changes
                     }
                     // Regions need precise positions; a reduced cell decides none.
-                    if !options.regions.isEmpty, location.accuracy == .fullAccuracy {
+                    if !regions.regions.isEmpty, location.accuracy == .fullAccuracy {
                         for event in monitor.process(location) {
                             if let record = format.transition(event, now: now) { client.publish(record) { admission.isAdmittedPrecise } }
                         }

@@ -167,17 +167,22 @@ struct PublishEndToEndTests {
         }
     }
 
-    @Test func ownTracksTransitionsForRegions() async throws {
+    /// The region on the command line, or in the settings (`[region "home"]`), as `monitor` takes them.
+    @Test(arguments: [false, true])
+    func ownTracksTransitionsForRegions(inSettings: Bool) async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await Subscription(broker, "owntracks/#")
         let points = try trackPoints("commute")
         // A region around the start of the track, small enough that the commute leaves it.
         let start = points[0]
+        let settings = try SettingsHome(
+            user: "[location]\nauthorization = always\n"
+                + (inSettings ? "[region \"home\"]\ncenter = \(start.latitude),\(start.longitude)\nradius = 30\n" : ""))
         let run = try await runLocate(
             [
                 "publish", "\(broker.url)/owntracks/test/van", "--as", "owntracks", "--replay", Package.track("commute").path,
-                "--replay-speed", "0", "--region", "home=\(start.latitude),\(start.longitude),30",
-            ])
+                "--replay-speed", "0",
+            ] + (inSettings ? [] : ["--region", "home=\(start.latitude),\(start.longitude),30"]), settings: settings)
         #expect(run.status == 0, "\(run.stderr)")
         try await subscriber.process.stdout.wait(for: "a transition") { !subscriber.objects(on: "owntracks/test/van/event").isEmpty }
         let transition = try #require(subscriber.objects(on: "owntracks/test/van/event").first)
