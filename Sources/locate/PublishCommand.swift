@@ -176,7 +176,7 @@ struct PublishCommand {
         let undelivered = client.waiting
         if undelivered > 0 {
             StandardStreams.diagnose(
-                "\(undelivered) records were not delivered: the broker \(client.configuration.broker) was away at the end")
+                "\(undelivered) records were not delivered: \(client.configuration.broker) could not be reached, or refused, until the end")
         }
         if client.dropped > 0 { StandardStreams.diagnose("\(client.dropped) records were dropped while the broker was away") }
         if let status { return status }
