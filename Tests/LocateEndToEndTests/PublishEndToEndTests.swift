@@ -120,13 +120,14 @@ final class Subscription: Sendable {
 
 /// `locate publish` against a real mosquitto, read by a real mosquitto_sub.
 struct PublishEndToEndTests {
-    @Test func ownTracksLocationsOfAReplayArriveFieldByField() async throws {
+    @Test(arguments: ["0", "1", "2"])
+    func ownTracksLocationsOfAReplayArriveFieldByField(qos: String) async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await Subscription(broker, "owntracks/#")
         let run = try await runLocate(
             [
-                "publish", "\(broker.url)/owntracks/test/van", "--as", "owntracks", "--replay", Package.track("commute").path,
-                "--replay-speed", "0", "--count", "10",
+                "publish", "\(broker.url)/owntracks/test/van", "--as", "owntracks", "--qos", qos, "--replay",
+                Package.track("commute").path, "--replay-speed", "0", "--count", "10",
             ])
         #expect(run.status == 0, "\(run.stderr)")
         try await subscriber.process.stdout.wait(for: "10 locations and the lwt") {
