@@ -6,7 +6,7 @@
 #   make build      release build with a static Swift runtime: .build/release/locate
 #   make format     format Sources, Tests and Package.swift with swift format (.swift-format)
 #   make lint       fail on any difference from the format or any lint finding (.ci/run runs it)
-#   make docs       build the three libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
+#   make docs       build the libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
 #   make bench      locate beside gpspipe, the Python gps client, C libgps clients and a Swift start (the floor)
 #   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
@@ -75,7 +75,7 @@ test: bootstrap
 # The libraries' documentation, offline, one catalog per library: the symbol graphs (in a build
 # directory of their own, so the flags do not rebuild the main one), every public symbol
 # documented, and DocC without a warning.
-LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces
+LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces GPSLocationMQTT
 SYMBOL_GRAPHS := .build/symbol-graphs
 docs:
 	@rm -rf .build/docs && mkdir -p $(SYMBOL_GRAPHS) .build/docs

@@ -22,6 +22,9 @@ let package = Package(
         // geocode never loads GLib; see shim.h for why there is no pkg-config here).
         .systemLibrary(name: "CGeonames"),
 
+        // C: libmosquitto from Debian's libmosquitto-dev, the MQTT client of `locate publish`.
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
         // file per C library (LibGPS.swift, Geonames.swift).
@@ -34,9 +37,14 @@ let package = Package(
         // Places; a position-only client links none of it.
         .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "LocateSupport"]),
 
+        // MQTT: a client over libmosquitto that keeps a bounded queue through broker outages and
+        // hands each message out only while its admission holds (internal, not a product).
+        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "LocateSupport"]),
+
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
-        .executableTarget(name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "LocateSupport"]),
+        .executableTarget(
+            name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "LocateSupport"]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
         .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
@@ -47,7 +55,8 @@ let package = Package(
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
-        .testTarget(name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "LibraryProbe", "HostileInput"]),
+        .testTarget(
+            name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
         // A plain host program of the library, for the end-to-end tests (not a product).

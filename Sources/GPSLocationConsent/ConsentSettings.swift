@@ -24,6 +24,10 @@ public struct ConsentSettings: Sendable, Hashable {
     /// `[region "NAME"]` sections: the policy's, then the user's (which replace the policy's of
     /// the same name when monitored).
     public var regions: [CircularRegion]
+    /// `[mqtt] password-file`, the user's own: the private file with the broker's password.
+    public var mqttPasswordFile: String?
+    /// `[mqtt] ca-file`, the policy's first: the CA certificates `mqtts://` trusts.
+    public var mqttCAFile: String?
     /// The fallback as the files set it (``ConsentStore/fallback(resolvingPlaceNames:)`` gives it).
     var fallback: FallbackSetting
 
@@ -83,5 +87,7 @@ public struct ConsentSettings: Sendable, Hashable {
         gpsdServer = (policy.gpsdServer ?? user.gpsdServer)?.value
         timeout = (policy.location.timeout ?? user.location.timeout)?.value
         regions = policy.regions + user.regions
+        mqttPasswordFile = user.mqttPasswordFile?.value
+        mqttCAFile = (policy.mqttCAFile ?? user.mqttCAFile)?.value
     }
 }

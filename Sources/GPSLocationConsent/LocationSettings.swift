@@ -71,6 +71,10 @@ struct LocationSettings: Sendable, Hashable {
     var gpsdServer: Setting<GPSDEndpoint>?
     /// `[region "NAME"]` sections (`center = LAT,LON`, `radius = M`), in the file's order.
     var regions: [CircularRegion] = []
+    /// `[mqtt] password-file = PATH`: the private file that holds the broker's password.
+    var mqttPasswordFile: Setting<String>?
+    /// `[mqtt] ca-file = PATH`: the CA certificates `mqtts://` trusts instead of the system's.
+    var mqttCAFile: Setting<String>?
 
     /// Settings with nothing set, as for a file that does not exist.
     init(file: String) {
@@ -92,13 +96,13 @@ struct LocationSettings: Sendable, Hashable {
         for header in document.headers {
             let known =
                 header.section.app == nil
-                ? ["location", "fallback", "gpsd"].contains(header.section.name) : ["app", "region"].contains(header.section.name)
+                ? ["location", "fallback", "gpsd", "mqtt"].contains(header.section.name) : ["app", "region"].contains(header.section.name)
             guard known else {
                 throw .invalidSettings(
                     SettingsProblem(
                         file: file, line: header.line, column: 2,
                         message:
-                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [app \"NAME\"] or [region \"NAME\"])"
+                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [mqtt], [app \"NAME\"] or [region \"NAME\"])"
                     ))
             }
             if header.section.name == "region", let name = header.section.app {
@@ -246,6 +250,15 @@ struct LocationSettings: Sendable, Hashable {
             } catch {
                 throw fail("bad value for 'server': \(error.description)")
             }
+        case ("mqtt", nil, "password-file"), ("mqtt", nil, "ca-file"):
+            guard entry.value.hasPrefix("/"), entry.value.utf8.count <= 4096, !UntrustedText.hasHidden(entry.value) else {
+                throw fail("bad value for '\(entry.key)' (expected an absolute path)")
+            }
+            if entry.key == "password-file" {
+                mqttPasswordFile = Setting(value: entry.value, origin: origin)
+            } else {
+                mqttCAFile = Setting(value: entry.value, origin: origin)
+            }
         default:
             throw fail(
                 "unknown key '\(entry.key)' in \(section.description) (expected \(Self.keys(for: section).joined(separator: ", ")))",
@@ -266,6 +279,7 @@ struct LocationSettings: Sendable, Hashable {
         case "location": ["services", "authorization", "accuracy", "timeout"]
         case "fallback": ["latitude", "longitude", "place", "enabled"]
         case "gpsd": ["server"]
+        case "mqtt": ["password-file", "ca-file"]
         default: ["authorization", "accuracy"]
         }
     }

@@ -13,6 +13,8 @@ package enum TrustedFile {
         case root
         /// This user only: the user's cache.
         case user
+        /// This user only, and no one else may read it either: a secret (a broker's password).
+        case userPrivate
         /// Anyone, and anyone may write it: data of the system's packages that is checked
         /// whole when read (translation catalogues).
         case anyone
@@ -92,8 +94,14 @@ package enum TrustedFile {
             guard status.st_uid == 0 else {
                 throw Refusal(description: "is not owned by root (uid \(status.st_uid)); a policy must be root's alone")
             }
-        case .user:
+        case .user, .userPrivate:
             guard status.st_uid == user else { throw Refusal(description: "is owned by another user (uid \(status.st_uid))") }
+        }
+        if owner == .userPrivate, status.st_mode & (S_IRWXG | S_IRWXO) != 0 {
+            throw Refusal(
+                description:
+                    "can be read or written by others (mode \(String(status.st_mode & 0o7777, radix: 8))); a secret must be yours alone: run chmod 600 on it"
+            )
         }
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
             throw Refusal(
@@ -228,7 +236,7 @@ package enum TrustedFile {
         switch owner {
         case .anyone: return
         case .root: trustedOwner = status.st_uid == 0
-        case .user: trustedOwner = status.st_uid == user || (!isOwn && status.st_uid == 0)
+        case .user, .userPrivate: trustedOwner = status.st_uid == user || (!isOwn && status.st_uid == 0)
         case .userOrRoot: trustedOwner = status.st_uid == user || status.st_uid == 0
         }
         let shown = UntrustedText.visible(path)
@@ -263,7 +271,7 @@ package enum TrustedFile {
             switch owner {
             case .anyone: true
             case .root: status.st_uid == 0
-            case .user, .userOrRoot: status.st_uid == 0 || status.st_uid == geteuid()
+            case .user, .userPrivate, .userOrRoot: status.st_uid == 0 || status.st_uid == geteuid()
             }
         guard !trusted else { return }
         throw Refusal(

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationConsent
+import GPSLocationMQTT
 import GPSLocationPlaces
 import LocateSupport
 
@@ -19,6 +20,8 @@ struct CommandLineOptions: Sendable {
         case monitor
         /// `locate visits`: arrivals and departures.
         case visits
+        /// `locate publish URL`: positions to an MQTT broker.
+        case publish
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -93,6 +96,13 @@ struct CommandLineOptions: Sendable {
     var replay: String?
     /// `--replay-speed`; 0 for as fast as read.
     var replaySpeed: Double?
+    /// The broker and topic of `locate publish`.
+    var broker: MQTTBroker?
+    /// `--as`, `--qos`, `--retain` and `--mqtt-version`, for `publish`.
+    var publishAs = PublishFormat.Kind.json
+    var qos = MQTTQoS.atLeastOnce
+    var retain = false
+    var mqttVersion = MQTTConfiguration.ProtocolVersion.v311
 
     /// The stream's filters, checked when the command line is parsed.
     private(set) var liveUpdateOptions = LiveUpdateOptions.everyFix
@@ -106,7 +116,9 @@ struct CommandLineOptions: Sendable {
     static let stationaryAfter = Duration.seconds(60)
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
-    var isStream: Bool { command == .monitor || command == .visits || (command == .locate && mode == .follow) }
+    var isStream: Bool {
+        command == .monitor || command == .visits || command == .publish || (command == .locate && mode == .follow)
+    }
 
     /// What kind of record the command writes.
     var recordKind: RecordKind {
@@ -152,7 +164,7 @@ extension CommandLineOptions {
     init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits"].contains(first) {
+        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits", "publish"].contains(first) {
             remaining.removeFirst()
             if first == "status" {
                 parsed.options.command = .status
@@ -162,6 +174,9 @@ extension CommandLineOptions {
                 parsed.options.command = .monitor
             } else if first == "visits" {
                 parsed.options.command = .visits
+            } else if first == "publish" {
+                parsed.options.command = .publish
+                parsed.options.mode = .follow
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
                     throw UsageError(
@@ -219,6 +234,15 @@ extension CommandLineOptions {
             geocodeQuery = geocodeBatch ? try Self.batchQuery(positional, used: used) : try Self.geocodeQuery(positional, used: used)
             return
         }
+        if command == .publish {
+            guard !positional.isEmpty else { throw UsageError(message: "'publish' needs a broker URL: mqtt[s]://[USER@]HOST[:PORT]/TOPIC") }
+            do {
+                broker = try MQTTBroker(parsing: positional.removeFirst())
+            } catch {
+                throw UsageError(message: error.description)
+            }
+            if let broker { try PublishFormat.check(publishAs, topic: broker.topic) }
+        }
         guard positional.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(UntrustedText.visible(positional[1], limit: 80))'")
         }
@@ -240,7 +264,7 @@ extension CommandLineOptions {
         }
         do throws(GPSLocationError) {
             liveUpdateOptions =
-                mode == .follow && command == .locate
+                mode == .follow && (command == .locate || command == .publish)
                 ? try LiveUpdateOptions(
                     distanceFilter: distance, minimumInterval: interval, heartbeat: heartbeat, desiredAccuracy: accuracy,
                     stationaryAfter: Self.stationaryAfter)
@@ -271,6 +295,7 @@ extension CommandLineOptions {
         case .geocode: .geocode
         case .monitor: .monitor
         case .visits: .visits
+        case .publish: .publish
         }
     }
 

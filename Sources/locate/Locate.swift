@@ -1,6 +1,8 @@
 import Dispatch
+import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
+import GPSLocationMQTT
 import GPSLocationPlaces
 import LocateSupport
 import Synchronization
@@ -132,7 +134,8 @@ enum Locate {
             replay.map { GPSLocationManager(replaying: $0, speed: options.replaySpeed ?? 1) }
             ?? GPSLocationManager(authorizationSource: store, configuration: configuration)
         var explainer = AuthorizationMessages(store: store, app: options.app)
-        let readsPositions = options.command == .locate || options.command == .monitor || options.command == .visits
+        let readsPositions =
+            options.command == .locate || options.command == .monitor || options.command == .visits || options.command == .publish
         if readsPositions, replay == nil, settings.decision.status == .notDetermined, settings.decision.locationServicesEnabled {
             // Nothing is decided: the manager asks, on the terminal (only a person at its
             // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
@@ -185,6 +188,23 @@ enum Locate {
                 options: options, manager: manager, writer: writer, explainer: explainer, detector: detector,
                 record: { EventRecord.visit($0) }, isGoal: { _ in false })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+        case (.publish, _):
+            guard let broker = options.broker else { return .usage }
+            let format = PublishFormat(
+                kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
+            let client: MQTTClient
+            do throws(PublishCommand.SetupError) {
+                client = try PublishCommand.client(
+                    broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion,
+                    will: format.will)
+            } catch {
+                StandardStreams.diagnose("error: " + error.message)
+                return error.status
+            }
+            let command = PublishCommand(
+                options: options, manager: manager, explainer: explainer, client: client, format: format,
+                regions: RegionMonitor(regions: settings.regions + options.regions))
+            return waitFor { await command.run() }
         case (.status, _):
             let command = StatusCommand(options: options, manager: manager, settings: settings)
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }

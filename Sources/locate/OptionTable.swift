@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationConsent
+import GPSLocationMQTT
 import GPSLocationPlaces
 import LocateSupport
 
@@ -15,6 +16,7 @@ enum OptionScope: String, Sendable, CaseIterable {
     case geocode
     case monitor
     case visits
+    case publish
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -22,6 +24,10 @@ enum OptionScope: String, Sendable, CaseIterable {
     static let streams: [OptionScope] = [.follow, .monitor, .visits]
     /// Everything that reads positions: a single fix and the streams.
     static let reading: [OptionScope] = [.once] + streams
+    /// Where the gpsd endpoint, the replay, the accuracy and the permission's purpose apply.
+    static let sourced: [OptionScope] = reading + [.publish]
+    /// What stops after N records or S seconds.
+    static let ending: [OptionScope] = streams + [.publish]
 }
 
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
@@ -65,7 +71,7 @@ enum OptionTable {
             parsed.options.mode = .follow
         },
         OptionSpec(
-            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.reading + [.status],
+            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.sourced + [.status],
             help: "The gpsd endpoint, host[:port[:device]]."
         ) { parsed, _, value in
             parsed.gpsdOption = value
@@ -77,7 +83,7 @@ enum OptionTable {
             parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--accuracy"], value: "M", scopes: OptionScope.reading,
+            flags: ["--accuracy"], value: "M", scopes: OptionScope.sourced,
             help:
                 "Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out."
         ) { parsed, flag, value in
@@ -90,29 +96,33 @@ enum OptionTable {
             parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true)
         },
         OptionSpec(
-            flags: ["-n", "--count"], value: "N", scopes: OptionScope.streams, help: "(follow, monitor, visits) Stop after N records."
+            flags: ["-n", "--count"], value: "N", scopes: OptionScope.ending,
+            help: "(follow, monitor, visits, publish) Stop after N records."
         ) {
             parsed, flag, value in
             parsed.options.count = try count(value, for: flag)
         },
-        OptionSpec(flags: ["--duration"], value: "S", scopes: OptionScope.streams, help: "(follow, monitor, visits) Stop after S seconds.")
-        {
+        OptionSpec(
+            flags: ["--duration"], value: "S", scopes: OptionScope.ending, help: "(follow, monitor, visits, publish) Stop after S seconds."
+        ) {
             parsed, flag, value in
             parsed.options.duration = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--distance"], value: "M", scopes: [.follow],
-            help: "(follow) Print a fix only after moving M metres from the last one printed."
+            flags: ["--distance"], value: "M", scopes: [.follow, .publish],
+            help: "(follow, publish) Print a fix only after moving M metres from the last one printed."
         ) { parsed, flag, value in
             parsed.options.distance = try number(value, for: flag, excludingZero: false)
         },
-        OptionSpec(flags: ["--interval"], value: "S", scopes: [.follow], help: "(follow) Print at most one fix every S seconds.") {
+        OptionSpec(
+            flags: ["--interval"], value: "S", scopes: [.follow, .publish], help: "(follow, publish) Print at most one fix every S seconds."
+        ) {
             parsed, flag, value in
             parsed.options.interval = try seconds(value, for: flag, allowingZero: true)
         },
         OptionSpec(
-            flags: ["--heartbeat"], value: "S", scopes: [.follow],
-            help: "(follow) Print the newest fix at least every S seconds, even when --distance holds it back."
+            flags: ["--heartbeat"], value: "S", scopes: [.follow, .publish],
+            help: "(follow, publish) Print the newest fix at least every S seconds, even when --distance holds it back."
         ) { parsed, flag, value in
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
@@ -203,14 +213,15 @@ enum OptionTable {
             }
         },
         OptionSpec(
-            flags: ["--purpose"], value: "TEXT", scopes: OptionScope.reading,
+            flags: ["--purpose"], value: "TEXT", scopes: OptionScope.sourced,
             help: "Why the location is needed, shown in the permission prompt."
         ) { parsed, _, value in
             parsed.options.purpose = value
         },
         OptionSpec(
-            flags: ["--region"], value: "NAME=LAT,LON,RADIUS", scopes: [.monitor],
-            help: "(monitor) A circular region of RADIUS metres; repeatable, and [region \"NAME\"] sections in the settings add more."
+            flags: ["--region"], value: "NAME=LAT,LON,RADIUS", scopes: [.monitor, .publish],
+            help:
+                "(monitor, publish) A circular region of RADIUS metres; repeatable, and [region \"NAME\"] sections in the settings add more."
         ) { parsed, flag, value in
             parsed.options.regions.append(try region(value, for: flag))
         },
@@ -233,7 +244,7 @@ enum OptionTable {
             parsed.options.visitDwell = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--replay"], value: "FILE", scopes: OptionScope.reading,
+            flags: ["--replay"], value: "FILE", scopes: OptionScope.sourced,
             help:
                 "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached."
         ) { parsed, flag, value in
@@ -243,10 +254,31 @@ enum OptionTable {
             parsed.options.replay = value
         },
         OptionSpec(
-            flags: ["--replay-speed"], value: "X", scopes: OptionScope.reading,
+            flags: ["--replay-speed"], value: "X", scopes: OptionScope.sourced,
             help: "(with --replay) Play the track at X times its pace; 0 for as fast as the output is read (default 1)."
         ) { parsed, flag, value in
             parsed.options.replaySpeed = try number(value, for: flag, excludingZero: false)
+        },
+        OptionSpec(
+            flags: ["--as"], value: "FORMAT", scopes: [.publish],
+            help: "(publish) What to publish: owntracks, homeassistant or json (locate's --json record; the default)."
+        ) { parsed, flag, value in
+            parsed.options.publishAs = try choice(value, for: flag, PublishFormat.Kind.allCases.map { ($0.rawValue, $0) })
+        },
+        OptionSpec(flags: ["--qos"], value: "Q", scopes: [.publish], help: "(publish) MQTT quality of service: 0, 1 (the default) or 2.") {
+            parsed, flag, value in
+            parsed.options.qos = try choice(value, for: flag, MQTTQoS.allCases.map { (String($0.rawValue), $0) })
+        },
+        OptionSpec(
+            flags: ["--retain"], value: nil, scopes: [.publish],
+            help: "(publish) The broker keeps the newest position for subscribers that come later (cleared when location is revoked)."
+        ) { parsed, _, _ in
+            parsed.options.retain = true
+        },
+        OptionSpec(
+            flags: ["--mqtt-version"], value: "V", scopes: [.publish], help: "(publish) The MQTT protocol: 3.1.1 (the default) or 5."
+        ) { parsed, flag, value in
+            parsed.options.mqttVersion = try choice(value, for: flag, MQTTConfiguration.ProtocolVersion.allCases.map { ($0.rawValue, $0) })
         },
         OptionSpec(
             flags: ["--always"], value: nil, scopes: [.permissionAllow],
@@ -275,6 +307,22 @@ enum OptionTable {
     }
 
     // MARK: - Values
+
+    /// One of `choices`, by its word.
+    private static func choice<Value>(
+        _ text: String, for option: String, _ choices: [(word: String, value: Value)]
+    ) throws(UsageError)
+        -> Value
+    {
+        guard let chosen = choices.first(where: { $0.word == text }) else {
+            let words = choices.map(\.word)
+            throw UsageError(
+                message:
+                    "'\(option)' needs \(words.dropLast().joined(separator: ", ")) or \(words.last ?? ""), not '\(UntrustedText.visible(text, limit: 40))'"
+            )
+        }
+        return chosen.value
+    }
 
     private static func number(_ text: String, for option: String, excludingZero: Bool) throws(UsageError) -> Double {
         do {

@@ -47,7 +47,8 @@ struct RecordField: Sendable {
 /// speeds 0.01, degrees 0.1, seconds 0.1).
 enum RecordFields {
     static let all: [RecordField] = [
-        RecordField(name: "type") { _ in .text("fix") },
+        // A fallback is never a fix: a consumer that reads only `type` cannot take it for one.
+        RecordField(name: "type") { record in .text(record.location.source == .fallback ? "fallback" : "fix") },
         RecordField(name: "time") { record in record.location.time.map(FieldValue.time) ?? .unknown },
         RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
         RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
@@ -91,9 +92,15 @@ enum RecordFields {
     /// "City, state, country" without repeats (`%place`).
     static let place = RecordField(name: "place") { record in record.place.map { .text($0.formatted) } ?? .unknown }
 
+    /// The fix's time as whole Unix seconds (`%epoch`), for consumers that take no ISO 8601
+    /// (OwnTracks' `tst`, Traccar's `timestamp`); `--json`'s `time` stays ISO 8601.
+    static let epoch = RecordField(name: "epoch") { record in
+        record.location.time.map { .number(($0.timeIntervalSince1970).rounded(.down), decimals: 0) } ?? .unknown
+    }
+
     /// The field named `name`.
     static func named(_ name: String) -> RecordField? {
-        (all + places + [place]).first { $0.name == name }
+        (all + places + [place, epoch]).first { $0.name == name }
     }
 
     private static func number(_ value: Double?, _ decimals: Int) -> FieldValue {

@@ -22,7 +22,8 @@ enum Usage {
         "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
         "locate monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
         "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
-        "locate [--once | --follow | monitor ... | visits ...] --replay FILE [--replay-speed X]",
+        "locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]",
+        "locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]",
     ]
 
     static let argument = (
@@ -36,7 +37,7 @@ enum Usage {
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (
             0,
-            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally."
+            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record taken by the broker."
         ),
         (64, "Usage error: unknown option, bad value, unknown --format token."),
         (
@@ -45,7 +46,7 @@ enum Usage {
         ),
         (
             69,
-            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read."
+            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish ended with records the broker never took."
         ),
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (
@@ -54,11 +55,11 @@ enum Usage {
         ),
         (
             77,
-            "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled; monitor and visits print nothing, and need full accuracy too)."
+            "Location not authorized: services off, not determined, restricted, denied, or when-in-use without the foreground of a terminal (the fallback is printed unless disabled; monitor and visits print nothing, and need full accuracy too; publish publishes no position, only a status)."
         ),
         (
             78,
-            "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else); nothing is printed, gpsd is not asked."
+            "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else), or so is a file it names ([mqtt] password-file must be yours alone, mode 0600); nothing is printed, gpsd is not asked."
         ),
         (1, "locate geocode found no place (nothing within 1,500 km, or no place of that name); anything else."),
     ]

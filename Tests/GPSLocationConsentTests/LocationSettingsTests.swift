@@ -47,7 +47,10 @@ struct LocationSettingsTests {
     }
 
     @Test(arguments: [
-        ("[locaton]\n", 1, 2, "unknown section [locaton] (expected [location], [fallback], [gpsd], [app \"NAME\"] or [region \"NAME\"])"),
+        (
+            "[locaton]\n", 1, 2,
+            "unknown section [locaton] (expected [location], [fallback], [gpsd], [mqtt], [app \"NAME\"] or [region \"NAME\"])"
+        ),
         (
             "[location]\nauthorisation = always\n", 2, 1,
             "unknown key 'authorisation' in [location] (expected services, authorization, accuracy, timeout)"

@@ -24,7 +24,8 @@ struct FormatEndToEndTests {
             kill -INT $pid; wait $pid; echo "exit $?"; jq -r '.type + " " + (.event // .source)' '\(output)'
             """, settings: settings)
         #expect(events.status == 0)
-        #expect(events.stdout == "exit 75\nstatus no_fix\nstatus timeout\nfix fallback\n", "no fix in the stream: the fallback ends it")
+        #expect(
+            events.stdout == "exit 75\nstatus no_fix\nstatus timeout\nfallback fallback\n", "no fix in the stream: the fallback ends it")
         #expect(!events.stderr.contains("no fix yet"), "with --events the event is not also on stderr")
     }
 

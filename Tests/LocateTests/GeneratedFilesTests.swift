@@ -91,6 +91,8 @@ struct GeneratedFilesTests {
             case "NAME=LAT,LON,RADIUS": ["home=1,2,3"]
             case "STATE:NAME": ["inside:home"]
             case "FILE": ["track.gpx"]
+            case "FORMAT": ["owntracks"]
+            case "V": ["5"]
             default: ["1"]
             }
         var arguments = [flag] + value
@@ -100,6 +102,7 @@ struct GeneratedFilesTests {
         case .geocode?: arguments = ["geocode"] + (flag == "--batch" ? [] : ["Seoul"]) + arguments
         case .monitor?: arguments = ["monitor"] + arguments
         case .visits?: arguments = ["visits"] + arguments
+        case .publish?: arguments = ["publish", "mqtt://localhost/owntracks/user/device"] + arguments
         default: break
         }
         switch flag {

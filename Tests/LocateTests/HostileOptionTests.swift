@@ -25,6 +25,7 @@ struct HostileOptionTests {
         "--accuracy": ["1e-308"], "--distance": ["0", "-0", "1e-308"],
         "--radius": ["1e-308"], "--dwell": [], "--replay-speed": ["0", "-0", "1e-308"],
         "--region": [], "--until": [],
+        "--as": [], "--qos": ["0"], "--mqtt-version": [],
         "--replay": Set(values).subtracting(["", "\u{1B}[2J", "\u{202E}"]),
         "--count": [], "--limit": [],
         "--gpsd": [
@@ -43,6 +44,7 @@ struct HostileOptionTests {
         case .geocode?: ["geocode", "Paris"]
         case .monitor?: ["monitor"]
         case .visits?: ["visits"]
+        case .publish?: ["publish", "mqtt://localhost/locate/test"]
         default: option.name == "--null" ? ["--format", "%lat"] : option.name == "--replay-speed" ? ["--replay", "x"] : []
         }
     }

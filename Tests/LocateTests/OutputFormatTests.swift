@@ -64,7 +64,7 @@ struct OutputFormatTests {
         let fallback = FallbackCoordinate.builtIn.location
         #expect(
             record(JSONFormat(includesEvents: false), fallback, reason: .notAuthorized(.denied))
-                == #"{"type":"fix","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#
+                == #"{"type":"fallback","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#
         )
     }
 
@@ -179,6 +179,13 @@ struct OutputFormatTests {
             record(template, try fullFix) == "64.150432,-21.940457 57.5/12.5 %sats=8\t2026-01-01T08:00:06.250Z 3.30359.9 [/dev/ttyACM0] ?")
         let empty = try TemplateFormat("%alt|%h_acc|%age", nullText: "")
         #expect(record(empty, try bareFix) == "||")
+    }
+
+    @Test func epochIsTheFixTimeInWholeUnixSeconds() throws {
+        // 2026-01-01T08:00:06.250Z: the seconds, never rounded up to the next one.
+        let epoch = try TemplateFormat("%epoch|%time", nullText: "-")
+        #expect(record(epoch, try fullFix) == "1767254406|2026-01-01T08:00:06.250Z")
+        #expect(record(epoch, try bareFix) == "-|-")
     }
 
     @Test(arguments: ["%timezones", "%town", "%", "%lat %bogus", "\\x"])

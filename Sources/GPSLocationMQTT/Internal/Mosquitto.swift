@@ -1,0 +1,232 @@
+internal import CMosquitto
+import Glibc
+import LocateSupport
+
+// The libmosquitto boundary: the only Swift file that touches libmosquitto's C types. The library
+// is opened with dlopen when the first client is made (see shim.h: linking it would load libssl
+// and libcrypto into every run of locate). Each
+// connection to the broker gets a handle of its own, made for it and destroyed after it, and is
+// driven by one thread (the client's loop) with its own poll: libmosquitto's thread gives up for
+// good on some failures (a TLS verification failure, an MQTT 5 refusal), and with one owner there
+// is no lock to reason about. Callbacks run inside `service`, on that same thread.
+
+/// libmosquitto's functions, looked up once in the shared object.
+struct MosquittoLibrary {
+    /// The shared object's name (Debian's libmosquitto1).
+    static let soname = "libmosquitto.so.1"
+
+    let libInit: CMosquitto_lib_init
+    let strerror: CMosquitto_strerror
+    let reasonString: CMosquitto_reason_string
+    let connackString: CMosquitto_connack_string
+    let new: CMosquitto_new
+    let userDataSet: CMosquitto_user_data_set
+    let destroy: CMosquitto_destroy
+    let connectV5CallbackSet: CMosquitto_connect_v5_callback_set
+    let publishV5CallbackSet: CMosquitto_publish_v5_callback_set
+    let intOption: CMosquitto_int_option
+    let maxInflightMessagesSet: CMosquitto_max_inflight_messages_set
+    let usernamePwSet: CMosquitto_username_pw_set
+    let tlsSet: CMosquitto_tls_set
+    let willSet: CMosquitto_will_set
+    let connectBindV5: CMosquitto_connect_bind_v5
+    let publish: CMosquitto_publish
+    let disconnect: CMosquitto_disconnect
+    let loopWrite: CMosquitto_loop_write
+    let socket: CMosquitto_socket
+    let wantWrite: CMosquitto_want_write
+    let loopRead: CMosquitto_loop_read
+    let loopMisc: CMosquitto_loop_misc
+
+    /// The library, opened and initialized (`mosquitto_lib_init`), or why it cannot be.
+    static let loaded: Result<MosquittoLibrary, MQTTError> = {
+        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            return .failure(.unusable("cannot load \(soname) (install libmosquitto1): \(reason)"))
+        }
+        // Kept open: its OpenSSL cannot be unloaded safely once started.
+        func symbol<Function>(_ name: String, as type: Function.Type) throws(MQTTError) -> Function {
+            guard let address = dlsym(handle, name) else { throw .unusable("\(soname) has no \(name)") }
+            return unsafeBitCast(address, to: type)
+        }
+        do throws(MQTTError) {
+            let library = MosquittoLibrary(
+                libInit: try symbol("mosquitto_lib_init", as: CMosquitto_lib_init.self),
+                strerror: try symbol("mosquitto_strerror", as: CMosquitto_strerror.self),
+                reasonString: try symbol("mosquitto_reason_string", as: CMosquitto_reason_string.self),
+                connackString: try symbol("mosquitto_connack_string", as: CMosquitto_connack_string.self),
+                new: try symbol("mosquitto_new", as: CMosquitto_new.self),
+                userDataSet: try symbol("mosquitto_user_data_set", as: CMosquitto_user_data_set.self),
+                destroy: try symbol("mosquitto_destroy", as: CMosquitto_destroy.self),
+                connectV5CallbackSet: try symbol("mosquitto_connect_v5_callback_set", as: CMosquitto_connect_v5_callback_set.self),
+                publishV5CallbackSet: try symbol("mosquitto_publish_v5_callback_set", as: CMosquitto_publish_v5_callback_set.self),
+                intOption: try symbol("mosquitto_int_option", as: CMosquitto_int_option.self),
+                maxInflightMessagesSet: try symbol("mosquitto_max_inflight_messages_set", as: CMosquitto_max_inflight_messages_set.self),
+                usernamePwSet: try symbol("mosquitto_username_pw_set", as: CMosquitto_username_pw_set.self),
+                tlsSet: try symbol("mosquitto_tls_set", as: CMosquitto_tls_set.self),
+                willSet: try symbol("mosquitto_will_set", as: CMosquitto_will_set.self),
+                connectBindV5: try symbol("mosquitto_connect_bind_v5", as: CMosquitto_connect_bind_v5.self),
+                publish: try symbol("mosquitto_publish", as: CMosquitto_publish.self),
+                disconnect: try symbol("mosquitto_disconnect", as: CMosquitto_disconnect.self),
+                loopWrite: try symbol("mosquitto_loop_write", as: CMosquitto_loop_write.self),
+                socket: try symbol("mosquitto_socket", as: CMosquitto_socket.self),
+                wantWrite: try symbol("mosquitto_want_write", as: CMosquitto_want_write.self),
+                loopRead: try symbol("mosquitto_loop_read", as: CMosquitto_loop_read.self),
+                loopMisc: try symbol("mosquitto_loop_misc", as: CMosquitto_loop_misc.self))
+            guard library.libInit() == MOSQ_ERR_SUCCESS.rawValue else { return .failure(.unusable("libmosquitto did not start")) }
+            return .success(library)
+        } catch {
+            return .failure(error)
+        }
+    }()
+}
+
+/// The library as a whole.
+enum Mosquitto {
+
+    /// The words for a libmosquitto status code.
+    static func describe(_ code: Int32) -> String {
+        if code == MOSQ_ERR_KEEPALIVE.rawValue { return "the broker stopped answering (keepalive)" }
+        if code == MOSQ_ERR_CONN_LOST.rawValue { return "the connection was lost" }
+        if code == MOSQ_ERR_TLS.rawValue {
+            return "the TLS handshake failed (is the broker's certificate for this host, and signed by a CA trusted here?)"
+        }
+        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return (try? MosquittoLibrary.loaded.get())?.strerror(code).map { String(cString: $0) } ?? "error \(code)"
+    }
+}
+
+/// What happened on a connection during one `service` round.
+enum MosquittoEvent: Equatable {
+    /// The broker's CONNACK: `refusal` is `nil` when it accepted the connection.
+    case connected(refusal: String?)
+    /// The broker acknowledged message `id` (QoS 1 and 2), or it was written (QoS 0).
+    case acknowledged(id: Int32)
+}
+
+/// One connection to the broker over one libmosquitto handle; used by one thread only.
+final class MosquittoConnection {
+    private let library: MosquittoLibrary
+    private let handle: OpaquePointer
+    private let isVersion5: Bool
+    /// What the callbacks reported since the last `takeEvents()`.
+    private var events: [MosquittoEvent] = []
+
+    /// A handle configured from `settings`, not connected yet.
+    /// - Throws: ``MQTTError/unusable(_:)`` when libmosquitto refuses a setting (a CA file it cannot read).
+    init(_ settings: MQTTConfiguration) throws(MQTTError) {
+        let library = try MosquittoLibrary.loaded.get()
+        guard let handle = library.new(nil, true, nil) else {
+            throw .unusable("libmosquitto could not make a client (out of memory)")
+        }
+        self.library = library
+        self.handle = handle
+        isVersion5 = settings.protocolVersion == .v5
+        library.userDataSet(handle, Unmanaged.passUnretained(self).toOpaque())
+        installCallbacks()
+        try configure(settings)
+    }
+
+    deinit {
+        library.destroy(handle)
+    }
+
+    private static func connection(_ context: UnsafeMutableRawPointer?) -> MosquittoConnection? {
+        context.map { Unmanaged<MosquittoConnection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func installCallbacks() {
+        // Closures that capture nothing are C function pointers; the connection is the user data.
+        library.connectV5CallbackSet(handle) { _, context, code, _, _ in
+            guard let connection = MosquittoConnection.connection(context) else { return }
+            connection.events.append(.connected(refusal: code == 0 ? nil : connection.refusal(code)))
+        }
+        library.publishV5CallbackSet(handle) { _, context, id, _, _ in
+            // Reason codes below 0x80 are successes (16: no subscriber matched).
+            MosquittoConnection.connection(context)?.events.append(.acknowledged(id: id))
+        }
+    }
+
+    /// The words for a CONNACK refusal: MQTT 5 reason codes and 3.1.1 return codes differ.
+    private func refusal(_ code: Int32) -> String {
+        let text = isVersion5 ? library.reasonString(code) : library.connackString(code)
+        return text.map { String(cString: $0) } ?? "refused (\(code))"
+    }
+
+    private func configure(_ settings: MQTTConfiguration) throws(MQTTError) {
+        func check(_ what: String, _ code: Int32) throws(MQTTError) {
+            guard code == MOSQ_ERR_SUCCESS.rawValue else { throw .unusable("\(what): \(Mosquitto.describe(code))") }
+        }
+        if isVersion5 {
+            try check("MQTT 5", library.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5))
+        }
+        try check("in-flight window", library.maxInflightMessagesSet(handle, UInt32(settings.window)))
+        if let user = settings.broker.user {
+            try check("user name", library.usernamePwSet(handle, user, settings.password))
+        }
+        if settings.broker.usesTLS {
+            if let caFile = settings.caFile {
+                try check("CA file \(caFile)", library.tlsSet(handle, caFile, nil, nil, nil, nil))
+            } else {
+                try check("system CA store", library.intOption(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
+            }
+        }
+        if let will = settings.will {
+            try check(
+                "last will",
+                will.payload.withUnsafeBytes { bytes in
+                    library.willSet(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos.rawValue, will.retain)
+                })
+        }
+    }
+
+    /// Connects (DNS and TCP, blocking; TLS and the CONNACK come in `service`).
+    /// - Returns: why it failed, or `nil`.
+    func connect(host: String, port: Int, keepalive: Int) -> String? {
+        let code = library.connectBindV5(handle, host, Int32(port), Int32(keepalive), nil, nil)
+        return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
+    }
+
+    /// Hands `message` to libmosquitto; its id (for the acknowledgement), or `nil` when it failed.
+    func publish(_ message: MQTTMessage) -> Int32? {
+        var id: Int32 = 0
+        let code = message.payload.withUnsafeBytes { bytes in
+            library.publish(handle, &id, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos.rawValue, message.retain)
+        }
+        return code == MOSQ_ERR_SUCCESS.rawValue ? id : nil
+    }
+
+    /// Sends DISCONNECT (the broker then keeps the will to itself) and writes it out.
+    func disconnect() {
+        _ = library.disconnect(handle)
+        _ = library.loopWrite(handle, 1)
+    }
+
+    /// The socket to wait on, and whether libmosquitto has bytes to write (then wait for
+    /// writing); `nil` once the connection is closed.
+    var socket: PollRequest? {
+        let socket = library.socket(handle)
+        guard socket >= 0 else { return nil }
+        return library.wantWrite(handle) ? .writing(socket) : .reading(socket)
+    }
+
+    /// Reads what arrived (when `readable`), writes what waits, and keeps the connection alive
+    /// (PINGREQ); the callbacks run in here.
+    /// - Returns: why the connection failed, or `nil` while it holds.
+    func service(readable: Bool) -> String? {
+        var code = MOSQ_ERR_SUCCESS.rawValue
+        if readable { code = library.loopRead(handle, 1) }
+        if code == MOSQ_ERR_SUCCESS.rawValue, library.socket(handle) >= 0, library.wantWrite(handle) {
+            code = library.loopWrite(handle, 1)
+        }
+        if code == MOSQ_ERR_SUCCESS.rawValue { code = library.loopMisc(handle) }
+        if code == MOSQ_ERR_SUCCESS.rawValue, library.socket(handle) < 0 { return "the connection was closed" }
+        return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
+    }
+
+    /// What the callbacks reported since the last call, in order.
+    func takeEvents() -> [MosquittoEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+}

@@ -1,0 +1,287 @@
+import LocateSupport
+import Synchronization
+
+/// What an ``MQTTClient`` tells its host about the broker.
+public enum MQTTEvent: Sendable, Hashable {
+    /// The broker accepted the connection; queued messages go out now.
+    case connected
+    /// A connection could not be made or the broker refused it; the client tries again.
+    case connectionFailed(String)
+    /// An established connection ended; the client connects again and sends what was not acknowledged.
+    case connectionLost(String)
+    /// The queue was full: this many of the oldest messages have been dropped so far, in all.
+    case dropped(Int)
+}
+
+/// An MQTT client that publishes through broker outages: messages wait in a bounded queue
+/// (the oldest dropped, and counted, when it is full) until the broker accepts them, in order,
+/// and each is handed out only while its admission holds, checked at the moment it goes to the
+/// broker, never earlier. A connection lost or refused is tried again with a capped back-off;
+/// messages sent but not acknowledged are sent again (at least once: a receiver may see one twice).
+///
+/// The client runs on a thread of its own (libmosquitto's calls block); every method is safe
+/// from any thread or task. ``announce(_:)`` keeps a status message that is published again on
+/// every connection (an `online` for a last will's `offline`).
+public final class MQTTClient: Sendable {
+    /// How the client reaches the broker.
+    public let configuration: MQTTConfiguration
+    /// What happens with the broker, as it happens (the newest 64 kept for a slow reader).
+    public let events: AsyncStream<MQTTEvent>
+
+    private let continuation: AsyncStream<MQTTEvent>.Continuation
+    private let wakeUp: WakeUp
+    private let state = Mutex(State())
+
+    /// A message waiting for the broker, with the question of whether it may still go.
+    private struct Pending: Sendable {
+        let sequence: Int
+        let message: MQTTMessage
+        let admits: @Sendable () -> Bool
+    }
+
+    /// What the host and the loop share.
+    private struct State: ~Copyable {
+        /// Waiting messages are `queue[head...]`.
+        var queue: [Pending] = []
+        var head = 0
+        var nextSequence = 0
+        /// Status messages published on every connection, one per topic, and those not sent yet.
+        var announcements: [MQTTMessage] = []
+        var unannounced: [MQTTMessage] = []
+        var dropped = 0
+        var heldBack = 0
+        /// Set by `finish`: the farewell messages and when to give up on them.
+        var stop: (farewell: [MQTTMessage], deadline: ContinuousClock.Instant)?
+        var finished: [CheckedContinuation<Void, Never>] = []
+        var isRunning = false
+        var hasEnded = false
+
+        var waiting: Int { queue.count - head }
+
+        mutating func takeNext() -> Pending? {
+            guard head < queue.count else { return nil }
+            defer {
+                head += 1
+                if head >= 1024, head * 2 >= queue.count {
+                    queue.removeFirst(head)
+                    head = 0
+                }
+            }
+            return queue[head]
+        }
+    }
+
+    /// A client for `configuration`; ``start()`` connects it.
+    /// - Throws: ``MQTTError/unusable(_:)`` when the system has no descriptor for its wake-up.
+    public init(configuration: MQTTConfiguration) throws(MQTTError) {
+        guard let wakeUp = WakeUp() else { throw .unusable("out of file descriptors") }
+        self.configuration = configuration
+        self.wakeUp = wakeUp
+        (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// Starts connecting, on the client's own thread.
+    /// - Throws: ``MQTTError/unusable(_:)`` when libmosquitto refuses the configuration (a CA
+    ///   file it cannot read) or no thread can be started.
+    public func start() throws(MQTTError) {
+        // A first handle checks the settings, so that a mistake is an error now, not a retry forever.
+        _ = try MosquittoConnection(configuration)
+        let starts = state.withLock { state in
+            guard !state.isRunning, !state.hasEnded else { return false }
+            state.isRunning = true
+            return true
+        }
+        guard starts else { return }
+        guard DedicatedThread.start({ [self] in run() }) else {
+            state.withLock { $0.isRunning = false }
+            throw .unusable("cannot start a thread")
+        }
+    }
+
+    /// Queues `message`; it goes to the broker when connected, in order, if `admits()` still
+    /// says yes at that moment (a message it refuses is dropped, and counted in ``heldBack``).
+    public func publish(_ message: MQTTMessage, while admits: @escaping @Sendable () -> Bool = { true }) {
+        let dropped = state.withLock { state -> Int? in
+            state.queue.append(Pending(sequence: state.nextSequence, message: message, admits: admits))
+            state.nextSequence += 1
+            guard state.waiting > configuration.queueLimit else { return nil }
+            _ = state.takeNext()
+            state.dropped += 1
+            return state.dropped
+        }
+        wakeUp.signal()
+        if let dropped { continuation.yield(.dropped(dropped)) }
+    }
+
+    /// Publishes `message` now (or as soon as connected) and again on every new connection,
+    /// until another announcement for its topic replaces it. It needs no admission: it is a
+    /// status (`online`, `offline`), never a position.
+    public func announce(_ message: MQTTMessage) {
+        state.withLock { state in
+            state.announcements.removeAll { $0.topic == message.topic }
+            state.announcements.append(message)
+            state.unannounced.removeAll { $0.topic == message.topic }
+            state.unannounced.append(message)
+        }
+        wakeUp.signal()
+    }
+
+    /// How many queued messages were dropped because the queue was full.
+    public var dropped: Int { state.withLock { $0.dropped } }
+    /// How many queued messages their admission held back when their turn came.
+    public var heldBack: Int { state.withLock { $0.heldBack } }
+    /// How many messages wait for the broker.
+    public var waiting: Int { state.withLock { $0.waiting } }
+
+    /// Ends the client: what is queued goes out first, then `farewell` (an `offline`, since a
+    /// clean disconnect keeps the last will to the broker), and the client disconnects once the
+    /// broker acknowledged them, or at `deadline`, whichever comes first; a broker that is away
+    /// is tried until then. What is still queued at the deadline is lost (``waiting`` says how much).
+    public func finish(farewell: [MQTTMessage], within deadline: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                guard state.isRunning else { return true }
+                if state.stop == nil { state.stop = (farewell, .now + deadline) }
+                state.finished.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+            wakeUp.signal()
+        }
+    }
+
+    // MARK: - The loop, on the client's thread
+
+    /// What the loop knows about the connection it holds.
+    private struct Link {
+        let connection: MosquittoConnection
+        let opened = ContinuousClock.now
+        var isUp = false
+        /// Messages given to libmosquitto and not acknowledged, by id.
+        var inFlight: [Int32: Pending] = [:]
+        /// The farewell's ids, once it is sent.
+        var farewell: Set<Int32>?
+    }
+
+    private func run() {
+        var link: Link?
+        var waiter = EventWait(wakeUp: wakeUp)
+        var delay = configuration.reconnectDelay
+        var nextAttempt = ContinuousClock.now
+        while true {
+            let stop = state.withLock { $0.stop }
+            if let stop, ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
+                if link?.isUp == true { link?.connection.disconnect() }
+                break
+            }
+            guard var current = link else {
+                let now = ContinuousClock.now
+                if now < nextAttempt {
+                    waiter.wait(for: nil, until: min(nextAttempt, stop?.deadline ?? nextAttempt))
+                    continue
+                }
+                link = open()
+                if link == nil {
+                    nextAttempt = .now + delay
+                    delay = min(delay * 2, configuration.maximumReconnectDelay)
+                }
+                continue
+            }
+            if current.isUp {
+                send(on: &current, stopping: stop != nil)
+                // Nothing left to wait for (no farewell, or none that could be sent): end now.
+                if current.farewell?.isEmpty == true {
+                    link = current
+                    continue
+                }
+            }
+            var failure: String?
+            if let socket = current.connection.socket {
+                let ready = waiter.wait(for: socket, until: min(.now + .seconds(1), stop?.deadline ?? .now + .seconds(1)))
+                failure = current.connection.service(readable: ready.isReadable || ready.isHangUpOrError)
+            } else {
+                failure = "the connection was closed"
+            }
+            for event in current.connection.takeEvents() {
+                switch event {
+                case .connected(nil):
+                    current.isUp = true
+                    delay = configuration.reconnectDelay
+                    state.withLock { $0.unannounced = $0.announcements }
+                    continuation.yield(.connected)
+                case .connected(let refusal?):
+                    failure = "the broker refused the connection: \(refusal)"
+                case .acknowledged(let id):
+                    current.inFlight[id] = nil
+                    current.farewell?.remove(id)
+                }
+            }
+            if failure == nil, !current.isUp, current.opened.duration(to: .now) > .seconds(10) {
+                failure = "the broker did not answer the connection in 10 s"
+            }
+            guard let failure else {
+                link = current
+                continue
+            }
+            // Not acknowledged: back to the head of the queue, in order, to be admitted again.
+            let unacknowledged = current.inFlight.values.sorted { $0.sequence < $1.sequence }
+            state.withLock { state in
+                state.queue.replaceSubrange(state.head..<state.head, with: unacknowledged)
+            }
+            let said = "\(configuration.broker): \(failure)"
+            continuation.yield(current.isUp ? .connectionLost(said) : .connectionFailed(said))
+            link = nil
+            nextAttempt = .now + delay
+            delay = min(delay * 2, configuration.maximumReconnectDelay)
+        }
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.isRunning = false
+            state.hasEnded = true
+            defer { state.finished = [] }
+            return state.finished
+        }
+        continuation.finish()
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// A new connection, handed to the broker; `nil` (and an event) when it cannot be made.
+    private func open() -> Link? {
+        do throws(MQTTError) {
+            let connection = try MosquittoConnection(configuration)
+            if let failure = connection.connect(
+                host: configuration.broker.host, port: configuration.broker.port,
+                keepalive: Int(configuration.keepalive.components.seconds))
+            {
+                continuation.yield(.connectionFailed("cannot reach \(configuration.broker): \(failure)"))
+                return nil
+            }
+            return Link(connection: connection)
+        } catch {
+            continuation.yield(.connectionFailed(error.description))
+            return nil
+        }
+    }
+
+    /// Hands libmosquitto the announcements, then queued messages up to the window, each if it
+    /// is still admitted; stopping, the farewell once nothing else is left.
+    private func send(on link: inout Link, stopping: Bool) {
+        for message in state.withLock({ state in
+            defer { state.unannounced = [] }
+            return state.unannounced
+        }) {
+            _ = link.connection.publish(message)
+        }
+        while link.inFlight.count < configuration.window, let next = state.withLock({ $0.takeNext() }) {
+            guard next.admits() else {
+                state.withLock { $0.heldBack += 1 }
+                continue
+            }
+            if let id = link.connection.publish(next.message) {
+                if next.message.qos != .atMostOnce { link.inFlight[id] = next }
+            }
+        }
+        guard stopping, link.farewell == nil, link.inFlight.isEmpty, state.withLock({ $0.waiting == 0 }) else { return }
+        let farewell = state.withLock { $0.stop?.farewell ?? [] }
+        link.farewell = Set(farewell.compactMap { link.connection.publish($0) })
+    }
+}

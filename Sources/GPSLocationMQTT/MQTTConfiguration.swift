@@ -1,0 +1,52 @@
+/// How an ``MQTTClient`` reaches its broker and what it keeps for it. One home for the defaults.
+public struct MQTTConfiguration: Sendable, Hashable {
+    /// The MQTT protocol spoken.
+    public enum ProtocolVersion: String, Sendable, Hashable, CaseIterable {
+        /// MQTT 3.1.1, which every broker speaks (nats-server's MQTT speaks only this one).
+        case v311 = "3.1.1"
+        /// MQTT 5.
+        case v5 = "5"
+    }
+
+    /// The broker, the user and the base topic.
+    public var broker: MQTTBroker
+    /// The password for ``MQTTBroker/user``, read from a private file, never from a command line.
+    public var password: String?
+    /// The CA certificates (PEM) that `mqtts://` trusts; `nil` for the system's store.
+    public var caFile: String?
+    /// The protocol version; 3.1.1 by default.
+    public var protocolVersion: ProtocolVersion
+    /// The keepalive: a broker that says nothing for about this long counts as gone.
+    public var keepalive: Duration
+    /// What the broker publishes when the connection is lost without a goodbye (the last will).
+    public var will: MQTTMessage?
+    /// The most messages kept while the broker cannot be reached; the oldest go first.
+    public var queueLimit: Int
+    /// The most messages handed to the broker and not yet acknowledged.
+    public var window: Int
+    /// The first wait before connecting again; each failed attempt doubles it.
+    public var reconnectDelay: Duration
+    /// The longest wait between attempts.
+    public var maximumReconnectDelay: Duration
+
+    /// The default ``queueLimit``.
+    public static let defaultQueueLimit = 10_000
+
+    /// A configuration for `broker`; the defaults suit a broker on the local network.
+    public init(
+        broker: MQTTBroker, password: String? = nil, caFile: String? = nil, protocolVersion: ProtocolVersion = .v311,
+        keepalive: Duration = .seconds(30), will: MQTTMessage? = nil, queueLimit: Int = defaultQueueLimit, window: Int = 20,
+        reconnectDelay: Duration = .milliseconds(250), maximumReconnectDelay: Duration = .seconds(4)
+    ) {
+        self.broker = broker
+        self.password = password
+        self.caFile = caFile
+        self.protocolVersion = protocolVersion
+        self.keepalive = keepalive
+        self.will = will
+        self.queueLimit = max(1, queueLimit)
+        self.window = max(1, window)
+        self.reconnectDelay = reconnectDelay
+        self.maximumReconnectDelay = maximumReconnectDelay
+    }
+}

@@ -1,0 +1,50 @@
+/// How hard the broker tries to deliver a message (MQTT's quality of service).
+public enum MQTTQoS: Int32, Sendable, Hashable, CaseIterable {
+    /// At most once: sent, never acknowledged.
+    case atMostOnce = 0
+    /// At least once: acknowledged by the broker, sent again until it is (a receiver may see it twice).
+    case atLeastOnce = 1
+    /// Exactly once: a four-way handshake with the broker.
+    case exactlyOnce = 2
+}
+
+/// One message for the broker: where it goes, what it says, and how.
+public struct MQTTMessage: Sendable, Hashable {
+    /// The topic it is published to (no wildcards).
+    public var topic: String
+    /// The bytes it carries; an empty retained message clears the topic's retained one.
+    public var payload: [UInt8]
+    /// The quality of service it is published with.
+    public var qos: MQTTQoS
+    /// Whether the broker keeps it for subscribers that come later.
+    public var retain: Bool
+
+    /// A message with `payload` for `topic`.
+    public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atLeastOnce, retain: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.qos = qos
+        self.retain = retain
+    }
+
+    /// A message whose payload is `text` in UTF-8.
+    public init(topic: String, text: String, qos: MQTTQoS = .atLeastOnce, retain: Bool = false) {
+        self.init(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
+    }
+}
+
+/// Why an MQTT client cannot be made or used.
+public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A broker URL that cannot be used, and why.
+    case invalidURL(String)
+    /// A setting libmosquitto refused (a CA file it cannot read), or a resource the system refused.
+    case unusable(String)
+
+    /// The words for a message.
+    public var description: String {
+        switch self {
+        case .invalidURL(let reason): "not an MQTT broker URL: \(reason)"
+        case .unusable(let reason): "MQTT: \(reason)"
+        }
+    }
+}

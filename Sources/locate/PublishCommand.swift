@@ -1,0 +1,211 @@
+import FoundationEssentials
+import GPSLocation
+import GPSLocationMQTT
+import LocateSupport
+
+/// `locate publish URL`: the live stream, as `--follow` reads it, published to an MQTT broker
+/// in the format of `--as`, until `--count`, `--duration`, SIGINT, SIGTERM or the end of a replay.
+///
+/// Consent, as everywhere: each record is made of a position the stream handed out, and goes
+/// to the broker only while the authorization it was taken under holds, checked at the moment
+/// the client hands it to the broker (so what waited through an outage is dropped by a revoke).
+/// The fallback is never published; when location is not authorized (or paused) a status
+/// message says so instead, and a revoke clears the retained position. The broker away is no
+/// failure: records wait in the client's bounded queue and go out in order when it is back.
+struct PublishCommand {
+    let options: CommandLineOptions
+    let manager: GPSLocationManager
+    let explainer: AuthorizationMessages
+    let client: MQTTClient
+    let format: PublishFormat
+    /// The regions whose transitions are published: the settings', then `--region`'s (which
+    /// replace those of the same name), as `locate monitor` takes them.
+    let regions: RegionMonitor
+    let started = ContinuousClock.now
+
+    /// How long a clean end waits for the broker to take what is queued and the `offline`.
+    static let finishDeadline = Duration.seconds(3)
+
+    /// Why the client cannot be made: what to say, and the exit status.
+    struct SetupError: Error {
+        let message: String
+        let status: ExitStatus
+    }
+
+    /// The client for `broker`, started: the password from `[mqtt] password-file` (a private
+    /// file of the user's), the CA file from `[mqtt] ca-file`, the will of `format`.
+    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read, 64 for a password
+    ///   without a user, 69 when the system or libmosquitto refuses.
+    static func client(
+        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage
+    ) throws(SetupError) -> MQTTClient {
+        var password: String?
+        if let passwordFile {
+            guard broker.user != nil else {
+                throw SetupError(message: "[mqtt] password-file is set but the URL names no user (mqtt://USER@HOST/TOPIC)", status: .usage)
+            }
+            password = try read(passwordFile, what: "[mqtt] password-file", owner: .userPrivate)
+        }
+        if let caFile { _ = try read(caFile, what: "[mqtt] ca-file", owner: .userOrRoot) }
+        let configuration = MQTTConfiguration(broker: broker, password: password, caFile: caFile, protocolVersion: version, will: will)
+        do throws(MQTTError) {
+            let client = try MQTTClient(configuration: configuration)
+            try client.start()
+            return client
+        } catch {
+            throw SetupError(message: error.description, status: .unavailable)
+        }
+    }
+
+    /// The first line of the file at `path`, checked as `owner`'s (every directory on the way too).
+    private static func read(_ path: String, what: String, owner: TrustedFile.Owner) throws(SetupError) -> String {
+        let shown = UntrustedText.visible(path, limit: 200)
+        let bytes: [UInt8]?
+        do throws(TrustedFile.Refusal) {
+            try TrustedFile.checkPath(path, to: .file, owner: owner)
+            bytes = try TrustedFile.read(path, owner: owner, limit: 64 * 1024)
+        } catch {
+            throw SetupError(message: "\(what) \(shown) \(error.description)", status: .configuration)
+        }
+        guard let bytes else { throw SetupError(message: "\(what) \(shown) does not exist", status: .configuration) }
+        return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+    }
+
+    func run() async -> ExitStatus {
+        let outcome = try? await StreamLifetime.run(for: options.duration) { .success(await publish()) }
+        return outcome ?? .failure
+    }
+
+    /// What the session did, for the exit status and the status messages.
+    private struct Progress {
+        var stream: StreamProgress
+        var published = 0
+        /// Whether the status now says unavailable (not authorized, paused).
+        var isUnavailable = false
+    }
+
+    private func publish() async -> ExitStatus {
+        let reporter = Task { [client] in
+            var lastFailure: String?
+            for await event in client.events {
+                switch event {
+                case .connected:
+                    lastFailure = nil
+                    StandardStreams.diagnose("connected to \(client.configuration.broker)")
+                case .connectionFailed(let reason), .connectionLost(let reason):
+                    // Said once per cause, not at every attempt of the back-off.
+                    if reason != lastFailure { StandardStreams.diagnose("\(reason); trying again (records are kept meanwhile)") }
+                    lastFailure = reason
+                case .dropped(let count):
+                    if count == 1 || count % 1000 == 0 {
+                        StandardStreams.diagnose(
+                            "the broker has been away too long: dropped \(count) oldest records (the queue holds \(client.configuration.queueLimit))"
+                        )
+                    }
+                }
+            }
+        }
+        if let discovery = format.discovery { client.announce(discovery) }
+        var progress = Progress(stream: StreamProgress(replay: options.replayName))
+        var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
+        progress.stream.note(updates.authorization)
+        // Not authorized from the start: a retained position of an earlier run goes too.
+        setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress, clearing: true)
+        var monitor = regions
+        var monitorGeneration = updates.authorizationChanges
+        var status: ExitStatus?
+        do throws(GPSLocationError) {
+            while let update = try await updates.next() {
+                progress.stream.note(updates.authorization)
+                progress.stream.noteHeldBack(updates.locationsHeldBack)
+                switch update {
+                case .location(let location):
+                    progress.stream.notePosition()
+                    // The gate again when the client hands a record to the broker: only under
+                    // the authorization the location was released under.
+                    guard let admission = updates.lastLocationAdmission else { continue }
+                    if progress.isUnavailable { setAvailability(nil, progress: &progress, clearing: false) }
+                    let now = Date()
+                    client.publish(format.location(location, now: now)) { admission.isAdmitted }
+                    progress.published += 1
+                    let changes = updates.authorizationChanges
+                    if changes != monitorGeneration {
+                        // Nothing decided under another authorization carries over (as `monitor` does).
+                        monitor = regions
+                        monitorGeneration = changes
+                    }
+                    // Regions need precise positions; a reduced cell decides none.
+                    if !regions.regions.isEmpty, location.accuracy == .fullAccuracy {
+                        for event in monitor.process(location) {
+                            if let record = format.transition(event, now: now) { client.publish(record) { admission.isAdmittedPrecise } }
+                        }
+                    }
+                case .status(let event):
+                    progress.stream.note(event)
+                    StandardStreams.diagnose(
+                        StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message)
+                    switch event {
+                    case .authorizationChanged(_, let denial?):
+                        setAvailability(explainer.explain(denial), progress: &progress, clearing: true)
+                    case .paused:
+                        setAvailability("paused in the background", progress: &progress, clearing: false)
+                    case .authorizationChanged(_, nil), .resumed:
+                        setAvailability(nil, progress: &progress, clearing: false)
+                    default:
+                        break
+                    }
+                }
+                if let count = options.count, progress.published >= count { break }
+            }
+        } catch .cancelled {
+        } catch .invalidSettings(let problem) {
+            StandardStreams.diagnose(problem.description)
+            status = .configuration
+        } catch .invalidTrack(let file, let line, let reason) {
+            StandardStreams.diagnose(GPSLocationError.invalidTrack(file: file, line: line, reason: reason).description)
+            status = .dataError
+        } catch {
+            StandardStreams.diagnose(error.description)
+            status = ExitStatus(error)
+        }
+        progress.stream.noteHeldBack(updates.locationsHeldBack)
+        await client.finish(farewell: format.farewell, within: Self.finishDeadline)
+        reporter.cancel()
+        // The access log records this publish session here (app, accuracy, first and last
+        // delivery, count), once `locate serve`'s log lands: `progress.published` records.
+        let undelivered = client.waiting
+        if undelivered > 0 {
+            StandardStreams.diagnose(
+                "\(undelivered) records were not delivered: \(client.configuration.broker) could not be reached, or refused, until the end")
+        }
+        if client.dropped > 0 { StandardStreams.diagnose("\(client.dropped) records were dropped while the broker was away") }
+        if let status { return status }
+        if progress.stream.endsWithInvalidSettings { return .configuration }
+        if undelivered > 0 { return .unavailable }
+        guard progress.stream.positions == 0 else { return .success }
+        let (reason, message) = progress.stream.reasonForNoPosition(
+            endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)
+        StandardStreams.diagnose(message)
+        return ExitStatus(reason)
+    }
+
+    /// Announces availability: `online` when `reason` is `nil`, otherwise the status that says
+    /// why not; on a revoke (`clearing`), the retained position goes too.
+    /// Formats with an `online` announce the one or the other, again on every connection;
+    /// OwnTracks (which has none) publishes its `lwt` once.
+    private func setAvailability(_ reason: String?, progress: inout Progress, clearing: Bool) {
+        if let reason {
+            if clearing { format.clearRetained.forEach { client.publish($0) } }
+            guard !progress.isUnavailable else { return }
+            if format.online != nil {
+                client.announce(format.unavailable(reason: reason))
+            } else {
+                client.publish(format.unavailable(reason: reason))
+            }
+            progress.isUnavailable = true
+        } else {
+            if let online = format.online { client.announce(online) }
+            progress.isUnavailable = false
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import FoundationEssentials
+import GPSLocation
+import GPSLocationMQTT
+import LocateSupport
+
+/// What `locate publish --as` writes, and on which topics: OwnTracks' records on its topic
+/// layout, Home Assistant's MQTT discovery with a JSON attributes topic, or locate's own `--json`
+/// record. Positions go out only as the command hands them over (each through the gate); the
+/// status messages (`online`, `offline`, not authorized) carry no position.
+struct PublishFormat: Sendable {
+    enum Kind: String, Sendable, CaseIterable {
+        case owntracks, homeassistant, json
+    }
+
+    let kind: Kind
+    /// The topic of the URL: OwnTracks' `owntracks/USER/DEVICE`, or the base of the others.
+    let topic: String
+    let qos: MQTTQoS
+    /// `--retain`: the broker keeps the newest position for subscribers that come later.
+    let retain: Bool
+    /// When the session started (OwnTracks' `lwt` says when the device first connected).
+    let started: Date
+
+    /// The topics under `topic` that `kind` uses.
+    var positionTopic: String { kind == .homeassistant ? topic + "/attributes" : topic }
+    var eventTopic: String { topic + "/event" }
+    var statusTopic: String { kind == .homeassistant ? topic + "/availability" : topic + "/status" }
+
+    /// OwnTracks' tracker id: the last two characters of the topic, as its apps default to.
+    var trackerID: String { String(topic.suffix(2)) }
+
+    /// Home Assistant's object id: the topic with every character but `[a-zA-Z0-9_-]` made `_`.
+    var objectID: String {
+        String(
+            topic.unicodeScalars.map {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") ? Character($0) : "_"
+            })
+    }
+
+    /// Checks what `kind` needs of the topic: OwnTracks' three levels (`owntracks/USER/DEVICE`;
+    /// its Recorder ignores a shorter one).
+    static func check(_ kind: Kind, topic: String) throws(UsageError) {
+        if kind == .owntracks, topic.split(separator: "/", omittingEmptySubsequences: false).count < 3 {
+            throw UsageError(message: "'--as owntracks' publishes to owntracks/USER/DEVICE: give a topic of three levels")
+        }
+    }
+
+    // MARK: - Positions
+
+    /// The records of one location handed out.
+    func location(_ location: Location, now: Date) -> MQTTMessage {
+        switch kind {
+        case .owntracks:
+            var object = JSONObjectWriter()
+            object.add("_type", string: "location")
+            addOwnTracksPosition(location, now: now, to: &object)
+            object.add("tid", string: trackerID)
+            object.add("created_at", json: String(Int(now.timeIntervalSince1970)))
+            return message(positionTopic, object.text, retain: retain)
+        case .homeassistant:
+            var object = JSONObjectWriter()
+            object.add("latitude", FieldValue.number(location.latitude, decimals: 7))
+            object.add("longitude", FieldValue.number(location.longitude, decimals: 7))
+            object.add("gps_accuracy", FieldValue.number(location.horizontalAccuracy ?? 0, decimals: 1))
+            object.add("altitude", optional(location.altitudeMSL, 1))
+            object.add("speed", optional(location.speed, 2))
+            object.add("course", optional(location.course, 1))
+            object.add("time", location.time.map(FieldValue.time) ?? .unknown)
+            object.add("accuracy", FieldValue.text(location.accuracy.rawValue))
+            return message(positionTopic, object.text, retain: retain)
+        case .json:
+            var format = JSONFormat(includesEvents: false)
+            return message(positionTopic, Self.line(RecordSource(location: location, now: now, place: nil), &format), retain: retain)
+        }
+    }
+
+    /// The record of a region event (OwnTracks' `transition`, locate's region record), or
+    /// `nil`: Home Assistant finds its zones itself, and an `initial` state is no transition.
+    func transition(_ event: RegionEvent, now: Date) -> MQTTMessage? {
+        switch kind {
+        case .owntracks:
+            guard event.kind != .initial else { return nil }
+            var object = JSONObjectWriter()
+            object.add("_type", string: "transition")
+            object.add("wtst", json: String(Int(started.timeIntervalSince1970)))
+            addOwnTracksPosition(event.location, now: now, to: &object)
+            if event.location.horizontalAccuracy == nil { object.add("acc", json: "0") }
+            object.add("event", string: event.kind == .enter ? "enter" : "leave")
+            object.add("desc", string: event.region.name)
+            object.add("tid", string: trackerID)
+            object.add("t", string: "c")
+            return message(eventTopic, object.text, retain: false)
+        case .homeassistant:
+            return nil
+        case .json:
+            var format = JSONFormat(includesEvents: false, fields: RecordKind.region.fields(includingPlaces: false))
+            let source = RecordSource(location: event.location, now: now, place: nil, event: .region(event))
+            return message(eventTopic, Self.line(source, &format), retain: false)
+        }
+    }
+
+    /// `lat`, `lon`, `tst` and, when known and not zero (as OwnTracks' apps send them), `acc`,
+    /// `alt`, `vac`, `vel` (km/h) and `cog`, whole numbers.
+    private func addOwnTracksPosition(_ location: Location, now: Date, to object: inout JSONObjectWriter) {
+        object.add("lat", FieldValue.number(location.latitude, decimals: 7))
+        object.add("lon", FieldValue.number(location.longitude, decimals: 7))
+        object.add("tst", json: String(Int((location.time ?? now).timeIntervalSince1970)))
+        let wholes: [(String, Double?)] = [
+            ("acc", location.horizontalAccuracy), ("alt", location.altitudeMSL), ("vac", location.verticalAccuracy),
+            ("vel", location.speed.map { $0 * 3.6 }), ("cog", location.course),
+        ]
+        for (key, value) in wholes {
+            guard let value, value.isFinite, case let whole = Int(value.rounded()), whole != 0 else { continue }
+            object.add(key, json: String(whole))
+        }
+    }
+
+    // MARK: - Status
+
+    /// The last will: what the broker publishes when the connection is lost.
+    var will: MQTTMessage {
+        switch kind {
+        // OwnTracks' apps send theirs on the location topic, not retained (a retained one
+        // would replace the retained location).
+        case .owntracks: message(topic, ownTracksLWT, retain: false)
+        case .homeassistant: message(statusTopic, "offline", retain: true)
+        case .json: message(statusTopic, Self.status("offline"), retain: true)
+        }
+    }
+
+    /// What is announced (again on every connection) while location is authorized.
+    var online: MQTTMessage? {
+        switch kind {
+        case .owntracks: nil
+        case .homeassistant: message(statusTopic, "online", retain: true)
+        case .json: message(statusTopic, Self.status("online"), retain: true)
+        }
+    }
+
+    /// What is announced while location is not authorized (or paused), `reason` saying why:
+    /// a status, never a position.
+    func unavailable(reason: String) -> MQTTMessage {
+        switch kind {
+        case .owntracks: message(topic, ownTracksLWT, retain: false)
+        case .homeassistant: message(statusTopic, "offline", retain: true)
+        case .json: message(statusTopic, Self.status("not_authorized", reason: reason), retain: true)
+        }
+    }
+
+    /// What goes out at a clean end (a clean disconnect keeps the will to the broker).
+    var farewell: [MQTTMessage] { [will] }
+
+    /// Empty retained messages that clear the retained position (a revoke), when positions are retained.
+    var clearRetained: [MQTTMessage] {
+        retain ? [MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true)] : []
+    }
+
+    /// Home Assistant's discovery config for a `device_tracker` (announced on every connection,
+    /// retained), with its availability; `nil` for the other formats.
+    var discovery: MQTTMessage? {
+        guard kind == .homeassistant else { return nil }
+        var device = JSONObjectWriter()
+        device.add("identifiers", json: "[" + Self.quoted("locate_" + objectID) + "]")
+        device.add("name", string: topic)
+        device.add("manufacturer", string: "locate")
+        device.add("model", string: "gpsd")
+        var origin = JSONObjectWriter()
+        origin.add("name", string: "locate")
+        origin.add("sw_version", string: Usage.version)
+        var config = JSONObjectWriter()
+        config.add("name", json: "null")
+        config.add("unique_id", string: "locate_\(objectID)_gps")
+        config.add("object_id", string: "locate_\(objectID)")
+        config.add("json_attributes_topic", string: positionTopic)
+        config.add("availability_topic", string: statusTopic)
+        config.add("payload_available", string: "online")
+        config.add("payload_not_available", string: "offline")
+        config.add("source_type", string: "gps")
+        config.add("qos", json: String(qos.rawValue))
+        config.add("device", json: device.text)
+        config.add("origin", json: origin.text)
+        return message("homeassistant/device_tracker/locate_\(objectID)/config", config.text, retain: true)
+    }
+
+    // MARK: - Pieces
+
+    private var ownTracksLWT: String { "{\"_type\":\"lwt\",\"tst\":\(Int(started.timeIntervalSince1970))}" }
+
+    private func message(_ topic: String, _ text: String, retain: Bool) -> MQTTMessage {
+        MQTTMessage(topic: topic, text: text, qos: qos, retain: retain)
+    }
+
+    private func optional(_ value: Double?, _ decimals: Int) -> FieldValue {
+        value.map { .number($0, decimals: decimals) } ?? .unknown
+    }
+
+    /// locate's status object, as `--json --events` writes one.
+    private static func status(_ event: String, reason: String? = nil) -> String {
+        var object = JSONObjectWriter()
+        object.add("type", string: "status")
+        object.add("event", string: event)
+        object.add("time", FieldValue.time(Date()))
+        if let reason { object.add("reason", string: reason) }
+        return object.text
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        FlatJSON.appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// One record of `format`, without its line end.
+    private static func line(_ source: RecordSource, _ format: inout JSONFormat) -> String {
+        var bytes: [UInt8] = []
+        _ = format.record(source, to: &bytes)
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
