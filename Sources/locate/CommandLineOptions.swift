@@ -19,6 +19,8 @@ struct CommandLineOptions: Sendable {
         case monitor
         /// `locate visits`: arrivals and departures.
         case visits
+        /// `locate serve`: gpsd's protocol for local clients, each through its own permission.
+        case serve
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -93,6 +95,8 @@ struct CommandLineOptions: Sendable {
     var replay: String?
     /// `--replay-speed`; 0 for as fast as read.
     var replaySpeed: Double?
+    /// `--listen`, for `serve`, in order (none: the default address).
+    var listen: [ServerSocket.Address] = []
 
     /// The stream's filters, checked when the command line is parsed.
     private(set) var liveUpdateOptions = LiveUpdateOptions.everyFix
@@ -106,7 +110,9 @@ struct CommandLineOptions: Sendable {
     static let stationaryAfter = Duration.seconds(60)
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
-    var isStream: Bool { command == .monitor || command == .visits || (command == .locate && mode == .follow) }
+    var isStream: Bool {
+        command == .monitor || command == .visits || command == .serve || (command == .locate && mode == .follow)
+    }
 
     /// What kind of record the command writes.
     var recordKind: RecordKind {
@@ -152,7 +158,7 @@ extension CommandLineOptions {
     init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits"].contains(first) {
+        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits", "serve"].contains(first) {
             remaining.removeFirst()
             if first == "status" {
                 parsed.options.command = .status
@@ -162,6 +168,8 @@ extension CommandLineOptions {
                 parsed.options.command = .monitor
             } else if first == "visits" {
                 parsed.options.command = .visits
+            } else if first == "serve" {
+                parsed.options.command = .serve
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
                     throw UsageError(
@@ -271,7 +279,32 @@ extension CommandLineOptions {
         case .geocode: .geocode
         case .monitor: .monitor
         case .visits: .visits
+        case .serve: .serve
         }
+    }
+
+    /// A `--listen` address: `unix:PATH`, or a loopback `HOST:PORT` (`127.0.0.1:2948`,
+    /// `[::1]:2948`, `localhost:2948`); anything else would serve positions beyond this machine.
+    static func listenAddress(_ text: String) throws(UsageError) -> ServerSocket.Address {
+        let shown = UntrustedText.visible(text, limit: 80)
+        if text.hasPrefix("unix:") {
+            let path = String(text.dropFirst(5))
+            guard path.hasPrefix("/"), !UntrustedText.hasHidden(path) else {
+                throw UsageError(message: "'--listen \(shown)': a Unix socket needs an absolute path")
+            }
+            return .unix(path: path)
+        }
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError(message: "'--listen \(shown)': expected HOST:PORT or unix:PATH")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard ServerSocket.isLoopback(host) else {
+            throw UsageError(
+                message: "'--listen \(shown)': not a loopback address (serve listens only on 127.0.0.0/8, ::1 or a Unix socket)")
+        }
+        return .loopback(host: host, port: port)
     }
 
     /// `--batch`: no coordinate or name (the points come from stdin), and no `--limit`.

@@ -127,6 +127,13 @@ enum Locate {
             return ExitStatus(error)
         }
         let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
+        if options.command == .serve {
+            let command = ServeCommand(
+                listen: options.listen.isEmpty ? [ServeCommand.defaultAddress] : options.listen, configuration: configuration, store: store)
+            return try waitFor { () async throws(StandardStreams.OutputError) in
+                try await StreamLifetime.run(for: nil) { .success(await command.run()) }
+            }
+        }
         // One manager per run: over the replayed track, or over gpsd with the user's consent.
         let manager =
             replay.map { GPSLocationManager(replaying: $0, speed: options.replaySpeed ?? 1) }

@@ -15,6 +15,7 @@ enum OptionScope: String, Sendable, CaseIterable {
     case geocode
     case monitor
     case visits
+    case serve
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -65,10 +66,16 @@ enum OptionTable {
             parsed.options.mode = .follow
         },
         OptionSpec(
-            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.reading + [.status],
+            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.reading + [.status, .serve],
             help: "The gpsd endpoint, host[:port[:device]]."
         ) { parsed, _, value in
             parsed.gpsdOption = value
+        },
+        OptionSpec(
+            flags: ["--listen"], value: "ADDR", scopes: [.serve],
+            help: "(serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH; may be given more than once (default 127.0.0.1:2948)."
+        ) { parsed, _, value in
+            parsed.options.listen.append(try CommandLineOptions.listenAddress(value))
         },
         OptionSpec(
             flags: ["--timeout"], value: "S", scopes: [.once],

@@ -91,6 +91,7 @@ struct GeneratedFilesTests {
             case "NAME=LAT,LON,RADIUS": ["home=1,2,3"]
             case "STATE:NAME": ["inside:home"]
             case "FILE": ["track.gpx"]
+            case "ADDR": ["127.0.0.1:2948"]
             default: ["1"]
             }
         var arguments = [flag] + value
@@ -100,6 +101,7 @@ struct GeneratedFilesTests {
         case .geocode?: arguments = ["geocode"] + (flag == "--batch" ? [] : ["Seoul"]) + arguments
         case .monitor?: arguments = ["monitor"] + arguments
         case .visits?: arguments = ["visits"] + arguments
+        case .serve?: arguments = ["serve"] + arguments
         default: break
         }
         switch flag {

@@ -1,0 +1,61 @@
+import GPSLocationConsent
+import LocateSupport
+import Synchronization
+
+/// Names the connections `locate serve` accepts, on a thread of its own (a walk of `/proc`
+/// takes milliseconds, which the serve loop must not wait for): the user from the kernel, and for
+/// one of this user's, the process holding the socket, its executable and so its app. The
+/// connections waiting at one moment are named together, in one read of the socket tables and
+/// one walk of the processes, so that 200 clients connecting at once cost a few walks.
+final class PeerIdentifier: Sendable {
+    private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool)]>([])
+    private let wakeUp: WakeUp
+    private let mailbox: ServeMailbox
+
+    /// Starts the identifier's thread; `nil` when no thread can be had.
+    init?(mailbox: ServeMailbox) {
+        guard let wakeUp = WakeUp() else { return nil }
+        self.wakeUp = wakeUp
+        self.mailbox = mailbox
+        guard DedicatedThread.start({ [self] in run() }) else { return nil }
+    }
+
+    /// Names `descriptor` and posts it to the mailbox.
+    func identify(_ descriptor: Int32, isUnix: Bool) {
+        waiting.withLock { $0.append((descriptor, isUnix)) }
+        wakeUp.signal()
+    }
+
+    private func run() {
+        var wait = EventWait(wakeUp: wakeUp)
+        while !mailbox.stopped.isSet {
+            let batch = waiting.withLock { waiting in
+                defer { waiting = [] }
+                return waiting
+            }
+            if batch.isEmpty {
+                wait.wait(for: nil, until: .now.advanced(by: EventWait.tick))
+                continue
+            }
+            let keys = batch.compactMap { $0.isUnix ? nil : PeerProcess.tcpKey($0.descriptor) }
+            let tcpPeers = PeerProcess.tcpPeers(keys)
+            for (descriptor, isUnix) in batch {
+                let peer = isUnix ? PeerProcess.unixPeer(descriptor) : PeerProcess.tcpKey(descriptor).flatMap { tcpPeers[$0] }
+                mailbox.post(descriptor, identity: peer.map(Self.identity))
+            }
+        }
+        // Whatever still waits is closed by nobody else.
+        for (descriptor, _) in waiting.withLock({ $0 }) { TCPSocket.close(descriptor) }
+    }
+
+    /// Who `peer` is: its executable's name is its app, when that is an app name.
+    private static func identity(of peer: PeerProcess.Peer) -> ClientIdentity {
+        guard peer.uid == PeerProcess.currentUser, let pid = peer.pid else {
+            return ClientIdentity(uid: peer.uid, pid: peer.pid, program: nil, app: nil)
+        }
+        let program = PeerProcess.executable(pid)
+        let name = program.map { String($0.split(separator: "/").last ?? "") }
+        let app = name.flatMap { name in (try? ConsentStore.checkAppName(name)).map { name } }
+        return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: app)
+    }
+}

@@ -1,0 +1,134 @@
+import GPSLocation
+import GPSLocationConsent
+import LocateSupport
+import Synchronization
+
+/// What the serve loop shares with the rest of `locate serve`: the fixes from gpsd not yet fanned
+/// out, the connections identified and waiting to be served, a stop, and the wake-up that tells
+/// the loop's thread about each. Everything else is the loop's own, on its thread.
+final class ServeMailbox: Sendable {
+    struct Contents {
+        var fixes: [Location] = []
+        var identified: [(descriptor: Int32, identity: ClientIdentity?)] = []
+        var clients = 0
+    }
+
+    let wakeUp: WakeUp
+    let stopped = Flag()
+    private let contents = Mutex(Contents())
+
+    init(wakeUp: WakeUp) {
+        self.wakeUp = wakeUp
+    }
+
+    /// A fix from gpsd, for every watching client.
+    func post(_ fix: Location) {
+        contents.withLock { contents in
+            // The loop takes them at once; a loop that is behind keeps only the newest few.
+            if contents.fixes.count >= ServedClient.queueLimit { contents.fixes.removeFirst() }
+            contents.fixes.append(fix)
+        }
+        wakeUp.signal()
+    }
+
+    /// A connection and who it is (`nil`: another user's, or none could be found).
+    func post(_ descriptor: Int32, identity: ClientIdentity?) {
+        contents.withLock { $0.identified.append((descriptor, identity)) }
+        wakeUp.signal()
+    }
+
+    /// Everything posted since the last take.
+    func take() -> (fixes: [Location], identified: [(descriptor: Int32, identity: ClientIdentity?)]) {
+        contents.withLock { contents in
+            defer {
+                contents.fixes = []
+                contents.identified = []
+            }
+            return (contents.fixes, contents.identified)
+        }
+    }
+
+    /// How many clients are served now.
+    var clientCount: Int {
+        get { contents.withLock { $0.clients } }
+        set { contents.withLock { $0.clients = newValue } }
+    }
+
+    /// Ends the loop: every client is closed.
+    func stop() {
+        stopped.set()
+        wakeUp.signal()
+    }
+}
+
+/// The thread of `locate serve` that owns every socket: it accepts connections (which the
+/// identifier names before they are served), reads requests, fans fixes out and writes to every
+/// client without ever blocking, in one `poll` over all of them. A tick (200 ms) bounds how late
+/// a change of a client's authorization is acted on.
+struct ServeLoop {
+    let listeners: [ServerSocket.Listener]
+    let mailbox: ServeMailbox
+    let identifier: PeerIdentifier
+    let store: ConsentStore
+
+    /// Runs until the mailbox is stopped, then closes every client.
+    func run() {
+        var clients: [ServedClient] = []
+        var device: String?
+        var latest: Location?
+        var waiting = PollSet(wakeUp: mailbox.wakeUp)
+        while !mailbox.stopped.isSet {
+            var requests = listeners.map { PollRequest.reading($0.descriptor) }
+            for client in clients {
+                if client.wantsInput { requests.append(.reading(client.descriptor)) }
+                if client.wantsOutput { requests.append(.writing(client.descriptor)) }
+            }
+            let events = waiting.wait(for: requests, until: .now.advanced(by: EventWait.tick))
+            for (listener, event) in zip(listeners, events) where event.isReadable {
+                while let connection = ServerSocket.accept(listener.descriptor) {
+                    identifier.identify(connection, isUnix: listener.address.isUnix)
+                }
+            }
+            let taken = mailbox.take()
+            for (descriptor, identity) in taken.identified {
+                guard let identity, let client = serve(descriptor, identity) else {
+                    TCPSocket.close(descriptor)
+                    continue
+                }
+                clients.append(client)
+            }
+            for fix in taken.fixes {
+                device = fix.device ?? device
+                latest = fix
+                for client in clients { client.offer(fix) }
+            }
+            for (request, event) in zip(requests, events).dropFirst(listeners.count) where !event.isEmpty && !request.writing {
+                clients.first { $0.descriptor == request.descriptor }?.readRequests(device: device, latest: latest)
+            }
+            for client in clients { client.serve(device: device) }
+            clients.removeAll { client in
+                guard client.isClosed else { return false }
+                client.close()
+                return true
+            }
+            mailbox.clientCount = clients.count
+        }
+        for client in clients { client.close() }
+        mailbox.clientCount = 0
+    }
+
+    /// A client for an identified connection of this user's, with the gate of its app.
+    private func serve(_ descriptor: Int32, _ identity: ClientIdentity) -> ServedClient? {
+        guard identity.uid == PeerProcess.currentUser, let appStore = try? store.forApp(identity.app) else { return nil }
+        let gate = DeliveryGate(authorizationSource: appStore) { identity.appState }
+        return ServedClient(
+            descriptor: descriptor, identity: identity, gate: gate, explainer: AuthorizationMessages(store: appStore, app: identity.app))
+    }
+}
+
+extension ServerSocket.Address {
+    var isUnix: Bool {
+        if case .unix = self { return true }
+        return false
+    }
+}
