@@ -115,13 +115,21 @@ package enum ServerSocket {
         return .success(Listener(descriptor: descriptor, address: .unix(path: path)))
     }
 
-    /// A connection waiting on `listener`, non-blocking; `nil` when none is waiting.
-    package static func accept(_ listener: Int32) -> Int32? {
+    /// A connection waiting on `listener`, non-blocking, with a send buffer of `sendBuffer`
+    /// bytes (the kernel doubles it); `nil` when none is waiting.
+    package static func accept(_ listener: Int32, sendBuffer: Int32) -> Int32? {
         let descriptor = Glibc.accept(listener, nil, nil)
         guard descriptor >= 0 else { return nil }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var size = sendBuffer
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         return descriptor
+    }
+
+    /// Ends the sending half of a connection: the peer reads what was sent, then its end.
+    package static func shutdownSending(_ descriptor: Int32) {
+        shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// What a non-blocking send did.

@@ -85,13 +85,15 @@ struct ServeLoop {
             }
             let events = waiting.wait(for: requests, until: .now.advanced(by: EventWait.tick))
             for (listener, event) in zip(listeners, events) where event.isReadable {
-                while let connection = ServerSocket.accept(listener.descriptor) {
+                while let connection = ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
                     identifier.identify(connection, isUnix: listener.address.isUnix)
                 }
             }
             let taken = mailbox.take()
             for (descriptor, identity) in taken.identified {
                 guard let identity, let client = serve(descriptor, identity) else {
+                    StandardStreams.diagnose(
+                        "serve: refused a connection " + (identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"))
                     TCPSocket.close(descriptor)
                     continue
                 }

@@ -52,7 +52,15 @@ final class ServedClient {
     /// The denial the client was last told of, so that it is told once per change.
     private var toldDenial: DenialReason?
     private var lastWrite = ContinuousClock.now
+    /// Until when a client whose request was too long has its input dropped; `nil` while served.
+    private var closesAt: ContinuousClock.Instant?
 
+    /// The kernel's send buffer for a client (it doubles this). What is in it is beyond the
+    /// gate's reach (a revoke cannot take it back), so it is kept to a few records.
+    static let socketBuffer: Int32 = 4096
+    /// How long the input of a client whose request was too long is read and dropped before
+    /// its connection closes (so that it reads the ERROR before the end, not a reset).
+    static let lingering = Duration.seconds(1)
     /// How many fixes wait for a client at most.
     static let queueLimit = 32
     /// How much output may wait for a client before its requests are no longer read.
@@ -83,6 +91,7 @@ final class ServedClient {
             isClosed = true
             return
         case .bytes(let count):
+            guard closesAt == nil else { return }
             input += buffer[..<count]
         }
         while let end = input.firstIndex(of: UInt8(ascii: "\n")) {
@@ -91,10 +100,16 @@ final class ServedClient {
             input.removeSubrange(...end)
         }
         if input.count > GPSDRequest.maximumLine {
+            // The reason, then the end; what else comes is dropped until the client hangs up or lingering is over.
+            queue = []
+            pending = []
+            pendingBytes = 0
+            sentOfFirst = 0
             append(GPSDReports.error("request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)"))
             input = []
             flush()
-            isClosed = true
+            ServerSocket.shutdownSending(descriptor)
+            closesAt = .now.advanced(by: Self.lingering)
         }
     }
 
@@ -141,6 +156,10 @@ final class ServedClient {
     /// What the loop does for the client at each turn: releases queued fixes while the socket
     /// takes them, tells a new denial, keeps a silent watch alive, and writes what waits.
     func serve(device: String?) {
+        if let closesAt {
+            if closesAt <= .now { isClosed = true }
+            return
+        }
         guard !isClosed else { return }
         tellDenial()
         while pending.isEmpty, !queue.isEmpty {

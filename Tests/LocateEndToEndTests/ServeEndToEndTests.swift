@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// `locate serve` end to end: a real gpsd (gpsfake) behind it and Debian's own gpsd clients in
+/// front (gpspipe, gpxlogger, the Python gps module), each given what its app's permission says.
+/// Clients run in sessions of their own (no terminal): daemons, which need `always`.
+struct ServeEndToEndTests {
+    /// Whether `report` is a point of `track`, to 1e-6 degrees.
+    private func isTrackPoint(_ report: [String: Any], _ track: [(latitude: Double, longitude: Double)]) -> Bool {
+        guard let lat = report["lat"] as? Double, let lon = report["lon"] as? Double else { return false }
+        return track.contains { abs($0.latitude - lat) < 1e-6 && abs($0.longitude - lon) < 1e-6 }
+    }
+
+    @Test func gpspipeGetsTheBannerTheWatchAndTheTracksFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "8", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let lines = gpsdLines(pipe.stdout.text)
+        #expect(lines.count == 8, "\(lines)")
+        #expect(lines.first == #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#)
+        #expect(lines.dropFirst().first?.hasPrefix(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"#) == true)
+        #expect(lines.dropFirst(2).first?.hasPrefix(#"{"class":"WATCH","enable":true,"json":true,"nmea":false,"#) == true)
+        let reports = positionReports(lines)
+        #expect(reports.count == 5, "\(lines)")
+        let track = try trackPoints("running")
+        #expect(reports.allSatisfy { isTrackPoint($0, track) && [2, 3].contains($0["mode"] as? Int) && $0["time"] is String })
+    }
+
+    @Test func gpspipeRawGetsChecksummedNMEAOfTheTrack() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-r", "-n", "9", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let sentences = gpsdLines(pipe.stdout.text).filter { $0.hasPrefix("$") }
+        #expect(sentences.count == 6, "\(gpsdLines(pipe.stdout.text))")
+        for sentence in sentences {
+            let body = sentence.dropFirst().prefix { $0 != "*" }
+            let checksum = body.utf8.reduce(UInt8(0), ^)
+            #expect(sentence.hasSuffix("*" + String(format: "%02X", checksum)), "\(sentence)")
+        }
+        #expect(Set(sentences.map { $0.prefix(6) }).isSuperset(of: ["$GPGGA", "$GPRMC", "$GPGSA"]))
+    }
+
+    /// gpxlogger allowed and gpspipe denied, at the same time, from the same serve.
+    @Test func eachAppGetsWhatItsSectionSays() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(
+            user: "[app \"gpxlogger\"]\nauthorization = always\n[app \"gpspipe\"]\nauthorization = denied\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let gpx = settings.root.appendingPathComponent("track.gpx")
+        let logger = try serve.client("/usr/bin/gpxlogger", ["-f", gpx.path, serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let denied = gpsdLines(pipe.stdout.text)
+        #expect(positionReports(denied).isEmpty, "no position for a denied app: \(denied)")
+        #expect(denied.contains { $0.hasPrefix(#"{"class":"ERROR","message":"gpspipe: location permission is denied"#) }, "\(denied)")
+        #expect(!denied.joined().contains("\"lat\""))
+        try await waitUntil(timeout: 20, failing: HarnessError(description: "gpxlogger wrote no 5 points")) {
+            readWholeFile(gpx.path).components(separatedBy: "<trkpt ").count > 5
+        }
+        logger.signal(SIGTERM)
+        _ = try await logger.waitForExit()
+        let document = readWholeFile(gpx.path)
+        #expect(document.hasSuffix("</gpx>\n"), "gpxlogger closed its document")
+        let track = try trackPoints("running")
+        let points = document.components(separatedBy: "<trkpt ").dropFirst().compactMap { point -> [String: Any]? in
+            let fields = point.split(separator: "\"")
+            guard fields.count > 3, let lat = Double(fields[1]), let lon = Double(fields[3]) else { return nil }
+            return ["lat": lat, "lon": lon]
+        }
+        #expect(points.count >= 5 && points.allSatisfy { isTrackPoint($0, track) }, "\(document)")
+    }
+
+    @Test func thePythonGPSClientReadsTheServedFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let script = settings.root.appendingPathComponent("client.py")
+        try Data(
+            """
+            import gps
+            session = gps.gps(host="127.0.0.1", port="\(serve.port)")
+            session.stream(gps.WATCH_ENABLE | gps.WATCH_JSON)
+            fixes = 0
+            while fixes < 3:
+                report = next(session)
+                if report["class"] == "TPV" and getattr(report, "lat", None) is not None:
+                    print(report.lat, report.lon)
+                    fixes += 1
+
+            """.utf8
+        ).write(to: script)
+        let client = try serve.client("/usr/bin/python3", [script.path])
+        #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
+        let track = try trackPoints("running")
+        let fixes = gpsdLines(client.stdout.text).map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(fixes.count == 3 && fixes.allSatisfy { $0.count == 2 && isTrackPoint(["lat": $0[0], "lon": $0[1]], track) })
+    }
+
+    /// Not determined: nothing but the reason; `locate permission allow` starts the stream of
+    /// the client already connected.
+    @Test func anAllowStartsAWaitingClientsStreamWithoutAReconnect() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[location]\nservices = on\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "8", serve.endpoint])
+        try await pipe.stdout.wait(for: "the reason") { pipe.stdout.text.contains(#""class":"ERROR""#) }
+        #expect(pipe.stdout.text.contains("gpspipe: location permission has not been given to app \\\"gpspipe\\\""), "\(pipe.stdout.text)")
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).isEmpty)
+        let allow = try await runLocate(["permission", "allow", "--always", "--app", "gpspipe"], settings: settings)
+        #expect(allow.status == 0)
+        #expect(try await pipe.waitForExit() == 0)
+        #expect(!positionReports(gpsdLines(pipe.stdout.text)).isEmpty, "\(gpsdLines(pipe.stdout.text))")
+    }
+
+    /// A revoke while a client is not reading: once it reads again, what its socket held from
+    /// before is all it gets; nothing serve still had for it comes after the revoke. Meanwhile
+    /// another client's stream goes on.
+    @Test func aRevokeHoldsBackWhatASlowClientHadQueued() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05, restamp: true)
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let slow = try RawGPSDClient(port: serve.port, receiveBuffer: 2048)
+        await slow.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        let other = try RawGPSDClient(port: serve.port)
+        await other.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await other.read { positionReports($0).count >= 40 }
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        let revoked = Date()
+        try await other.read { $0.contains { $0.contains(#""class":"ERROR""#) } }
+        #expect(Date().timeIntervalSince(revoked) < 2, "the revoke is told within a second or so")
+        try await Task.sleep(for: .seconds(1))
+        try await slow.read(timeout: 5) { $0.contains { $0.contains(#""class":"ERROR""#) } }
+        try await Task.sleep(for: .milliseconds(600))
+        slow.drain()
+        let after = slow.lines.drop { !$0.contains(#""class":"ERROR""#) }
+        #expect(positionReports(Array(after)).isEmpty, "nothing after the revoke: \(after.prefix(5))")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let times = positionReports(slow.lines).compactMap { ($0["time"] as? String).flatMap { parser.date(from: $0) } }
+        #expect(times.allSatisfy { $0 < revoked.addingTimeInterval(1) }, "no fix made after the revoke reached the slow client")
+        #expect(positionReports(other.lines).count >= 40)
+    }
+
+    @Test func twoHundredClientsAtOnceEachGetFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let clients = try (0..<200).map { _ in try RawGPSDClient(port: serve.port) }
+        for client in clients { await client.send("?WATCH={\"enable\":true,\"json\":true}\n") }
+        let started = Date()
+        for client in clients { try await client.read(timeout: 30) { positionReports($0).count >= 2 } }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 20, "200 clients served in \(elapsed) s")
+    }
+
+    /// A client that never reads, one that sends a megabyte without a line end, and one that
+    /// sends garbage: each gets what gpsd would give, and a client reading beside them its fixes.
+    @Test func clientsThatNeverReadOrSendGarbageHoldUpNobody() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let stuck = try RawGPSDClient(port: serve.port, receiveBuffer: 2048)
+        await stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true};\n")
+        let garbage = try RawGPSDClient(port: serve.port)
+        await garbage.send("hello\n?FOO;\n\u{1B}[2J?WATCH\n")
+        try await garbage.read { lines in lines.contains { $0.hasPrefix(#"{"class":"ERROR","message":"Unrecognized request '?FOO;'"#) } }
+        await garbage.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await garbage.read { positionReports($0).count >= 3 }
+        let before = serve.residentKiB
+        for _ in 0..<4 {
+            let huge = try RawGPSDClient(port: serve.port)
+            await huge.send(Array(repeating: UInt8(ascii: "x"), count: 1 << 20), timeout: 5)
+            try await huge.read { $0.contains { $0.contains("request too long") } }
+            #expect(try await huge.read(timeout: 5) { _ in false } == false, "the connection is closed")
+        }
+        let after = serve.residentKiB
+        #expect(after - before < 8 * 1024, "serve's memory grew by \(after - before) KiB")
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 3)
+        #expect(serve.run.process.isRunning)
+    }
+
+    /// Another local user's client gets nothing at all, not even the banner, while this
+    /// user's client is served.
+    @Test func anotherUsersConnectionIsRefused() async throws {
+        guard geteuid() == 0 else { return }  // setpriv to another user needs root
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let stranger = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/setsid"),
+            ["-w", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/gpspipe", "-w", "-n", "4", serve.endpoint])
+        _ = try await stranger.waitForExit()
+        #expect(stranger.stdout.text.isEmpty, "nobody got: \(stranger.stdout.text)")
+        let mine = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
+        #expect(try await mine.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(mine.stdout.text)).count == 1)
+    }
+
+    @Test(arguments: ["0.0.0.0:2948", "192.168.1.1:2948", "example.com:2948", "unix:relative.sock", "127.0.0.1"])
+    func aListenAddressBeyondThisMachineIsAUsageError(address: String) async throws {
+        let run = try await runLocate(["serve", "--listen", address])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("'--listen \(address)'"), "\(run.stderr)")
+    }
+}
