@@ -100,6 +100,76 @@ struct ServeEndToEndTests {
         #expect(fixes.count == 3 && fixes.allSatisfy { $0.count == 2 && isTrackPoint(["lat": $0[0], "lon": $0[1]], track) })
     }
 
+    /// Reduced accuracy: the grid cell, nothing finer, and one report for five minutes (the
+    /// no-fix TPVs between keep gpxlogger and its kind from giving up).
+    @Test func reducedAccuracyGetsOneGridCellAndNothingFiner() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\naccuracy = reduced\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let lines = gpsdLines(pipe.stdout.text)
+        let reports = positionReports(lines)
+        #expect(reports.count == 1, "\(lines)")
+        let track = try trackPoints("running")
+        let cell = try #require(reports.first)
+        #expect(!isTrackPoint(cell, track), "the cell's centre, not the fix")
+        #expect(Set(cell.keys) == ["class", "device", "mode", "time", "lat", "lon"], "\(cell)")
+        #expect(lines.suffix(2).allSatisfy { $0.hasSuffix(#""mode":1}"#) }, "\(lines)")
+    }
+
+    /// When-in-use: a client in the foreground of its terminal gets positions, the same client as
+    /// a daemon gets the reason only.
+    @Test func whenInUseServesTheForegroundClientOnly() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = when-in-use\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let output = settings.root.appendingPathComponent("foreground.out")
+        let foreground = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"),
+            ["--stdout", output.path, "--", "/usr/bin/gpspipe", "-w", "-n", "5", serve.endpoint])
+        #expect(try await foreground.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(readWholeFile(output.path))).count == 2, "\(readWholeFile(output.path))")
+        let daemon = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await daemon.waitForExit() == 0)
+        let lines = gpsdLines(daemon.stdout.text)
+        #expect(positionReports(lines).isEmpty)
+        #expect(lines.contains { $0.contains("gpspipe: location is allowed only while in use") }, "\(lines)")
+    }
+
+    /// A Unix socket: mode 0600, its peer named by SO_PEERCRED, served like TCP.
+    @Test func aUnixSocketServesItsOwnersClients() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let path = settings.root.appendingPathComponent("serve.sock").path
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--listen", "unix:" + path])
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let script = settings.root.appendingPathComponent("client.py")
+        try Data(
+            """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
+            data = b""
+            while data.count(b'"lat"') < 2:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            sys.stdout.write(data.decode())
+
+            """.utf8
+        ).write(to: script)
+        let client = try serve.client("/usr/bin/python3", [script.path, path])
+        #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
+        #expect(positionReports(gpsdLines(client.stdout.text)).count >= 2, "\(client.stdout.text)")
+        serve.run.signal(SIGTERM)
+        #expect(try await serve.run.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket is removed at the end")
+    }
+
     /// Not determined: nothing but the reason; `locate permission allow` starts the stream of
     /// the client already connected.
     @Test func anAllowStartsAWaitingClientsStreamWithoutAReconnect() async throws {
