@@ -1,3 +1,4 @@
+import GPSLocation
 import GPSLocationConsent
 import LocateSupport
 import Synchronization
@@ -11,12 +12,14 @@ final class PeerIdentifier: Sendable {
     private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool)]>([])
     private let wakeUp: WakeUp
     private let mailbox: ServeMailbox
+    private let store: ConsentStore
 
     /// Starts the identifier's thread; `nil` when no thread can be had.
-    init?(mailbox: ServeMailbox) {
+    init?(mailbox: ServeMailbox, store: ConsentStore) {
         guard let wakeUp = WakeUp() else { return nil }
         self.wakeUp = wakeUp
         self.mailbox = mailbox
+        self.store = store
         guard DedicatedThread.start({ [self] in run() }) else { return nil }
     }
 
@@ -41,21 +44,26 @@ final class PeerIdentifier: Sendable {
             let tcpPeers = PeerProcess.tcpPeers(keys)
             for (descriptor, isUnix) in batch {
                 let peer = isUnix ? PeerProcess.unixPeer(descriptor) : PeerProcess.tcpKey(descriptor).flatMap { tcpPeers[$0] }
-                mailbox.post(descriptor, identity: peer.map(Self.identity))
+                mailbox.post(descriptor, identity: peer.map(identity))
             }
         }
         // Whatever still waits is closed by nobody else.
         for (descriptor, _) in waiting.withLock({ $0 }) { TCPSocket.close(descriptor) }
     }
 
-    /// Who `peer` is: its executable's name is its app, when that is an app name.
-    private static func identity(of peer: PeerProcess.Peer) -> ClientIdentity {
+    /// Who `peer` is: the app of its executable, as the settings say (a section pinned to it
+    /// with `program =`, or named as it); `[location]` while the settings cannot be read (its
+    /// gate then lets nothing out, and says why).
+    private func identity(of peer: PeerProcess.Peer) -> ClientIdentity {
         guard peer.uid == PeerProcess.currentUser, let pid = peer.pid else {
             return ClientIdentity(uid: peer.uid, pid: peer.pid, program: nil, app: nil)
         }
         let program = PeerProcess.executable(pid)
-        let name = program.map { String($0.split(separator: "/").last ?? "") }
-        let app = name.flatMap { name in (try? ConsentStore.checkAppName(name)).map { name } }
-        return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: app)
+        do throws(GPSLocationError) {
+            let app = try program.flatMap { path throws(GPSLocationError) in try store.appName(forProgram: path) }
+            return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: app)
+        } catch {
+            return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: nil)
+        }
     }
 }

@@ -28,7 +28,7 @@ struct ServeCommand {
         }
         guard let wakeUp = WakeUp() else { return .unavailable }
         let mailbox = ServeMailbox(wakeUp: wakeUp)
-        guard let identifier = PeerIdentifier(mailbox: mailbox) else { return .unavailable }
+        guard let identifier = PeerIdentifier(mailbox: mailbox, store: store) else { return .unavailable }
         let loop = ServeLoop(listeners: listeners, mailbox: mailbox, identifier: identifier, store: store)
         // serve reads gpsd for its clients, whose own permissions gate every record; its
         // connection is a daemon's.

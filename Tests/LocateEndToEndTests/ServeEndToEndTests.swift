@@ -170,6 +170,25 @@ struct ServeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: path), "the socket is removed at the end")
     }
 
+    /// `program = PATH` pins a section to one executable: a section named otherwise applies to
+    /// it, and the section of its name does not when pinned elsewhere.
+    @Test func aProgramPinDecidesWhichSectionAClientGets() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(
+            user: "[location]\nauthorization = denied\n[app \"tracker\"]\nauthorization = always\nprogram = /usr/bin/gpspipe\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pinned = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await pinned.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(pinned.stdout.text)).count == 2, "\(pinned.stdout.text)")
+        try settings.write(
+            "[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\nprogram = /opt/other/gpspipe\n",
+            to: settings.userFile)
+        let elsewhere = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
+        #expect(try await elsewhere.waitForExit() == 0)
+        let lines = gpsdLines(elsewhere.stdout.text)
+        #expect(positionReports(lines).isEmpty && lines.contains { $0.contains("location permission is denied") }, "\(lines)")
+    }
+
     /// Not determined: nothing but the reason; `locate permission allow` starts the stream of
     /// the client already connected.
     @Test func anAllowStartsAWaitingClientsStreamWithoutAReconnect() async throws {
