@@ -97,6 +97,8 @@ struct CommandLineOptions: Sendable {
     var replaySpeed: Double?
     /// `--listen`, for `serve`, in order (none: the default address).
     var listen: [ServerSocket.Address] = []
+    /// `--nmea`, for `serve`: Unix sockets of plain NMEA.
+    var nmea: [String] = []
 
     /// The stream's filters, checked when the command line is parsed.
     private(set) var liveUpdateOptions = LiveUpdateOptions.everyFix

@@ -129,7 +129,8 @@ enum Locate {
         let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
         if options.command == .serve {
             let command = ServeCommand(
-                listen: options.listen.isEmpty ? [ServeCommand.defaultAddress] : options.listen, configuration: configuration, store: store)
+                listen: options.listen.isEmpty && options.nmea.isEmpty ? [ServeCommand.defaultAddress] : options.listen, nmea: options.nmea,
+                configuration: configuration, store: store)
             return try waitFor { () async throws(StandardStreams.OutputError) in
                 try await StreamLifetime.run(for: nil) { .success(await command.run()) }
             }

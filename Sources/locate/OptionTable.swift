@@ -78,6 +78,15 @@ enum OptionTable {
             parsed.options.listen.append(try CommandLineOptions.listenAddress(value))
         },
         OptionSpec(
+            flags: ["--nmea"], value: "PATH", scopes: [.serve],
+            help: "(serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH, for GeoClue's nmea-socket and chart plotters."
+        ) { parsed, _, value in
+            guard value.hasPrefix("/"), !UntrustedText.hasHidden(value) else {
+                throw UsageError(message: "'--nmea \(UntrustedText.visible(value, limit: 80))': a Unix socket needs an absolute path")
+            }
+            parsed.options.nmea.append(value)
+        },
+        OptionSpec(
             flags: ["--timeout"], value: "S", scopes: [.once],
             help: "(once) Give up after S seconds without an acceptable fix (default 30)."
         ) { parsed, flag, value in

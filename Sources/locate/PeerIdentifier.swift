@@ -9,7 +9,7 @@ import Synchronization
 /// connections waiting at one moment are named together, in one read of the socket tables and
 /// one walk of the processes, so that 200 clients connecting at once cost a few walks.
 final class PeerIdentifier: Sendable {
-    private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool)]>([])
+    private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool, speaks: ServedProtocol)]>([])
     private let wakeUp: WakeUp
     private let mailbox: ServeMailbox
     private let store: ConsentStore
@@ -24,8 +24,8 @@ final class PeerIdentifier: Sendable {
     }
 
     /// Names `descriptor` and posts it to the mailbox.
-    func identify(_ descriptor: Int32, isUnix: Bool) {
-        waiting.withLock { $0.append((descriptor, isUnix)) }
+    func identify(_ descriptor: Int32, isUnix: Bool, speaking speaks: ServedProtocol) {
+        waiting.withLock { $0.append((descriptor, isUnix, speaks)) }
         wakeUp.signal()
     }
 
@@ -42,13 +42,13 @@ final class PeerIdentifier: Sendable {
             }
             let keys = batch.compactMap { $0.isUnix ? nil : PeerProcess.tcpKey($0.descriptor) }
             let tcpPeers = PeerProcess.tcpPeers(keys)
-            for (descriptor, isUnix) in batch {
+            for (descriptor, isUnix, speaks) in batch {
                 let peer = isUnix ? PeerProcess.unixPeer(descriptor) : PeerProcess.tcpKey(descriptor).flatMap { tcpPeers[$0] }
-                mailbox.post(descriptor, identity: peer.map(identity))
+                mailbox.post(ServeMailbox.Connection(descriptor: descriptor, speaks: speaks, identity: peer.map(identity)))
             }
         }
         // Whatever still waits is closed by nobody else.
-        for (descriptor, _) in waiting.withLock({ $0 }) { TCPSocket.close(descriptor) }
+        for (descriptor, _, _) in waiting.withLock({ $0 }) { TCPSocket.close(descriptor) }
     }
 
     /// Who `peer` is: the app of its executable, as the settings say (a section pinned to it

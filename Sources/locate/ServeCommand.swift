@@ -8,6 +8,8 @@ import LocateSupport
 /// it is written. Runs until SIGINT, SIGTERM or SIGHUP, then closes every client.
 struct ServeCommand {
     let listen: [ServerSocket.Address]
+    /// `--nmea` paths: Unix sockets of plain NMEA.
+    let nmea: [String]
     let configuration: GPSLocationConfiguration
     let store: ConsentStore
 
@@ -15,11 +17,11 @@ struct ServeCommand {
     static let defaultAddress = ServerSocket.Address.loopback(host: "127.0.0.1", port: 2948)
 
     func run() async -> ExitStatus {
-        var listeners: [ServerSocket.Listener] = []
-        for address in listen {
+        var listeners: [(listener: ServerSocket.Listener, speaks: ServedProtocol)] = []
+        for (address, speaks) in listen.map({ ($0, ServedProtocol.gpsd) }) + nmea.map({ (ServerSocket.Address.unix(path: $0), .nmea) }) {
             switch ServerSocket.listen(on: address) {
             case .success(let listener):
-                listeners.append(listener)
+                listeners.append((listener, speaks))
                 StandardStreams.diagnose("serve: listening on \(listener.address)")
             case .failure(let error):
                 StandardStreams.diagnose("serve: cannot listen on \(address): \(error.reason)")
@@ -61,7 +63,7 @@ struct ServeCommand {
             mailbox.stop()
         }
         upstream.cancel()
-        for listener in listeners {
+        for (listener, _) in listeners {
             TCPSocket.close(listener.descriptor)
             if case .unix(let path) = listener.address { ServerSocket.removeSocket(path) }
         }

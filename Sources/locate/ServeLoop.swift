@@ -9,7 +9,7 @@ import Synchronization
 final class ServeMailbox: Sendable {
     struct Contents {
         var fixes: [Location] = []
-        var identified: [(descriptor: Int32, identity: ClientIdentity?)] = []
+        var identified: [Connection] = []
         var clients = 0
     }
 
@@ -31,14 +31,21 @@ final class ServeMailbox: Sendable {
         wakeUp.signal()
     }
 
-    /// A connection and who it is (`nil`: another user's, or none could be found).
-    func post(_ descriptor: Int32, identity: ClientIdentity?) {
-        contents.withLock { $0.identified.append((descriptor, identity)) }
+    /// A connection, the protocol it speaks, and who it is (`nil`: none could be found).
+    struct Connection: Sendable {
+        let descriptor: Int32
+        let speaks: ServedProtocol
+        let identity: ClientIdentity?
+    }
+
+    /// A connection, named.
+    func post(_ connection: Connection) {
+        contents.withLock { $0.identified.append(connection) }
         wakeUp.signal()
     }
 
     /// Everything posted since the last take.
-    func take() -> (fixes: [Location], identified: [(descriptor: Int32, identity: ClientIdentity?)]) {
+    func take() -> (fixes: [Location], identified: [Connection]) {
         contents.withLock { contents in
             defer {
                 contents.fixes = []
@@ -66,7 +73,7 @@ final class ServeMailbox: Sendable {
 /// client without ever blocking, in one `poll` over all of them. A tick (200 ms) bounds how late
 /// a change of a client's authorization is acted on.
 struct ServeLoop {
-    let listeners: [ServerSocket.Listener]
+    let listeners: [(listener: ServerSocket.Listener, speaks: ServedProtocol)]
     let mailbox: ServeMailbox
     let identifier: PeerIdentifier
     let store: ConsentStore
@@ -78,22 +85,23 @@ struct ServeLoop {
         var latest: Location?
         var waiting = PollSet(wakeUp: mailbox.wakeUp)
         while !mailbox.stopped.isSet {
-            var requests = listeners.map { PollRequest.reading($0.descriptor) }
+            var requests = listeners.map { PollRequest.reading($0.listener.descriptor) }
             for client in clients {
                 if client.wantsInput { requests.append(.reading(client.descriptor)) }
                 if client.wantsOutput { requests.append(.writing(client.descriptor)) }
             }
             let events = waiting.wait(for: requests, until: .now.advanced(by: EventWait.tick))
-            for (listener, event) in zip(listeners, events) where event.isReadable {
+            for ((listener, speaks), event) in zip(listeners, events) where event.isReadable {
                 while let connection = ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
-                    identifier.identify(connection, isUnix: listener.address.isUnix)
+                    identifier.identify(connection, isUnix: listener.address.isUnix, speaking: speaks)
                 }
             }
             let taken = mailbox.take()
-            for (descriptor, identity) in taken.identified {
-                guard let identity, let client = serve(descriptor, identity) else {
+            for connection in taken.identified {
+                let descriptor = connection.descriptor
+                guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks) else {
                     StandardStreams.diagnose(
-                        "serve: refused a connection " + (identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"))
+                        "serve: refused a connection " + (connection.identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"))
                     TCPSocket.close(descriptor)
                     continue
                 }
@@ -120,11 +128,12 @@ struct ServeLoop {
     }
 
     /// A client for an identified connection of this user's, with the gate of its app.
-    private func serve(_ descriptor: Int32, _ identity: ClientIdentity) -> ServedClient? {
+    private func serve(_ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol) -> ServedClient? {
         guard identity.uid == PeerProcess.currentUser, let appStore = try? store.forApp(identity.app) else { return nil }
         let gate = DeliveryGate(authorizationSource: appStore) { identity.appState }
         return ServedClient(
-            descriptor: descriptor, identity: identity, gate: gate, explainer: AuthorizationMessages(store: appStore, app: identity.app))
+            descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
+            explainer: AuthorizationMessages(store: appStore, app: identity.app))
     }
 }
 

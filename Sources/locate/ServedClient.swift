@@ -5,6 +5,13 @@ import LocateSupport
 /// Who a served connection is, as the kernel told it: the user, the process and its
 /// executable, and the app whose permission applies (the executable's name; `nil` for
 /// `[location]` when the name is no app name, or no process of this user's holds the socket).
+/// What a served connection speaks: gpsd's JSON protocol (`--listen`), or plain NMEA 0183
+/// sentences with nothing to ask (`--nmea`, as GeoClue's NMEA source and chart plotters read it).
+enum ServedProtocol: Sendable, Equatable {
+    case gpsd
+    case nmea
+}
+
 struct ClientIdentity: Sendable, Equatable {
     let uid: UInt32
     let pid: Int32?
@@ -31,6 +38,7 @@ struct ClientIdentity: Sendable, Equatable {
 final class ServedClient {
     let descriptor: Int32
     let identity: ClientIdentity
+    let speaks: ServedProtocol
     private let gate: DeliveryGate
     private let explainer: AuthorizationMessages
     private(set) var policy = WatchPolicy()
@@ -69,12 +77,22 @@ final class ServedClient {
     /// gives up after 5 s of silence).
     static let keepAlive = Duration.seconds(2)
 
-    init(descriptor: Int32, identity: ClientIdentity, gate: DeliveryGate, explainer: AuthorizationMessages) {
+    init(descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages)
+    {
         self.descriptor = descriptor
         self.identity = identity
+        self.speaks = speaks
         self.gate = gate
         self.explainer = explainer
-        append(GPSDReports.version)
+        switch speaks {
+        case .gpsd:
+            append(GPSDReports.version)
+        case .nmea:
+            // Sentences from the start, and nothing else ever: an NMEA reader cannot take a
+            // report, and GeoClue gives up its source for good when the connection ends, so a
+            // denied client gets silence, not an error or an end.
+            policy = WatchPolicy(enabled: true, json: false, nmea: true, device: nil)
+        }
     }
 
     /// Whether the loop should read the client's requests now.
@@ -91,7 +109,7 @@ final class ServedClient {
             isClosed = true
             return
         case .bytes(let count):
-            guard closesAt == nil else { return }
+            guard closesAt == nil, speaks == .gpsd else { return }
             input += buffer[..<count]
         }
         while let end = input.firstIndex(of: UInt8(ascii: "\n")) {
@@ -182,7 +200,7 @@ final class ServedClient {
     private func tellDenial() {
         let denial = gate.authorization.denial
         defer { toldDenial = denial }
-        guard let denial, denial != toldDenial, policy.enabled || !pending.isEmpty else { return }
+        guard let denial, denial != toldDenial, speaks == .gpsd, policy.enabled || !pending.isEmpty else { return }
         append(GPSDReports.error("\(identity.name): " + explainer.explain(denial)))
     }
 

@@ -291,6 +291,32 @@ struct ServeEndToEndTests {
         #expect(positionReports(gpsdLines(mine.stdout.text)).count == 1)
     }
 
+    /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
+    /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
+    @Test(arguments: [true, false])
+    func geoClueShowsTheServedPositionOnlyWhenAllowed(allowed: Bool) async throws {
+        guard geteuid() == 0 else { return }  // GeoClue's configuration is bind-mounted in a mount namespace of its own
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"geoclue\"]\nauthorization = \(allowed ? "always" : "denied")\n")
+        let socket = settings.root.appendingPathComponent("nmea.sock").path
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--nmea", socket])
+        let run = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-geoclue"), ["--nmea-socket", socket, "--seconds", "3"])
+        #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.stderr.text)")
+        let latitudes = gpsdLines(run.stdout.text).filter { $0.hasPrefix("Latitude:") }.compactMap {
+            Double($0.dropFirst(9).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "°", with: ""))
+        }
+        if allowed {
+            let track = try trackPoints("running")
+            #expect(!latitudes.isEmpty, "\(run.stdout.text)")
+            #expect(latitudes.allSatisfy { latitude in track.contains { abs($0.latitude - latitude) < 2e-6 } }, "\(latitudes)")
+        } else {
+            #expect(latitudes.isEmpty, "\(run.stdout.text)")
+            #expect(!run.stdout.text.contains("Longitude"))
+        }
+        #expect(serve.run.process.isRunning)
+    }
+
     @Test(arguments: ["0.0.0.0:2948", "192.168.1.1:2948", "example.com:2948", "unix:relative.sock", "127.0.0.1"])
     func aListenAddressBeyondThisMachineIsAUsageError(address: String) async throws {
         let run = try await runLocate(["serve", "--listen", address])

@@ -92,6 +92,7 @@ struct GeneratedFilesTests {
             case "STATE:NAME": ["inside:home"]
             case "FILE": ["track.gpx"]
             case "ADDR": ["127.0.0.1:2948"]
+            case "PATH": ["/tmp/locate-test.sock"]
             default: ["1"]
             }
         var arguments = [flag] + value

@@ -34,7 +34,7 @@ struct HostileOptionTests {
         "--app": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
         "--format": Set(values).subtracting(["%", "%lat%", "\\"]),
         "--null": Set(values), "--purpose": Set(values),
-        "--listen": [],
+        "--listen": [], "--nmea": [],
     ]
 
     /// The words before an option so that it applies where it is given.
