@@ -17,6 +17,14 @@ package enum PeerProcess {
     /// The user running this process.
     package static var currentUser: UInt32 { getuid() }
 
+    /// This process's id.
+    package static var currentProcess: Int32 { getpid() }
+
+    /// Whether a process `pid` exists now (whoever's it is).
+    package static func isRunning(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
     /// A loopback TCP connection as `/proc/net/tcp` spells its ends (`0100007F:0B84`), to find
     /// the peer's socket: its local end is our remote one.
     package struct TCPKey: Sendable, Hashable {

@@ -21,6 +21,8 @@ struct CommandLineOptions: Sendable {
         case visits
         /// `locate serve`: gpsd's protocol for local clients, each through its own permission.
         case serve
+        /// `locate access`: who had the location, and who receives it now.
+        case access
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -160,7 +162,7 @@ extension CommandLineOptions {
     init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits", "serve"].contains(first) {
+        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits", "serve", "access"].contains(first) {
             remaining.removeFirst()
             if first == "status" {
                 parsed.options.command = .status
@@ -172,6 +174,8 @@ extension CommandLineOptions {
                 parsed.options.command = .visits
             } else if first == "serve" {
                 parsed.options.command = .serve
+            } else if first == "access" {
+                parsed.options.command = .access
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
                     throw UsageError(
@@ -282,6 +286,7 @@ extension CommandLineOptions {
         case .monitor: .monitor
         case .visits: .visits
         case .serve: .serve
+        case .access: .access
         }
     }
 

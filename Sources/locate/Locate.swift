@@ -114,6 +114,9 @@ enum Locate {
         if case .permission(let action) = options.command {
             return try PermissionCommand(action: action, options: options, store: store).run()
         }
+        if options.command == .access {
+            return try AccessCommand(log: AccessLog(paths: store.paths), json: options.isJSON).run()
+        }
         // Fail closed: with an unusable settings or policy file nothing is printed and gpsd is not asked.
         let settings: ConsentSettings
         let fallback: FallbackCoordinate?
@@ -194,7 +197,7 @@ enum Locate {
                 record: { EventRecord.visit($0) }, isGoal: { _ in false })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.status, _):
-            let command = StatusCommand(options: options, manager: manager, settings: settings)
+            let command = StatusCommand(options: options, manager: manager, settings: settings, accessLog: AccessLog(paths: store.paths))
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
             let command = OnceCommand(

@@ -16,6 +16,7 @@ enum OptionScope: String, Sendable, CaseIterable {
     case monitor
     case visits
     case serve
+    case access
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -133,7 +134,7 @@ enum OptionTable {
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode],
+            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode, .access],
             help: "One JSON object per line."
         ) { parsed, flag, _ in
             parsed.options.format = .json

@@ -30,8 +30,10 @@ struct ServeCommand {
         }
         guard let wakeUp = WakeUp() else { return .unavailable }
         let mailbox = ServeMailbox(wakeUp: wakeUp)
-        guard let identifier = PeerIdentifier(mailbox: mailbox, store: store) else { return .unavailable }
-        let loop = ServeLoop(listeners: listeners, mailbox: mailbox, identifier: identifier, store: store)
+        guard let identifier = PeerIdentifier(mailbox: mailbox, store: store),
+            let recorder = ServeAccessRecorder(log: AccessLog(paths: store.paths))
+        else { return .unavailable }
+        let loop = ServeLoop(listeners: listeners, mailbox: mailbox, identifier: identifier, store: store, recorder: recorder)
         // serve reads gpsd for its clients, whose own permissions gate every record; its
         // connection is a daemon's.
         let manager = GPSLocationManager(
@@ -63,6 +65,7 @@ struct ServeCommand {
             mailbox.stop()
         }
         upstream.cancel()
+        await recorder.stop()
         for (listener, _) in listeners {
             TCPSocket.close(listener.descriptor)
             if case .unix(let path) = listener.address { ServerSocket.removeSocket(path) }

@@ -77,6 +77,7 @@ struct ServeLoop {
     let mailbox: ServeMailbox
     let identifier: PeerIdentifier
     let store: ConsentStore
+    let recorder: ServeAccessRecorder
 
     /// Runs until the mailbox is stopped, then closes every client.
     func run() {
@@ -119,11 +120,16 @@ struct ServeLoop {
             clients.removeAll { client in
                 guard client.isClosed else { return false }
                 client.close()
+                recorder.ended(client.session)
                 return true
             }
             mailbox.clientCount = clients.count
+            recorder.receivers(clients.map(\.session))
         }
-        for client in clients { client.close() }
+        for client in clients {
+            client.close()
+            recorder.ended(client.session)
+        }
         mailbox.clientCount = 0
     }
 

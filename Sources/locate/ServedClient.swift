@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import GPSLocationConsent
 import LocateSupport
 
 /// Who a served connection is, as the kernel told it: the user, the process and its
@@ -46,8 +47,8 @@ final class ServedClient {
     private(set) var isClosed = false
     /// Fixes dropped because the client did not take them in time.
     private(set) var dropped = 0
-    /// Positions delivered.
-    private(set) var delivered = 0
+    /// What the access log says of the client: who, and what it was given.
+    private(set) var session: AccessSession
 
     /// Fixes waiting for their turn, oldest first (at most `queueLimit`).
     private var queue: [Location] = []
@@ -84,6 +85,7 @@ final class ServedClient {
         self.speaks = speaks
         self.gate = gate
         self.explainer = explainer
+        session = AccessSession(app: identity.app, program: identity.program, user: identity.uid, processID: identity.pid, via: "serve")
         switch speaks {
         case .gpsd:
             append(GPSDReports.version)
@@ -187,7 +189,6 @@ final class ServedClient {
             if policy.json { bytes += GPSDReports.tpv(released.location, device: device) }
             if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
             append(bytes, release: released)
-            delivered += 1
             flush()
         }
         if policy.enabled, policy.json, pending.isEmpty, lastWrite.duration(to: .now) >= Self.keepAlive {
@@ -199,6 +200,7 @@ final class ServedClient {
     /// An ERROR report when the client's authorization now denies it and it was not told why.
     private func tellDenial() {
         let denial = gate.authorization.denial
+        if let denial { session.denial = denial }
         defer { toldDenial = denial }
         guard let denial, denial != toldDenial, speaks == .gpsd, policy.enabled || !pending.isEmpty else { return }
         append(GPSDReports.error("\(identity.name): " + explainer.explain(denial)))
@@ -227,7 +229,9 @@ final class ServedClient {
             case .bytes(let count):
                 sentOfFirst += count
                 lastWrite = .now
-                if sentOfFirst == first.bytes.count { dropFirst() }
+                guard sentOfFirst == first.bytes.count else { continue }
+                if let release = first.release, release.location.mode != nil { session.noteDelivery(accuracy: release.location.accuracy) }
+                dropFirst()
             case .full:
                 return
             case .failed:

@@ -23,7 +23,8 @@ enum Usage {
         "locate monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
         "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
         "locate [--once | --follow | monitor ... | visits ...] --replay FILE [--replay-speed X]",
-        "locate serve [--listen HOST:PORT | --listen unix:PATH]... [host[:port[:device]]]",
+        "locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]",
+        "locate access [--json]",
     ]
 
     static let argument = (

@@ -72,6 +72,20 @@ struct ServeEndToEndTests {
             return ["lat": lat, "lon": lon]
         }
         #expect(points.count >= 5 && points.allSatisfy { isTrackPoint($0, track) }, "\(document)")
+        // Who had the location: both sessions, what each was given, and never where.
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "no two sessions in the access log")) {
+            readWholeFile(settings.root.appendingPathComponent("state/locate/access.jsonl").path).split(separator: "\n").count >= 2
+        }
+        let access = try await runLocate(["access", "--json"], settings: settings)
+        #expect(access.status == 0, "\(access.stderr)")
+        let sessions = try access.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        let allowedSession = try #require(sessions.first { $0["app"] as? String == "gpxlogger" })
+        let deniedSession = try #require(sessions.first { $0["app"] as? String == "gpspipe" })
+        #expect((allowedSession["count"] as? Int ?? 0) >= 5, "\(access.stdout)")
+        #expect(allowedSession["accuracy"] as? String == "full" && allowedSession["program"] as? String == "/usr/bin/gpxlogger")
+        #expect(deniedSession["count"] as? Int == 0 && deniedSession["denial"] as? String == "denied", "\(access.stdout)")
+        let state = settings.allFiles().filter { $0.path.contains("/state/") }.map { String(decoding: $0.content, as: UTF8.self) }.joined()
+        #expect(!state.contains("64.") && !state.contains("21.9"), "no position in the access log: \(state)")
     }
 
     @Test func thePythonGPSClientReadsTheServedFixes() async throws {
@@ -244,6 +258,16 @@ struct ServeEndToEndTests {
         for client in clients { try await client.read(timeout: 30) { positionReports($0).count >= 2 } }
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 20, "200 clients served in \(elapsed) s")
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "locate status does not say 200 clients are served")) {
+            FileManager.default.fileExists(atPath: settings.root.appendingPathComponent("state/locate").path)
+        }
+        var served: Int?
+        for _ in 0..<20 where served != 200 {
+            let status = try await runLocate(["status", "--json", "127.0.0.1:1"], settings: settings)
+            served = try jsonObject(status.stdout)["served_clients"] as? Int
+            if served != 200 { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(served == 200)
     }
 
     /// A client that never reads, one that sends a megabyte without a line end, and one that
