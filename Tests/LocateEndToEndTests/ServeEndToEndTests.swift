@@ -203,6 +203,41 @@ struct ServeEndToEndTests {
         #expect(positionReports(lines).isEmpty && lines.contains { $0.contains("location permission is denied") }, "\(lines)")
     }
 
+    /// A libgps C program (Scripts/libgps-client.c, compiled here against Debian's libgps)
+    /// reads the served fixes as it reads gpsd's.
+    @Test func aLibgpsProgramReadsTheServedFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"libgps-client\"]\nauthorization = always\n")
+        let binary = settings.root.appendingPathComponent("libgps-client")
+        let build = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/cc"),
+            ["-o", binary.path, Package.root.appendingPathComponent("Scripts/libgps-client.c").path, "-lgps", "-lm"])
+        #expect(try await build.waitForExit() == 0, "\(build.stderr.text)")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let client = try serve.client(binary.path, ["127.0.0.1", String(serve.port), "3"])
+        #expect(try await client.waitForExit() == 0)
+        let track = try trackPoints("running")
+        let fixes = gpsdLines(client.stdout.text).map { $0.split(separator: " ").dropFirst().compactMap { Double($0) } }
+        #expect(fixes.count == 3 && fixes.allSatisfy { $0.count == 2 && isTrackPoint(["lat": $0[0], "lon": $0[1]], track) }, "\(fixes)")
+    }
+
+    /// cgps, in the foreground of a terminal of its own (when-in-use is enough), shows the
+    /// served position.
+    @Test func cgpsOnATerminalShowsTheServedPosition() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"cgps\"]\nauthorization = when-in-use\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let screen = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"),
+            ["--", "/usr/bin/timeout", "--foreground", "3", "/usr/bin/cgps", serve.endpoint], environment: ["TERM": "xterm"])
+        _ = try await screen.waitForExit()
+        let shown = screen.stdout.text
+        #expect(shown.contains("Latitude"), "\(shown.suffix(500))")
+        let track = try trackPoints("running")
+        let degrees = Set(track.map { String(format: "%.8f", $0.latitude) })
+        #expect(degrees.contains { shown.contains($0) }, "a latitude of the track is on the screen")
+    }
+
     /// Not determined: nothing but the reason; `locate permission allow` starts the stream of
     /// the client already connected.
     @Test func anAllowStartsAWaitingClientsStreamWithoutAReconnect() async throws {
