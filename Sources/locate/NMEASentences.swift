@@ -9,16 +9,13 @@ import LocateSupport
 enum NMEASentences {
     /// The three sentences of one fix; none for a location without a fix mode or time.
     static func sentences(for location: Location) -> [UInt8] {
-        guard let mode = location.mode, let time = location.time else { return [] }
-        let seconds = time.timeIntervalSince1970
-        guard seconds.isFinite, seconds >= 0, seconds < 4_102_444_800 else { return [] }
-        let days = Int((seconds / 86_400).rounded(.down))
-        let secondOfDay = seconds - Double(days) * 86_400
+        guard let mode = location.mode, let time = location.time, let (year, month, day, secondOfDay) = UTCTimestamp.civil(time) else {
+            return []
+        }
         let clock =
             digits(Int(secondOfDay) / 3600, 2) + digits(Int(secondOfDay) / 60 % 60, 2)
             + (NumberFormatting.fixed(secondOfDay.truncatingRemainder(dividingBy: 60) + 100, decimals: 2).map { String($0.dropFirst()) }
                 ?? "00.00")
-        let (year, month, day) = civil(days)
         let latitude = angle(abs(location.latitude), degreeDigits: 2) + (location.latitude < 0 ? ",S" : ",N")
         let longitude = angle(abs(location.longitude), degreeDigits: 3) + (location.longitude < 0 ? ",W" : ",E")
         let precise = location.accuracy == .fullAccuracy
@@ -58,18 +55,5 @@ enum NMEASentences {
         var bytes: [UInt8] = []
         NumberFormatting.appendDigits(UInt64(max(0, value)), width: width, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The civil date of a day since 1970-01-01 (days-from-civil, inverted).
-    private static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
