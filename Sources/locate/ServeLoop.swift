@@ -85,6 +85,7 @@ struct ServeLoop {
         var device: String?
         var latest: Location?
         var waiting = PollSet(wakeUp: mailbox.wakeUp)
+        var lastRecord = ContinuousClock.now
         while !mailbox.stopped.isSet {
             var requests = listeners.map { PollRequest.reading($0.listener.descriptor) }
             for client in clients {
@@ -107,6 +108,8 @@ struct ServeLoop {
                     continue
                 }
                 clients.append(client)
+                // Its first requests may be waiting already (sent on connect, while it was named).
+                client.readRequests(device: device, latest: latest)
             }
             for fix in taken.fixes {
                 device = fix.device ?? device
@@ -124,7 +127,10 @@ struct ServeLoop {
                 return true
             }
             mailbox.clientCount = clients.count
-            recorder.receivers(clients.map(\.session))
+            if lastRecord.duration(to: .now) >= EventWait.tick {
+                recorder.receivers(clients.map(\.session))
+                lastRecord = .now
+            }
         }
         for client in clients {
             client.close()

@@ -52,15 +52,25 @@ final class ServedClient {
 
     /// Fixes waiting for their turn, oldest first (at most `queueLimit`).
     private var queue: [Location] = []
-    /// Output not yet sent: each piece with the release it was made of (`nil` for reports that
-    /// hold no position), and how much of the first piece went out.
-    private var pending: [(bytes: [UInt8], release: DeliveryGate.Release?)] = []
+    /// A piece of output: its bytes, the release it was made of (`nil` for reports that hold no
+    /// position), and whether it was released in the turn that is writing it (then the gate was
+    /// asked a moment ago, and is not asked again before its first byte).
+    private struct Piece {
+        let bytes: [UInt8]
+        let release: DeliveryGate.Release?
+        var isFresh: Bool
+    }
+
+    /// Output not yet sent, and how much of the first piece went out.
+    private var pending: [Piece] = []
     private var pendingBytes = 0
     private var sentOfFirst = 0
     private var input: [UInt8] = []
     /// The denial the client was last told of, so that it is told once per change.
     private var toldDenial: DenialReason?
     private var lastWrite = ContinuousClock.now
+    /// When the client's authorization was last looked at, to tell it a new denial.
+    private var lastLook: ContinuousClock.Instant?
     /// Until when a client whose request was too long has its input dropped; `nil` while served.
     private var closesAt: ContinuousClock.Instant?
 
@@ -181,20 +191,26 @@ final class ServedClient {
             return
         }
         guard !isClosed else { return }
-        tellDenial()
+        let now = ContinuousClock.now
+        if lastLook.map({ $0.duration(to: now) >= EventWait.tick }) ?? true {
+            tellDenial()
+            lastLook = now
+        }
         while pending.isEmpty, !queue.isEmpty {
             let fix = queue.removeFirst()
             guard let released = gate.release(fix) else { continue }
             var bytes: [UInt8] = []
             if policy.json { bytes += GPSDReports.tpv(released.location, device: device) }
             if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
-            append(bytes, release: released)
+            append(bytes, release: released, isFresh: true)
             flush()
         }
-        if policy.enabled, policy.json, pending.isEmpty, lastWrite.duration(to: .now) >= Self.keepAlive {
+        if policy.enabled, policy.json, pending.isEmpty, lastWrite.duration(to: now) >= Self.keepAlive {
             append(GPSDReports.tpv(nil, device: device))
         }
         flush()
+        // What did not go out now waits: the gate is asked again before it does.
+        for index in pending.indices { pending[index].isFresh = false }
     }
 
     /// An ERROR report when the client's authorization now denies it and it was not told why.
@@ -206,9 +222,9 @@ final class ServedClient {
         append(GPSDReports.error("\(identity.name): " + explainer.explain(denial)))
     }
 
-    private func append(_ bytes: [UInt8], release: DeliveryGate.Release? = nil) {
+    private func append(_ bytes: [UInt8], release: DeliveryGate.Release? = nil, isFresh: Bool = false) {
         guard !bytes.isEmpty else { return }
-        pending.append((bytes, release))
+        pending.append(Piece(bytes: bytes, release: release, isFresh: isFresh))
         pendingBytes += bytes.count
     }
 
@@ -217,7 +233,7 @@ final class ServedClient {
     /// the connection is closed (no client gets half a line, nor the rest of one).
     func flush() {
         while !isClosed, let first = pending.first {
-            if let release = first.release, !gate.admits(release) {
+            if let release = first.release, !first.isFresh, !gate.admits(release) {
                 if sentOfFirst > 0 {
                     isClosed = true
                     return
