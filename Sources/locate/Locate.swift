@@ -135,7 +135,8 @@ enum Locate {
                 listen: options.listen.isEmpty && options.nmea.isEmpty ? [ServeCommand.defaultAddress] : options.listen, nmea: options.nmea,
                 configuration: configuration, store: store)
             return try waitFor { () async throws(StandardStreams.OutputError) in
-                try await StreamLifetime.run(for: nil) { .success(await command.run()) }
+                // A service: SIGHUP has nothing to re-read (settings changes are taken as they come).
+                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
             }
         }
         // One manager per run: over the replayed track, or over gpsd with the user's consent.

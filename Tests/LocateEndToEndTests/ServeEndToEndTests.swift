@@ -179,6 +179,11 @@ struct ServeEndToEndTests {
         let client = try serve.client("/usr/bin/python3", [script.path, path])
         #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
         #expect(positionReports(gpsdLines(client.stdout.text)).count >= 2, "\(client.stdout.text)")
+        // SIGHUP has nothing to re-read: serve goes on; SIGTERM ends it, and every client.
+        serve.run.signal(SIGHUP)
+        let again = try serve.client("/usr/bin/python3", [script.path, path])
+        #expect(try await again.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(again.stdout.text)).count >= 2, "served after SIGHUP: \(serve.run.stderr.text)")
         serve.run.signal(SIGTERM)
         #expect(try await serve.run.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: path), "the socket is removed at the end")
@@ -281,6 +286,23 @@ struct ServeEndToEndTests {
         let times = positionReports(slow.lines).compactMap { ($0["time"] as? String).flatMap { parser.date(from: $0) } }
         #expect(times.allSatisfy { $0 < revoked.addingTimeInterval(1) }, "no fix made after the revoke reached the slow client")
         #expect(positionReports(other.lines).count >= 40)
+    }
+
+    /// gpsd going away and coming back (on the same port): the clients stay connected, with
+    /// no-fix TPVs meanwhile, and get fixes again.
+    @Test func gpsdGoingAwayAndComingBackIsSurvived() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let client = try RawGPSDClient(port: serve.port)
+        await client.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await client.read { positionReports($0).count >= 2 }
+        await gpsd.stop()
+        let before = positionReports(client.lines).count
+        try await client.read(timeout: 10) { $0.last?.hasSuffix(#""mode":1}"#) == true }
+        let again = try await GpsdServer(track: "running", port: gpsd.port)
+        #expect(try await client.read(timeout: 30) { positionReports($0).count > before + 1 }, "still connected")
+        withExtendedLifetime(again) {}
     }
 
     @Test func twoHundredClientsAtOnceEachGetFixes() async throws {
