@@ -131,10 +131,10 @@ final class ServedClient {
         }
         if input.count > GPSDRequest.maximumLine {
             // The reason, then the end; what else comes is dropped until the client hangs up or lingering is over.
+            // (The rest of a piece already under way goes out first: no half line before it.)
             queue = []
-            pending = []
-            pendingBytes = 0
-            sentOfFirst = 0
+            pending = sentOfFirst > 0 ? Array(pending.prefix(1)) : []
+            pendingBytes = pending.first?.bytes.count ?? 0
             append(GPSDReports.error("request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)"))
             input = []
             flush()
