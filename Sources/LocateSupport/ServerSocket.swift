@@ -43,30 +43,15 @@ package enum ServerSocket {
     }
 
     private static func listenLoopback(host: String, port: UInt16) -> Result<Listener, SystemError> {
-        guard isLoopback(host) else { return .failure(SystemError(code: EADDRNOTAVAIL)) }
-        let isV6 = host.contains(":")
-        let descriptor = socket(
-            isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // A numeric address: the lookup never touches the network.
+        guard isLoopback(host), case .success(let addresses) = TCPSocket.addresses(host: host, port: String(port)),
+            let address = addresses.first
+        else { return .failure(SystemError(code: EADDRNOTAVAIL)) }
+        var (storage, length, family) = address.parts
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failure(.last) }
         var one: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        if isV6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            inet_pton(AF_INET6, host, &address.sin6_addr)
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeBytes(of: &address) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            inet_pton(AF_INET, host, &address.sin_addr)
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeBytes(of: &address) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
-        }
         let bound = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                 bind(descriptor, pointer, length) == 0 && Glibc.listen(descriptor, 256) == 0
