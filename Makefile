@@ -8,7 +8,7 @@
 #   make lint       fail on any difference from the format or any lint finding (.ci/run runs it)
 #   make docs       build the libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
 #   make bench      locate beside gpspipe, the Python gps client, C libgps clients and a Swift start (the floor)
-#   make install    install locate, its man page and completions under $(PREFIX) (default /usr/local)
+#   make install    install locate, its man page, completions and systemd user unit under $(PREFIX) (default /usr/local)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
 #   make order      rewrite Scripts/locate.order, the link order of the hot functions (needs valgrind)
 #   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
@@ -119,12 +119,15 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
+		$(DESTDIR)$(PREFIX)/share/systemd/user
 	install -m 0755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/locate
 	install -m 0644 Scripts/locate.1 $(DESTDIR)$(PREFIX)/share/man/man1/locate.1
 	install -m 0644 Scripts/completions/locate.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/locate
 	install -m 0644 Scripts/completions/_locate $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_locate
 	install -m 0644 Scripts/completions/locate.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/locate.fish
+	sed 's|@BINDIR@|$(PREFIX)/bin|' Scripts/locate-serve.service > $(DESTDIR)$(PREFIX)/share/systemd/user/locate-serve.service
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/systemd/user/locate-serve.service
 
 generated:
 	swift build --build-tests

@@ -1,9 +1,11 @@
 # fish completion for locate; generated from the same source as `locate --help`.
-complete -c locate -n __fish_use_subcommand -f -a 'permission status geocode monitor visits publish'
+complete -c locate -n __fish_use_subcommand -f -a 'permission status geocode monitor visits publish serve access'
 complete -c locate -n '__fish_seen_subcommand_from permission' -f -a 'status allow deny reset'
 complete -c locate -l once -d 'Print one fix and exit (the default).'
 complete -c locate -s f -l follow -d 'Print fixes as they come until interrupted, --count or --duration.'
 complete -c locate -l gpsd -r -d 'The gpsd endpoint, host[:port[:device]].'
+complete -c locate -l listen -r -d '(serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH; may be given more than once (default 127.0.0.1:2948).'
+complete -c locate -l nmea -r -d '(serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH, for GeoClue\'s nmea-socket and chart plotters.'
 complete -c locate -l timeout -r -d '(once) Give up after S seconds without an acceptable fix (default 30).'
 complete -c locate -l accuracy -r -d 'Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out.'
 complete -c locate -l max-age -r -d '(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd\'s current fix.'

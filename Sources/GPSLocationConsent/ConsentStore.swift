@@ -92,6 +92,23 @@ public final class ConsentStore: AuthorizationSource {
         return Set(files.user.apps.keys).union(files.policy.apps.keys).sorted().map(\.rawValue)
     }
 
+    /// The app whose section applies to the program at `path` (an executable, as the kernel
+    /// names a process's), for a host that serves other programs (`locate serve`): the
+    /// section whose `program = PATH` is `path`; otherwise the section named as the
+    /// executable, unless it is pinned to another program; otherwise `nil`, `[location]`.
+    /// The administrator's pins come before the user's.
+    /// - Throws: `GPSLocationError.invalidSettings`, as ``settings()``.
+    public func appName(forProgram path: String) throws(GPSLocationError) -> String? {
+        let files = try loaded().files
+        for settings in [files.policy, files.user] {
+            if let pinned = settings.apps.first(where: { $0.value.program?.value == path }) { return pinned.key.rawValue }
+        }
+        let name = String(path.split(separator: "/").last ?? "")
+        guard let app = try? AppName(name) else { return nil }
+        let pins = [files.policy, files.user].compactMap { $0.apps[app]?.program?.value }
+        return pins.allSatisfy { $0 == path } ? app.rawValue : nil
+    }
+
     /// The store of the same files for the app named `appName` (`nil`: `[location]` alone).
     /// - Throws: `GPSLocationError.invalidAppName` for a name outside the app-name charset.
     public func forApp(_ appName: String?) throws(GPSLocationError) -> ConsentStore {

@@ -38,6 +38,9 @@ struct LocationSectionSettings: Sendable, Hashable {
     var accuracy: Setting<AccuracyAuthorization>?
     /// `timeout`: how long `locate --once` waits by default (`[location]` only), to the millisecond.
     var timeout: Setting<Duration>?
+    /// `program = PATH` (`[app "NAME"]` only): the one executable the section applies to, for
+    /// a client whose app is told by its executable (`locate serve`).
+    var program: Setting<String>?
 }
 
 /// One settings file (the user's `locate.conf` or the administrator's `policy.conf`), parsed and
@@ -227,6 +230,12 @@ struct LocationSettings: Sendable, Hashable {
         case (_, _, "accuracy") where section.name == "location" || section.name == "app":
             let value = try choice(AccuracyAuthorization.allCases.map(\.rawValue), AccuracyAuthorization(rawValue: entry.value))
             update(section) { $0.accuracy = value }
+        case ("app", _?, "program"):
+            guard entry.value.hasPrefix("/"), entry.value.count <= 4096, !UntrustedText.hasHidden(entry.value) else {
+                throw fail("bad value '\(entry.value)' for 'program' (expected the absolute path of an executable)")
+            }
+            let value = Setting(value: entry.value, origin: origin)
+            update(section) { $0.program = value }
         case ("fallback", nil, "latitude"), ("fallback", nil, "longitude"):
             if let place = fallbackPlace {
                 throw fail("'\(entry.key)' and 'place' (line \(place.origin.line)) both set the fallback; keep one", atValue: false)
@@ -280,7 +289,7 @@ struct LocationSettings: Sendable, Hashable {
         case "fallback": ["latitude", "longitude", "place", "enabled"]
         case "gpsd": ["server"]
         case "mqtt": ["password-file", "ca-file"]
-        default: ["authorization", "accuracy"]
+        default: ["authorization", "accuracy", "program"]
         }
     }
 }

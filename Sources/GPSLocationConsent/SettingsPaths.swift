@@ -14,16 +14,20 @@ public struct SettingsPaths: Sendable, Hashable {
     /// The user's cache directory: `$XDG_CACHE_HOME/locate` (default `~/.cache/locate`); `nil`
     /// when no home directory is known.
     public var cacheDirectory: String?
+    /// The user's state directory, where the access log is kept: `$XDG_STATE_HOME/locate`
+    /// (default `~/.local/state/locate`); `nil` when no home directory is known.
+    public var stateDirectory: String?
 
     /// Creates the locations from explicit paths (absolute ones).
-    public init(userFile: String?, policyCandidates: [String], cacheDirectory: String?) {
+    public init(userFile: String?, policyCandidates: [String], cacheDirectory: String?, stateDirectory: String? = nil) {
         self.userFile = userFile
         self.policyCandidates = policyCandidates
         self.cacheDirectory = cacheDirectory
+        self.stateDirectory = stateDirectory
     }
 
     /// The locations for an environment (`XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS`, `XDG_CACHE_HOME`,
-    /// `HOME`).
+    /// `XDG_STATE_HOME`, `HOME`).
     public init(environment: [String: String]) {
         self.init(BaseDirectories(environment: EnvironmentVariables(environment)))
     }
@@ -32,7 +36,7 @@ public struct SettingsPaths: Sendable, Hashable {
         self.init(
             userFile: directories.configHome.map { $0 + "/locate/locate.conf" },
             policyCandidates: directories.configDirectories.map { $0 + "/locate/policy.conf" },
-            cacheDirectory: directories.cacheHome.map { $0 + "/locate" })
+            cacheDirectory: directories.cacheHome.map { $0 + "/locate" }, stateDirectory: directories.stateHome.map { $0 + "/locate" })
     }
 
     /// The locations for this process's environment.

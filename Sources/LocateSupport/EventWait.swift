@@ -17,7 +17,7 @@ package struct PollRequest: Sendable, Equatable {
 
 /// What a descriptor had when a wait ended.
 package struct PollEvents: Sendable, Equatable {
-    fileprivate let raw: Int16
+    let raw: Int16
 
     /// Nothing: the wait ended for another reason.
     package static let none = PollEvents(raw: 0)

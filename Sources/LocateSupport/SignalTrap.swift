@@ -14,6 +14,9 @@ package enum SignalTrap {
     /// The signals trapped.
     package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+    /// SIGHUP, which a service may take as nothing (see ``trap(ignoring:handler:)``).
+    package static let hangUp = SIGHUP
+
     /// How long a write to stdout must have hung for a first signal to end the process at once.
     package static let blockedOutput = Duration.milliseconds(100)
 
@@ -33,19 +36,23 @@ package enum SignalTrap {
     }
 
     /// Waits for the signals on a thread of the trap's own; `handler` runs there for the first.
-    package static func trap(handler: @escaping @Sendable (Int32) -> Void) {
+    /// - Parameter ignored: signals that are taken and do nothing (a service's SIGHUP, which
+    ///   has nothing to re-read).
+    package static func trap(ignoring ignored: [Int32] = [], handler: @escaping @Sendable (Int32) -> Void) {
         for number in signals { signal(number, SIG_DFL) }
         DispatchQueue(label: "locate.signals").async {
             var set = signalSet()
             pthread_sigmask(SIG_BLOCK, &set, nil)
             var received: Int32 = 0
-            guard sigwait(&set, &received) == 0 else { return }
+            repeat {
+                guard sigwait(&set, &received) == 0 else { return }
+            } while ignored.contains(received)
             handler(received)
             // Until the process ends cleanly: a second signal, or a blocked stdout, ends it now.
             var slice = timespec(tv_sec: 0, tv_nsec: 20_000_000)
             while !StandardIO.isOutputBlocked(for: blockedOutput) {
                 let second = sigtimedwait(&set, nil, &slice)
-                if second > 0 {
+                if second > 0, !ignored.contains(second) {
                     received = second
                     break
                 }

@@ -37,6 +37,9 @@ package enum TCPSocket {
         fileprivate var storage = sockaddr_storage()
         fileprivate var length = socklen_t(0)
         fileprivate var family = Int32(0)
+
+        /// The socket address, its length and its family, for a listener's bind.
+        var parts: (storage: sockaddr_storage, length: socklen_t, family: Int32) { (storage, length, family) }
     }
 
     /// The addresses of `host` and `port` (a number or a service name), or the lookup's error text.

@@ -147,6 +147,16 @@ package enum UTCTimestamp {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The UTC calendar date of `date` and its seconds since midnight (NMEA's date and time
+    /// fields), or `nil` outside the years 0000 to 9999.
+    package static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, secondOfDay: Double)? {
+        let unixTime = date.timeIntervalSince1970
+        guard unixTime.isFinite, (-62_167_219_200...253_402_300_799).contains(unixTime) else { return nil }
+        let days = Int64((unixTime / 86_400).rounded(.down))
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        return (Int(year), Int(month), Int(day), unixTime - Double(days) * 86_400)
+    }
+
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let remainder = ((value % divisor) + divisor) % divisor
         return ((value - remainder) / divisor, remainder)

@@ -22,6 +22,10 @@ struct CommandLineOptions: Sendable {
         case visits
         /// `locate publish URL`: positions to an MQTT broker.
         case publish
+        /// `locate serve`: gpsd's protocol for local clients, each through its own permission.
+        case serve
+        /// `locate access`: who had the location, and who receives it now.
+        case access
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -103,6 +107,10 @@ struct CommandLineOptions: Sendable {
     var qos = MQTTQoS.atLeastOnce
     var retain = false
     var mqttVersion = MQTTConfiguration.ProtocolVersion.v311
+    /// `--listen`, for `serve`, in order (none: the default address).
+    var listen: [ServerSocket.Address] = []
+    /// `--nmea`, for `serve`: Unix sockets of plain NMEA.
+    var nmea: [String] = []
 
     /// The stream's filters, checked when the command line is parsed.
     private(set) var liveUpdateOptions = LiveUpdateOptions.everyFix
@@ -117,7 +125,7 @@ struct CommandLineOptions: Sendable {
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
     var isStream: Bool {
-        command == .monitor || command == .visits || command == .publish || (command == .locate && mode == .follow)
+        command == .monitor || command == .visits || command == .publish || command == .serve || (command == .locate && mode == .follow)
     }
 
     /// What kind of record the command writes.
@@ -164,7 +172,9 @@ extension CommandLineOptions {
     init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first, ["permission", "status", "geocode", "monitor", "visits", "publish"].contains(first) {
+        if let first = remaining.first,
+            ["permission", "status", "geocode", "monitor", "visits", "publish", "serve", "access"].contains(first)
+        {
             remaining.removeFirst()
             if first == "status" {
                 parsed.options.command = .status
@@ -177,6 +187,10 @@ extension CommandLineOptions {
             } else if first == "publish" {
                 parsed.options.command = .publish
                 parsed.options.mode = .follow
+            } else if first == "serve" {
+                parsed.options.command = .serve
+            } else if first == "access" {
+                parsed.options.command = .access
             } else if let word = remaining.first, !word.hasPrefix("-") {
                 guard let action = PermissionAction(rawValue: word) else {
                     throw UsageError(
@@ -296,7 +310,33 @@ extension CommandLineOptions {
         case .monitor: .monitor
         case .visits: .visits
         case .publish: .publish
+        case .serve: .serve
+        case .access: .access
         }
+    }
+
+    /// A `--listen` address: `unix:PATH`, or a loopback `HOST:PORT` (`127.0.0.1:2948`,
+    /// `[::1]:2948`, `localhost:2948`); anything else would serve positions beyond this machine.
+    static func listenAddress(_ text: String) throws(UsageError) -> ServerSocket.Address {
+        let shown = UntrustedText.visible(text, limit: 80)
+        if text.hasPrefix("unix:") {
+            let path = String(text.dropFirst(5))
+            guard path.hasPrefix("/"), !UntrustedText.hasHidden(path) else {
+                throw UsageError(message: "'--listen \(shown)': a Unix socket needs an absolute path")
+            }
+            return .unix(path: path)
+        }
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError(message: "'--listen \(shown)': expected HOST:PORT or unix:PATH")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard ServerSocket.isLoopback(host) else {
+            throw UsageError(
+                message: "'--listen \(shown)': not a loopback address (serve listens only on 127.0.0.0/8, ::1 or a Unix socket)")
+        }
+        return .loopback(host: host, port: port)
     }
 
     /// `--batch`: no coordinate or name (the points come from stdin), and no `--limit`.

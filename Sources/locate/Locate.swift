@@ -116,6 +116,9 @@ enum Locate {
         if case .permission(let action) = options.command {
             return try PermissionCommand(action: action, options: options, store: store).run()
         }
+        if options.command == .access {
+            return try AccessCommand(log: AccessLog(paths: store.paths), json: options.isJSON).run()
+        }
         // Fail closed: with an unusable settings or policy file nothing is printed and gpsd is not asked.
         let settings: ConsentSettings
         let fallback: FallbackCoordinate?
@@ -129,6 +132,15 @@ enum Locate {
             return ExitStatus(error)
         }
         let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
+        if options.command == .serve {
+            let command = ServeCommand(
+                listen: options.listen.isEmpty && options.nmea.isEmpty ? [ServeCommand.defaultAddress] : options.listen, nmea: options.nmea,
+                configuration: configuration, store: store)
+            return try waitFor { () async throws(StandardStreams.OutputError) in
+                // A service: SIGHUP has nothing to re-read (settings changes are taken as they come).
+                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+            }
+        }
         // One manager per run: over the replayed track, or over gpsd with the user's consent.
         let manager =
             replay.map { GPSLocationManager(replaying: $0, speed: options.replaySpeed ?? 1) }
@@ -206,7 +218,7 @@ enum Locate {
                 regions: RegionMonitor(regions: settings.regions + options.regions))
             return waitFor { await command.run() }
         case (.status, _):
-            let command = StatusCommand(options: options, manager: manager, settings: settings)
+            let command = StatusCommand(options: options, manager: manager, settings: settings, accessLog: AccessLog(paths: store.paths))
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (_, .once):
             let command = OnceCommand(

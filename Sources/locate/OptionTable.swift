@@ -17,6 +17,8 @@ enum OptionScope: String, Sendable, CaseIterable {
     case monitor
     case visits
     case publish
+    case serve
+    case access
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -71,10 +73,25 @@ enum OptionTable {
             parsed.options.mode = .follow
         },
         OptionSpec(
-            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.sourced + [.status],
+            flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.sourced + [.status, .serve],
             help: "The gpsd endpoint, host[:port[:device]]."
         ) { parsed, _, value in
             parsed.gpsdOption = value
+        },
+        OptionSpec(
+            flags: ["--listen"], value: "ADDR", scopes: [.serve],
+            help: "(serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH; may be given more than once (default 127.0.0.1:2948)."
+        ) { parsed, _, value in
+            parsed.options.listen.append(try CommandLineOptions.listenAddress(value))
+        },
+        OptionSpec(
+            flags: ["--nmea"], value: "PATH", scopes: [.serve],
+            help: "(serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH, for GeoClue's nmea-socket and chart plotters."
+        ) { parsed, _, value in
+            guard value.hasPrefix("/"), !UntrustedText.hasHidden(value) else {
+                throw UsageError(message: "'--nmea \(UntrustedText.visible(value, limit: 80))': a Unix socket needs an absolute path")
+            }
+            parsed.options.nmea.append(value)
         },
         OptionSpec(
             flags: ["--timeout"], value: "S", scopes: [.once],
@@ -127,7 +144,7 @@ enum OptionTable {
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode],
+            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode, .access],
             help: "One JSON object per line."
         ) { parsed, flag, _ in
             parsed.options.format = .json

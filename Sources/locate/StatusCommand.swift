@@ -9,6 +9,7 @@ struct StatusCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
     let settings: ConsentSettings
+    let accessLog: AccessLog
 
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -25,6 +26,7 @@ struct StatusCommand {
             ("authorized_now", .flag(authorization.isAuthorized)),
             ("reason", text(authorization.denial?.rawValue)),
             ("gpsd", .text(manager.configuration.endpoint.description)),
+            ("served_clients", .number(Double((try? accessLog.currentReceivers().filter { $0.via == "serve" }.count) ?? 0), decimals: 0)),
         ]
         var status = ExitStatus.success
         if let reason = authorization.denial {

@@ -5,12 +5,14 @@ import LocateSupport
 /// `--follow`, `monitor` and `visits` all run this way.
 enum StreamLifetime {
     /// Runs `work` until it ends or is cancelled, and returns its status.
+    /// - Parameter ignored: signals that do not end it (`serve`'s SIGHUP).
     /// - Throws: the output error `work` ended with.
     static func run(
-        for duration: Duration?, _ work: @escaping @Sendable () async -> Result<ExitStatus, StandardStreams.OutputError>
+        for duration: Duration?, ignoring ignored: [Int32] = [],
+        _ work: @escaping @Sendable () async -> Result<ExitStatus, StandardStreams.OutputError>
     ) async throws(StandardStreams.OutputError) -> ExitStatus {
         let stream = Task { await work() }
-        SignalTrap.trap { _ in stream.cancel() }
+        SignalTrap.trap(ignoring: ignored) { _ in stream.cancel() }
         let timer = duration.map { duration in
             Task {
                 try await Task.sleep(for: duration)

@@ -24,6 +24,8 @@ enum Usage {
         "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
         "locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]",
         "locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]",
+        "locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]",
+        "locate access [--json]",
     ]
 
     static let argument = (
@@ -37,16 +39,16 @@ enum Usage {
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (
             0,
-            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record taken by the broker."
+            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record taken by the broker; serve ended by a signal."
         ),
-        (64, "Usage error: unknown option, bad value, unknown --format token."),
+        (64, "Usage error: unknown option, bad value, unknown --format token, a --listen address beyond loopback."),
         (
             65,
             "locate geocode --batch read lines that are not points (each got an error record; the others their place); a --replay track cannot be read or is not one."
         ),
         (
             69,
-            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish ended with records the broker never took."
+            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish ended with records the broker never took; or serve cannot listen on an address."
         ),
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (
@@ -73,6 +75,10 @@ enum Usage {
         (
             "$XDG_CACHE_HOME/locate/last-fix.json",
             "The last fix handed out (default ~/.cache/locate/last-fix.json), for --max-age; removed by locate permission deny and reset."
+        ),
+        (
+            "$XDG_STATE_HOME/locate/access.jsonl",
+            "Who had your location (default ~/.local/state/locate/access.jsonl): a session per program positions were delivered to or refused, never a position; rotated to access.1.jsonl past 256 KiB. locate access lists it."
         ),
         (
             "$XDG_CACHE_HOME/locate/places.index",

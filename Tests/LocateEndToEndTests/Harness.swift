@@ -103,7 +103,9 @@ final class RunningProcess: Sendable {
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
         var inherited = ProcessInfo.processInfo.environment
-        for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_CACHE_HOME"] { inherited[name] = nil }
+        for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
+            inherited[name] = nil
+        }
         let out = try PipeEnds()
         let err = try PipeEnds()
         let inputPipe = input ? try PipeEnds() : nil
@@ -260,7 +262,7 @@ final class SettingsHome: Sendable {
     var environment: [String: String] {
         [
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path,
-            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path, "XDG_STATE_HOME": root.appendingPathComponent("state").path,
         ]
     }
 

@@ -93,6 +93,8 @@ struct GeneratedFilesTests {
             case "FILE": ["track.gpx"]
             case "FORMAT": ["owntracks"]
             case "V": ["5"]
+            case "ADDR": ["127.0.0.1:2948"]
+            case "PATH": ["/tmp/locate-test.sock"]
             default: ["1"]
             }
         var arguments = [flag] + value
@@ -103,6 +105,7 @@ struct GeneratedFilesTests {
         case .monitor?: arguments = ["monitor"] + arguments
         case .visits?: arguments = ["visits"] + arguments
         case .publish?: arguments = ["publish", "mqtt://localhost/owntracks/user/device"] + arguments
+        case .serve?: arguments = ["serve"] + arguments
         default: break
         }
         switch flag {

@@ -35,6 +35,7 @@ struct HostileOptionTests {
         "--app": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
         "--format": Set(values).subtracting(["%", "%lat%", "\\"]),
         "--null": Set(values), "--purpose": Set(values),
+        "--listen": [], "--nmea": [],
     ]
 
     /// The words before an option so that it applies where it is given.
@@ -45,6 +46,7 @@ struct HostileOptionTests {
         case .monitor?: ["monitor"]
         case .visits?: ["visits"]
         case .publish?: ["publish", "mqtt://localhost/locate/test"]
+        case .serve?: ["serve"]
         default: option.name == "--null" ? ["--format", "%lat"] : option.name == "--replay-speed" ? ["--replay", "x"] : []
         }
     }

@@ -1,0 +1,53 @@
+import FoundationEssentials
+import GPSLocation
+import GPSLocationConsent
+import LocateSupport
+
+/// `locate access`: who had this user's location, from the access log: the programs receiving
+/// it now (iOS's "location in use"), then the recent sessions, newest last. Never a position.
+/// `--json`: one object a session, `"receiving"` saying which list it is of.
+struct AccessCommand {
+    let log: AccessLog
+    let json: Bool
+
+    func run() throws(StandardStreams.OutputError) -> ExitStatus {
+        let receivers: [AccessSession]
+        let sessions: [AccessSession]
+        do throws(GPSLocationError) {
+            receivers = try log.currentReceivers()
+            sessions = try log.recentSessions()
+        } catch {
+            StandardStreams.diagnose(error.description)
+            return ExitStatus(error)
+        }
+        if json {
+            let lines = receivers.map { $0.jsonRecord(receiving: true) } + sessions.map { $0.jsonRecord(receiving: false) }
+            if !lines.isEmpty { try StandardStreams.writeRecord(lines.joined(separator: "\n")) }
+            return .success
+        }
+        var lines = ["Receiving now: " + (receivers.isEmpty ? "none" : String(receivers.count))]
+        lines += receivers.map { "  " + Self.describe($0) }
+        lines.append("Recent sessions: " + (sessions.isEmpty ? "none" : String(sessions.count)))
+        lines += sessions.map { "  " + Self.describe($0) }
+        try StandardStreams.writeRecord(lines.joined(separator: "\n"))
+        return .success
+    }
+
+    /// One session on one line: who, through what, and what it got.
+    static func describe(_ session: AccessSession) -> String {
+        let time = { (date: Date?) in date.flatMap(UTCTimestamp.iso8601) ?? "-" }
+        var who = session.app ?? "[location]"
+        var details = [session.program, session.processID.map { "pid \($0)" }, "user \(session.user)"].compactMap { $0 }
+        details.append("via \(session.via)")
+        who += " (" + details.joined(separator: ", ") + ")"
+        let what: String
+        if session.deliveries > 0 {
+            what =
+                "\(session.deliveries) position\(session.deliveries == 1 ? "" : "s"), \(session.accuracy?.rawValue ?? "-") accuracy, "
+                + "first \(time(session.firstDelivery)), last \(time(session.lastDelivery))"
+        } else {
+            what = "nothing delivered" + (session.denial.map { " (\($0.rawValue))" } ?? "")
+        }
+        return UntrustedText.visible("\(who) since \(time(session.started)): \(what)")
+    }
+}

@@ -1,0 +1,69 @@
+import GPSLocation
+import GPSLocationConsent
+import LocateSupport
+import Synchronization
+
+/// Names the connections `locate serve` accepts, on a thread of its own (a walk of `/proc`
+/// takes milliseconds, which the serve loop must not wait for): the user from the kernel, and for
+/// one of this user's, the process holding the socket, its executable and so its app. The
+/// connections waiting at one moment are named together, in one read of the socket tables and
+/// one walk of the processes, so that 200 clients connecting at once cost a few walks.
+final class PeerIdentifier: Sendable {
+    private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool, speaks: ServedProtocol)]>([])
+    private let wakeUp: WakeUp
+    private let mailbox: ServeMailbox
+    private let store: ConsentStore
+
+    /// Starts the identifier's thread; `nil` when no thread can be had.
+    init?(mailbox: ServeMailbox, store: ConsentStore) {
+        guard let wakeUp = WakeUp() else { return nil }
+        self.wakeUp = wakeUp
+        self.mailbox = mailbox
+        self.store = store
+        guard DedicatedThread.start({ [self] in run() }) else { return nil }
+    }
+
+    /// Names `descriptor` and posts it to the mailbox.
+    func identify(_ descriptor: Int32, isUnix: Bool, speaking speaks: ServedProtocol) {
+        waiting.withLock { $0.append((descriptor, isUnix, speaks)) }
+        wakeUp.signal()
+    }
+
+    private func run() {
+        var wait = EventWait(wakeUp: wakeUp)
+        while !mailbox.stopped.isSet {
+            let batch = waiting.withLock { waiting in
+                defer { waiting = [] }
+                return waiting
+            }
+            if batch.isEmpty {
+                wait.wait(for: nil, until: .now.advanced(by: EventWait.tick))
+                continue
+            }
+            let keys = batch.compactMap { $0.isUnix ? nil : PeerProcess.tcpKey($0.descriptor) }
+            let tcpPeers = PeerProcess.tcpPeers(keys)
+            for (descriptor, isUnix, speaks) in batch {
+                let peer = isUnix ? PeerProcess.unixPeer(descriptor) : PeerProcess.tcpKey(descriptor).flatMap { tcpPeers[$0] }
+                mailbox.post(ServeMailbox.Connection(descriptor: descriptor, speaks: speaks, identity: peer.map(identity)))
+            }
+        }
+        // Whatever still waits is closed by nobody else.
+        for (descriptor, _, _) in waiting.withLock({ $0 }) { TCPSocket.close(descriptor) }
+    }
+
+    /// Who `peer` is: the app of its executable, as the settings say (a section pinned to it
+    /// with `program =`, or named as it); `[location]` while the settings cannot be read (its
+    /// gate then lets nothing out, and says why).
+    private func identity(of peer: PeerProcess.Peer) -> ClientIdentity {
+        guard peer.uid == PeerProcess.currentUser, let pid = peer.pid else {
+            return ClientIdentity(uid: peer.uid, pid: peer.pid, program: nil, app: nil)
+        }
+        let program = PeerProcess.executable(pid)
+        do throws(GPSLocationError) {
+            let app = try program.flatMap { path throws(GPSLocationError) in try store.appName(forProgram: path) }
+            return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: app)
+        } catch {
+            return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: nil)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import GPSLocation
+import GPSLocationConsent
+import LocateSupport
+import Synchronization
+
+/// Keeps `locate serve`'s part of the access log, on a thread of its own (the serve loop never
+/// waits for a file): the sessions of the clients served now, written when they changed (at most
+/// once a tick), and each client's session when it ends. A log that cannot be written is said
+/// once on stderr; serving goes on.
+final class ServeAccessRecorder: Sendable {
+    private struct Pending {
+        var receivers: [AccessSession]?
+        var ended: [AccessSession] = []
+        var stopped = false
+    }
+
+    private let log: AccessLog
+    private let pending = Mutex(Pending())
+    private let wakeUp: WakeUp
+    private let finished = Flag()
+
+    /// Starts the recorder's thread; `nil` when no thread can be had.
+    init?(log: AccessLog) {
+        guard let wakeUp = WakeUp() else { return nil }
+        self.log = log
+        self.wakeUp = wakeUp
+        guard DedicatedThread.start({ [self] in run() }) else { return nil }
+    }
+
+    /// The sessions of the clients served now.
+    func receivers(_ sessions: [AccessSession]) {
+        pending.withLock { $0.receivers = sessions }
+    }
+
+    /// A client's session that ended.
+    func ended(_ session: AccessSession) {
+        pending.withLock { $0.ended.append(session) }
+        wakeUp.signal()
+    }
+
+    /// Writes what waits, removes the receivers' entry, and ends the thread; returns when done
+    /// (at most a few seconds).
+    func stop() async {
+        pending.withLock { $0.stopped = true }
+        wakeUp.signal()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while !finished.isSet, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    private func run() {
+        var wait = EventWait(wakeUp: wakeUp)
+        var written: [AccessSession]?
+        var toldFailure = false
+        while true {
+            let now = pending.withLock { pending in
+                defer {
+                    pending.receivers = nil
+                    pending.ended = []
+                }
+                return pending
+            }
+            do throws(GPSLocationError) {
+                for session in now.ended { try log.record(session) }
+                if now.stopped {
+                    try log.setReceivers([])
+                } else if let receivers = now.receivers, receivers != written {
+                    try log.setReceivers(receivers)
+                    written = receivers
+                }
+            } catch {
+                if !toldFailure { StandardStreams.diagnose("serve: the access log cannot be kept: \(error.description)") }
+                toldFailure = true
+            }
+            if now.stopped { break }
+            wait.wait(for: nil, until: .now.advanced(by: .seconds(1)))
+        }
+        finished.set()
+    }
+}

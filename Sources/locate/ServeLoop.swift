@@ -1,0 +1,157 @@
+import GPSLocation
+import GPSLocationConsent
+import LocateSupport
+import Synchronization
+
+/// What the serve loop shares with the rest of `locate serve`: the fixes from gpsd not yet fanned
+/// out, the connections identified and waiting to be served, a stop, and the wake-up that tells
+/// the loop's thread about each. Everything else is the loop's own, on its thread.
+final class ServeMailbox: Sendable {
+    struct Contents {
+        var fixes: [Location] = []
+        var identified: [Connection] = []
+        var clients = 0
+    }
+
+    let wakeUp: WakeUp
+    let stopped = Flag()
+    private let contents = Mutex(Contents())
+
+    init(wakeUp: WakeUp) {
+        self.wakeUp = wakeUp
+    }
+
+    /// A fix from gpsd, for every watching client.
+    func post(_ fix: Location) {
+        contents.withLock { contents in
+            // The loop takes them at once; a loop that is behind keeps only the newest few.
+            if contents.fixes.count >= ServedClient.queueLimit { contents.fixes.removeFirst() }
+            contents.fixes.append(fix)
+        }
+        wakeUp.signal()
+    }
+
+    /// A connection, the protocol it speaks, and who it is (`nil`: none could be found).
+    struct Connection: Sendable {
+        let descriptor: Int32
+        let speaks: ServedProtocol
+        let identity: ClientIdentity?
+    }
+
+    /// A connection, named.
+    func post(_ connection: Connection) {
+        contents.withLock { $0.identified.append(connection) }
+        wakeUp.signal()
+    }
+
+    /// Everything posted since the last take.
+    func take() -> (fixes: [Location], identified: [Connection]) {
+        contents.withLock { contents in
+            defer {
+                contents.fixes = []
+                contents.identified = []
+            }
+            return (contents.fixes, contents.identified)
+        }
+    }
+
+    /// How many clients are served now.
+    var clientCount: Int {
+        get { contents.withLock { $0.clients } }
+        set { contents.withLock { $0.clients = newValue } }
+    }
+
+    /// Ends the loop: every client is closed.
+    func stop() {
+        stopped.set()
+        wakeUp.signal()
+    }
+}
+
+/// The thread of `locate serve` that owns every socket: it accepts connections (which the
+/// identifier names before they are served), reads requests, fans fixes out and writes to every
+/// client without ever blocking, in one `poll` over all of them. A tick (200 ms) bounds how late
+/// a change of a client's authorization is acted on.
+struct ServeLoop {
+    let listeners: [(listener: ServerSocket.Listener, speaks: ServedProtocol)]
+    let mailbox: ServeMailbox
+    let identifier: PeerIdentifier
+    let store: ConsentStore
+    let recorder: ServeAccessRecorder
+
+    /// Runs until the mailbox is stopped, then closes every client.
+    func run() {
+        var clients: [ServedClient] = []
+        var device: String?
+        var latest: Location?
+        var waiting = PollSet(wakeUp: mailbox.wakeUp)
+        var lastRecord = ContinuousClock.now
+        while !mailbox.stopped.isSet {
+            var requests = listeners.map { PollRequest.reading($0.listener.descriptor) }
+            for client in clients {
+                if client.wantsInput { requests.append(.reading(client.descriptor)) }
+                if client.wantsOutput { requests.append(.writing(client.descriptor)) }
+            }
+            let events = waiting.wait(for: requests, until: .now.advanced(by: EventWait.tick))
+            for ((listener, speaks), event) in zip(listeners, events) where event.isReadable {
+                while let connection = ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
+                    identifier.identify(connection, isUnix: listener.address.isUnix, speaking: speaks)
+                }
+            }
+            let taken = mailbox.take()
+            for connection in taken.identified {
+                let descriptor = connection.descriptor
+                guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks) else {
+                    StandardStreams.diagnose(
+                        "serve: refused a connection " + (connection.identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"))
+                    TCPSocket.close(descriptor)
+                    continue
+                }
+                clients.append(client)
+                // Its first requests may be waiting already (sent on connect, while it was named).
+                client.readRequests(device: device, latest: latest)
+            }
+            for fix in taken.fixes {
+                device = fix.device ?? device
+                latest = fix
+                for client in clients { client.offer(fix) }
+            }
+            for (request, event) in zip(requests, events).dropFirst(listeners.count) where !event.isEmpty && !request.writing {
+                clients.first { $0.descriptor == request.descriptor }?.readRequests(device: device, latest: latest)
+            }
+            for client in clients { client.serve(device: device) }
+            clients.removeAll { client in
+                guard client.isClosed else { return false }
+                client.close()
+                recorder.ended(client.session)
+                return true
+            }
+            mailbox.clientCount = clients.count
+            if lastRecord.duration(to: .now) >= EventWait.tick {
+                recorder.receivers(clients.map(\.session))
+                lastRecord = .now
+            }
+        }
+        for client in clients {
+            client.close()
+            recorder.ended(client.session)
+        }
+        mailbox.clientCount = 0
+    }
+
+    /// A client for an identified connection of this user's, with the gate of its app.
+    private func serve(_ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol) -> ServedClient? {
+        guard identity.uid == PeerProcess.currentUser, let appStore = try? store.forApp(identity.app) else { return nil }
+        let gate = DeliveryGate(authorizationSource: appStore) { identity.appState }
+        return ServedClient(
+            descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
+            explainer: AuthorizationMessages(store: appStore, app: identity.app))
+    }
+}
+
+extension ServerSocket.Address {
+    var isUnix: Bool {
+        if case .unix = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,269 @@
+import FoundationEssentials
+import GPSLocation
+import GPSLocationConsent
+import LocateSupport
+
+/// Who a served connection is, as the kernel told it: the user, the process and its
+/// executable, and the app whose permission applies (the executable's name; `nil` for
+/// `[location]` when the name is no app name, or no process of this user's holds the socket).
+/// What a served connection speaks: gpsd's JSON protocol (`--listen`), or plain NMEA 0183
+/// sentences with nothing to ask (`--nmea`, as GeoClue's NMEA source and chart plotters read it).
+enum ServedProtocol: Sendable, Equatable {
+    case gpsd
+    case nmea
+}
+
+struct ClientIdentity: Sendable, Equatable {
+    let uid: UInt32
+    let pid: Int32?
+    let program: String?
+    let app: String?
+
+    /// The program's name as messages show it.
+    var name: String { app ?? program.map { String($0.split(separator: "/").last ?? "") } ?? "unknown program" }
+
+    /// Whether the client is in use now: the terminal rule, applied to its process.
+    var appState: AppState {
+        guard let pid, let state = PeerProcess.terminalState(pid) else { return .unattended }
+        return state.hasTerminal ? (state.isForeground ? .foreground : .background) : .unattended
+    }
+}
+
+/// One client of `locate serve`, served on the serve loop's thread only: its requests, its
+/// watch policy, its bounded queue of fixes still to be released, and what is written to it.
+///
+/// Every fix is released through the client's own gate when it is about to be written, and each
+/// piece of output made of one is checked again (the generation rule) before its first byte goes
+/// out: a revoke holds back everything queued. A client that does not read fills only its own
+/// queue, which drops the oldest fix (counted); its socket is never waited for.
+final class ServedClient {
+    let descriptor: Int32
+    let identity: ClientIdentity
+    let speaks: ServedProtocol
+    private let gate: DeliveryGate
+    private let explainer: AuthorizationMessages
+    private(set) var policy = WatchPolicy()
+    /// Set when the connection is to be closed (the client left, failed or sent a line too long).
+    private(set) var isClosed = false
+    /// Fixes dropped because the client did not take them in time.
+    private(set) var dropped = 0
+    /// What the access log says of the client: who, and what it was given.
+    private(set) var session: AccessSession
+
+    /// Fixes waiting for their turn, oldest first (at most `queueLimit`).
+    private var queue: [Location] = []
+    /// A piece of output: its bytes, the release it was made of (`nil` for reports that hold no
+    /// position), and whether it was released in the turn that is writing it (then the gate was
+    /// asked a moment ago, and is not asked again before its first byte).
+    private struct Piece {
+        let bytes: [UInt8]
+        let release: DeliveryGate.Release?
+        var isFresh: Bool
+    }
+
+    /// Output not yet sent, and how much of the first piece went out.
+    private var pending: [Piece] = []
+    private var pendingBytes = 0
+    private var sentOfFirst = 0
+    private var input: [UInt8] = []
+    /// The denial the client was last told of, so that it is told once per change.
+    private var toldDenial: DenialReason?
+    private var lastWrite = ContinuousClock.now
+    /// When the client's authorization was last looked at, to tell it a new denial.
+    private var lastLook: ContinuousClock.Instant?
+    /// Until when a client whose request was too long has its input dropped; `nil` while served.
+    private var closesAt: ContinuousClock.Instant?
+
+    /// The kernel's send buffer for a client (it doubles this). What is in it is beyond the
+    /// gate's reach (a revoke cannot take it back), so it is kept to a few records.
+    static let socketBuffer: Int32 = 4096
+    /// How long the input of a client whose request was too long is read and dropped before
+    /// its connection closes (so that it reads the ERROR before the end, not a reset).
+    static let lingering = Duration.seconds(1)
+    /// How many fixes wait for a client at most.
+    static let queueLimit = 32
+    /// How much output may wait for a client before its requests are no longer read.
+    static let outputLimit = 64 * 1024
+    /// How long a watching client goes without a report before it gets a no-fix TPV (gpxlogger
+    /// gives up after 5 s of silence).
+    static let keepAlive = Duration.seconds(2)
+
+    init(descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages)
+    {
+        self.descriptor = descriptor
+        self.identity = identity
+        self.speaks = speaks
+        self.gate = gate
+        self.explainer = explainer
+        session = AccessSession(app: identity.app, program: identity.program, user: identity.uid, processID: identity.pid, via: "serve")
+        switch speaks {
+        case .gpsd:
+            append(GPSDReports.version)
+        case .nmea:
+            // Sentences from the start, and nothing else ever: an NMEA reader cannot take a
+            // report, and GeoClue gives up its source for good when the connection ends, so a
+            // denied client gets silence, not an error or an end.
+            policy = WatchPolicy(enabled: true, json: false, nmea: true, device: nil)
+        }
+    }
+
+    /// Whether the loop should read the client's requests now.
+    var wantsInput: Bool { !isClosed && pendingBytes < Self.outputLimit }
+    /// Whether output waits for room in the socket.
+    var wantsOutput: Bool { !isClosed && !pending.isEmpty }
+
+    /// Reads what the client sent and answers its complete requests.
+    func readRequests(device: String?, latest: Location?) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        switch TCPSocket.receive(descriptor, into: &buffer, from: 0, limit: buffer.count) {
+        case .nothing: return
+        case .closed:
+            isClosed = true
+            return
+        case .bytes(let count):
+            guard closesAt == nil, speaks == .gpsd else { return }
+            input += buffer[..<count]
+        }
+        while let end = input.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = input[..<end]
+            for request in GPSDRequest.parse(line: line) { answer(request, device: device, latest: latest) }
+            input.removeSubrange(...end)
+        }
+        if input.count > GPSDRequest.maximumLine {
+            // The reason, then the end; what else comes is dropped until the client hangs up or lingering is over.
+            // (The rest of a piece already under way goes out first: no half line before it.)
+            queue = []
+            pending = sentOfFirst > 0 ? Array(pending.prefix(1)) : []
+            pendingBytes = pending.first?.bytes.count ?? 0
+            append(GPSDReports.error("request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)"))
+            input = []
+            flush()
+            ServerSocket.shutdownSending(descriptor)
+            closesAt = .now.advanced(by: Self.lingering)
+        }
+    }
+
+    private func answer(_ request: GPSDRequest, device: String?, latest: Location?) {
+        let now = Date()
+        switch request {
+        case .watch(let enable, let json, let nmea, let asked):
+            if let asked, let device, asked != device {
+                append(GPSDReports.error("No such device as \(asked)"))
+                return
+            }
+            if let enable { policy.enabled = enable }
+            if let json { policy.json = json }
+            if let nmea { policy.nmea = nmea }
+            policy.device = enable == true ? asked : nil
+            if !policy.streams { queue = [] }
+            append(GPSDReports.devices(device, now: now) + GPSDReports.watch(policy))
+            tellDenial()
+        case .poll:
+            let released = latest.flatMap { gate.release($0) }
+            append(GPSDReports.poll(released?.location, device: device, active: device != nil, now: now), release: released)
+            tellDenial()
+        case .devices:
+            append(GPSDReports.devices(device, now: now))
+        case .device:
+            append(GPSDReports.device(device, now: now))
+        case .version:
+            append(GPSDReports.version)
+        case .unrecognized(let message):
+            append(GPSDReports.error(message))
+        }
+    }
+
+    /// Queues `fix` for the client when it watches; the oldest waiting fix gives way when full.
+    func offer(_ fix: Location) {
+        guard policy.streams, !isClosed else { return }
+        if queue.count >= Self.queueLimit {
+            queue.removeFirst()
+            dropped += 1
+        }
+        queue.append(fix)
+    }
+
+    /// What the loop does for the client at each turn: releases queued fixes while the socket
+    /// takes them, tells a new denial, keeps a silent watch alive, and writes what waits.
+    func serve(device: String?) {
+        if let closesAt {
+            if closesAt <= .now { isClosed = true }
+            return
+        }
+        guard !isClosed else { return }
+        let now = ContinuousClock.now
+        if lastLook.map({ $0.duration(to: now) >= EventWait.tick }) ?? true {
+            tellDenial()
+            lastLook = now
+        }
+        while pending.isEmpty, !queue.isEmpty {
+            let fix = queue.removeFirst()
+            guard let released = gate.release(fix) else { continue }
+            var bytes: [UInt8] = []
+            if policy.json { bytes += GPSDReports.tpv(released.location, device: device) }
+            if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
+            append(bytes, release: released, isFresh: true)
+            flush()
+        }
+        if policy.enabled, policy.json, pending.isEmpty, lastWrite.duration(to: now) >= Self.keepAlive {
+            append(GPSDReports.tpv(nil, device: device))
+        }
+        flush()
+        // What did not go out now waits: the gate is asked again before it does.
+        for index in pending.indices { pending[index].isFresh = false }
+    }
+
+    /// An ERROR report when the client's authorization now denies it and it was not told why.
+    private func tellDenial() {
+        let denial = gate.authorization.denial
+        if let denial { session.denial = denial }
+        defer { toldDenial = denial }
+        guard let denial, denial != toldDenial, speaks == .gpsd, policy.enabled || !pending.isEmpty else { return }
+        append(GPSDReports.error("\(identity.name): " + explainer.explain(denial)))
+    }
+
+    private func append(_ bytes: [UInt8], release: DeliveryGate.Release? = nil, isFresh: Bool = false) {
+        guard !bytes.isEmpty else { return }
+        pending.append(Piece(bytes: bytes, release: release, isFresh: isFresh))
+        pendingBytes += bytes.count
+    }
+
+    /// Writes what the socket takes now. A piece made of a fix whose authorization has changed
+    /// since it was released is dropped before its first byte; if part of it is out already,
+    /// the connection is closed (no client gets half a line, nor the rest of one).
+    func flush() {
+        while !isClosed, let first = pending.first {
+            if let release = first.release, !first.isFresh, !gate.admits(release) {
+                if sentOfFirst > 0 {
+                    isClosed = true
+                    return
+                }
+                dropFirst()
+                continue
+            }
+            switch ServerSocket.sendSome(descriptor, first.bytes, from: sentOfFirst) {
+            case .bytes(let count):
+                sentOfFirst += count
+                lastWrite = .now
+                guard sentOfFirst == first.bytes.count else { continue }
+                if let release = first.release, release.location.mode != nil { session.noteDelivery(accuracy: release.location.accuracy) }
+                dropFirst()
+            case .full:
+                return
+            case .failed:
+                isClosed = true
+            }
+        }
+    }
+
+    private func dropFirst() {
+        pendingBytes -= pending.removeFirst().bytes.count
+        sentOfFirst = 0
+    }
+
+    /// Closes the connection.
+    func close() {
+        isClosed = true
+        TCPSocket.close(descriptor)
+    }
+}

@@ -1,0 +1,407 @@
+import Foundation
+import Testing
+
+/// `locate serve` end to end: a real gpsd (gpsfake) behind it and Debian's own gpsd clients in
+/// front (gpspipe, gpxlogger, the Python gps module), each given what its app's permission says.
+/// Clients run in sessions of their own (no terminal): daemons, which need `always`.
+struct ServeEndToEndTests {
+    /// Whether `report` is a point of `track`, to 1e-6 degrees.
+    private func isTrackPoint(_ report: [String: Any], _ track: [(latitude: Double, longitude: Double)]) -> Bool {
+        guard let lat = report["lat"] as? Double, let lon = report["lon"] as? Double else { return false }
+        return track.contains { abs($0.latitude - lat) < 1e-6 && abs($0.longitude - lon) < 1e-6 }
+    }
+
+    @Test func gpspipeGetsTheBannerTheWatchAndTheTracksFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "8", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let lines = gpsdLines(pipe.stdout.text)
+        #expect(lines.count == 8, "\(lines)")
+        #expect(lines.first == #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#)
+        #expect(lines.dropFirst().first?.hasPrefix(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"#) == true)
+        #expect(lines.dropFirst(2).first?.hasPrefix(#"{"class":"WATCH","enable":true,"json":true,"nmea":false,"#) == true)
+        let reports = positionReports(lines)
+        #expect(reports.count == 5, "\(lines)")
+        let track = try trackPoints("running")
+        #expect(reports.allSatisfy { isTrackPoint($0, track) && [2, 3].contains($0["mode"] as? Int) && $0["time"] is String })
+    }
+
+    @Test func gpspipeRawGetsChecksummedNMEAOfTheTrack() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-r", "-n", "9", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let sentences = gpsdLines(pipe.stdout.text).filter { $0.hasPrefix("$") }
+        #expect(sentences.count == 6, "\(gpsdLines(pipe.stdout.text))")
+        for sentence in sentences {
+            let body = sentence.dropFirst().prefix { $0 != "*" }
+            let checksum = body.utf8.reduce(UInt8(0), ^)
+            #expect(sentence.hasSuffix("*" + String(format: "%02X", checksum)), "\(sentence)")
+        }
+        #expect(Set(sentences.map { $0.prefix(6) }).isSuperset(of: ["$GPGGA", "$GPRMC", "$GPGSA"]))
+    }
+
+    /// gpxlogger allowed and gpspipe denied, at the same time, from the same serve.
+    @Test func eachAppGetsWhatItsSectionSays() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(
+            user: "[app \"gpxlogger\"]\nauthorization = always\n[app \"gpspipe\"]\nauthorization = denied\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let gpx = settings.root.appendingPathComponent("track.gpx")
+        let logger = try serve.client("/usr/bin/gpxlogger", ["-f", gpx.path, serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let denied = gpsdLines(pipe.stdout.text)
+        #expect(positionReports(denied).isEmpty, "no position for a denied app: \(denied)")
+        #expect(denied.contains { $0.hasPrefix(#"{"class":"ERROR","message":"gpspipe: location permission is denied"#) }, "\(denied)")
+        #expect(!denied.joined().contains("\"lat\""))
+        try await waitUntil(timeout: 20, failing: HarnessError(description: "gpxlogger wrote no 5 points")) {
+            readWholeFile(gpx.path).components(separatedBy: "<trkpt ").count > 5
+        }
+        logger.signal(SIGTERM)
+        _ = try await logger.waitForExit()
+        let document = readWholeFile(gpx.path)
+        #expect(document.hasSuffix("</gpx>\n"), "gpxlogger closed its document")
+        let track = try trackPoints("running")
+        let points = document.components(separatedBy: "<trkpt ").dropFirst().compactMap { point -> [String: Any]? in
+            let fields = point.split(separator: "\"")
+            guard fields.count > 3, let lat = Double(fields[1]), let lon = Double(fields[3]) else { return nil }
+            return ["lat": lat, "lon": lon]
+        }
+        #expect(points.count >= 5 && points.allSatisfy { isTrackPoint($0, track) }, "\(document)")
+        // Who had the location: both sessions, what each was given, and never where.
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "no two sessions in the access log")) {
+            readWholeFile(settings.root.appendingPathComponent("state/locate/access.jsonl").path).split(separator: "\n").count >= 2
+        }
+        let access = try await runLocate(["access", "--json"], settings: settings)
+        #expect(access.status == 0, "\(access.stderr)")
+        let sessions = try access.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        let allowedSession = try #require(sessions.first { $0["app"] as? String == "gpxlogger" })
+        let deniedSession = try #require(sessions.first { $0["app"] as? String == "gpspipe" })
+        #expect((allowedSession["count"] as? Int ?? 0) >= 5, "\(access.stdout)")
+        #expect(allowedSession["accuracy"] as? String == "full" && allowedSession["program"] as? String == "/usr/bin/gpxlogger")
+        #expect(deniedSession["count"] as? Int == 0 && deniedSession["denial"] as? String == "denied", "\(access.stdout)")
+        let state = settings.allFiles().filter { $0.path.contains("/state/") }.map { String(decoding: $0.content, as: UTF8.self) }.joined()
+        #expect(!state.contains("64.") && !state.contains("21.9"), "no position in the access log: \(state)")
+    }
+
+    @Test func thePythonGPSClientReadsTheServedFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let script = settings.root.appendingPathComponent("client.py")
+        try Data(
+            """
+            import gps
+            session = gps.gps(host="127.0.0.1", port="\(serve.port)")
+            session.stream(gps.WATCH_ENABLE | gps.WATCH_JSON)
+            fixes = 0
+            while fixes < 3:
+                report = next(session)
+                if report["class"] == "TPV" and getattr(report, "lat", None) is not None:
+                    print(report.lat, report.lon)
+                    fixes += 1
+
+            """.utf8
+        ).write(to: script)
+        let client = try serve.client("/usr/bin/python3", [script.path])
+        #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
+        let track = try trackPoints("running")
+        let fixes = gpsdLines(client.stdout.text).map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(fixes.count == 3 && fixes.allSatisfy { $0.count == 2 && isTrackPoint(["lat": $0[0], "lon": $0[1]], track) })
+    }
+
+    /// Reduced accuracy: the grid cell, nothing finer, and one report for five minutes (the
+    /// no-fix TPVs between keep gpxlogger and its kind from giving up).
+    @Test func reducedAccuracyGetsOneGridCellAndNothingFiner() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\naccuracy = reduced\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        let lines = gpsdLines(pipe.stdout.text)
+        let reports = positionReports(lines)
+        #expect(reports.count == 1, "\(lines)")
+        let track = try trackPoints("running")
+        let cell = try #require(reports.first)
+        #expect(!isTrackPoint(cell, track), "the cell's centre, not the fix")
+        #expect(Set(cell.keys) == ["class", "device", "mode", "time", "lat", "lon"], "\(cell)")
+        #expect(lines.suffix(2).allSatisfy { $0.hasSuffix(#""mode":1}"#) }, "\(lines)")
+    }
+
+    /// When-in-use: a client in the foreground of its terminal gets positions, the same client as
+    /// a daemon gets the reason only.
+    @Test func whenInUseServesTheForegroundClientOnly() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = when-in-use\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let output = settings.root.appendingPathComponent("foreground.out")
+        let foreground = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"),
+            ["--stdout", output.path, "--", "/usr/bin/gpspipe", "-w", "-n", "5", serve.endpoint])
+        #expect(try await foreground.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(readWholeFile(output.path))).count == 2, "\(readWholeFile(output.path))")
+        let daemon = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await daemon.waitForExit() == 0)
+        let lines = gpsdLines(daemon.stdout.text)
+        #expect(positionReports(lines).isEmpty)
+        #expect(lines.contains { $0.contains("gpspipe: location is allowed only while in use") }, "\(lines)")
+    }
+
+    /// A Unix socket: mode 0600, its peer named by SO_PEERCRED, served like TCP.
+    @Test func aUnixSocketServesItsOwnersClients() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let path = settings.root.appendingPathComponent("serve.sock").path
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--listen", "unix:" + path])
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let script = settings.root.appendingPathComponent("client.py")
+        try Data(
+            """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
+            data = b""
+            while data.count(b'"lat"') < 2:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            sys.stdout.write(data.decode())
+
+            """.utf8
+        ).write(to: script)
+        let client = try serve.client("/usr/bin/python3", [script.path, path])
+        #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
+        #expect(positionReports(gpsdLines(client.stdout.text)).count >= 2, "\(client.stdout.text)")
+        // SIGHUP has nothing to re-read: serve goes on; SIGTERM ends it, and every client.
+        serve.run.signal(SIGHUP)
+        let again = try serve.client("/usr/bin/python3", [script.path, path])
+        #expect(try await again.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(again.stdout.text)).count >= 2, "served after SIGHUP: \(serve.run.stderr.text)")
+        serve.run.signal(SIGTERM)
+        #expect(try await serve.run.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket is removed at the end")
+    }
+
+    /// `program = PATH` pins a section to one executable: a section named otherwise applies to
+    /// it, and the section of its name does not when pinned elsewhere.
+    @Test func aProgramPinDecidesWhichSectionAClientGets() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(
+            user: "[location]\nauthorization = denied\n[app \"tracker\"]\nauthorization = always\nprogram = /usr/bin/gpspipe\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pinned = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await pinned.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(pinned.stdout.text)).count == 2, "\(pinned.stdout.text)")
+        try settings.write(
+            "[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\nprogram = /opt/other/gpspipe\n",
+            to: settings.userFile)
+        let elsewhere = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
+        #expect(try await elsewhere.waitForExit() == 0)
+        let lines = gpsdLines(elsewhere.stdout.text)
+        #expect(positionReports(lines).isEmpty && lines.contains { $0.contains("location permission is denied") }, "\(lines)")
+    }
+
+    /// A libgps C program (Scripts/libgps-client.c, compiled here against Debian's libgps)
+    /// reads the served fixes as it reads gpsd's.
+    @Test func aLibgpsProgramReadsTheServedFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"libgps-client\"]\nauthorization = always\n")
+        let binary = settings.root.appendingPathComponent("libgps-client")
+        let build = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/cc"),
+            ["-o", binary.path, Package.root.appendingPathComponent("Scripts/libgps-client.c").path, "-lgps", "-lm"])
+        #expect(try await build.waitForExit() == 0, "\(build.stderr.text)")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let client = try serve.client(binary.path, ["127.0.0.1", String(serve.port), "3"])
+        #expect(try await client.waitForExit() == 0)
+        let track = try trackPoints("running")
+        let fixes = gpsdLines(client.stdout.text).map { $0.split(separator: " ").dropFirst().compactMap { Double($0) } }
+        #expect(fixes.count == 3 && fixes.allSatisfy { $0.count == 2 && isTrackPoint(["lat": $0[0], "lon": $0[1]], track) }, "\(fixes)")
+    }
+
+    /// cgps, in the foreground of a terminal of its own (when-in-use is enough), shows the
+    /// served position.
+    @Test func cgpsOnATerminalShowsTheServedPosition() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"cgps\"]\nauthorization = when-in-use\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let screen = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-terminal"),
+            ["--", "/usr/bin/timeout", "--foreground", "3", "/usr/bin/cgps", serve.endpoint], environment: ["TERM": "xterm"])
+        _ = try await screen.waitForExit()
+        let shown = screen.stdout.text
+        #expect(shown.contains("Latitude"), "\(shown.suffix(500))")
+        let track = try trackPoints("running")
+        let degrees = Set(track.map { String(format: "%.8f", $0.latitude) })
+        #expect(degrees.contains { shown.contains($0) }, "a latitude of the track is on the screen")
+    }
+
+    /// Not determined: nothing but the reason; `locate permission allow` starts the stream of
+    /// the client already connected.
+    @Test func anAllowStartsAWaitingClientsStreamWithoutAReconnect() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[location]\nservices = on\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "8", serve.endpoint])
+        try await pipe.stdout.wait(for: "the reason") { pipe.stdout.text.contains(#""class":"ERROR""#) }
+        #expect(pipe.stdout.text.contains("gpspipe: location permission has not been given to app \\\"gpspipe\\\""), "\(pipe.stdout.text)")
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).isEmpty)
+        let allow = try await runLocate(["permission", "allow", "--always", "--app", "gpspipe"], settings: settings)
+        #expect(allow.status == 0)
+        #expect(try await pipe.waitForExit() == 0)
+        #expect(!positionReports(gpsdLines(pipe.stdout.text)).isEmpty, "\(gpsdLines(pipe.stdout.text))")
+    }
+
+    /// A revoke while a client is not reading: once it reads again, what its socket held from
+    /// before is all it gets; nothing serve still had for it comes after the revoke. Meanwhile
+    /// another client's stream goes on.
+    @Test func aRevokeHoldsBackWhatASlowClientHadQueued() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05, restamp: true)
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let slow = try RawGPSDClient(port: serve.port, receiveBuffer: 2048)
+        await slow.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        let other = try RawGPSDClient(port: serve.port)
+        await other.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await other.read { positionReports($0).count >= 40 }
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        let revoked = Date()
+        try await other.read { $0.contains { $0.contains(#""class":"ERROR""#) } }
+        #expect(Date().timeIntervalSince(revoked) < 2, "the revoke is told within a second or so")
+        try await Task.sleep(for: .seconds(1))
+        try await slow.read(timeout: 5) { $0.contains { $0.contains(#""class":"ERROR""#) } }
+        try await Task.sleep(for: .milliseconds(600))
+        slow.drain()
+        let after = slow.lines.drop { !$0.contains(#""class":"ERROR""#) }
+        #expect(positionReports(Array(after)).isEmpty, "nothing after the revoke: \(after.prefix(5))")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let times = positionReports(slow.lines).compactMap { ($0["time"] as? String).flatMap { parser.date(from: $0) } }
+        #expect(times.allSatisfy { $0 < revoked.addingTimeInterval(1) }, "no fix made after the revoke reached the slow client")
+        #expect(positionReports(other.lines).count >= 40)
+    }
+
+    /// gpsd going away and coming back (on the same port): the clients stay connected, with
+    /// no-fix TPVs meanwhile, and get fixes again.
+    @Test func gpsdGoingAwayAndComingBackIsSurvived() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let client = try RawGPSDClient(port: serve.port)
+        await client.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await client.read { positionReports($0).count >= 2 }
+        await gpsd.stop()
+        let before = positionReports(client.lines).count
+        try await client.read(timeout: 10) { $0.last?.hasSuffix(#""mode":1}"#) == true }
+        let again = try await GpsdServer(track: "running", port: gpsd.port)
+        #expect(try await client.read(timeout: 30) { positionReports($0).count > before + 1 }, "still connected")
+        withExtendedLifetime(again) {}
+    }
+
+    @Test func twoHundredClientsAtOnceEachGetFixes() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let clients = try (0..<200).map { _ in try RawGPSDClient(port: serve.port) }
+        for client in clients { await client.send("?WATCH={\"enable\":true,\"json\":true}\n") }
+        let started = Date()
+        for client in clients { try await client.read(timeout: 30) { positionReports($0).count >= 2 } }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 20, "200 clients served in \(elapsed) s")
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "locate status does not say 200 clients are served")) {
+            FileManager.default.fileExists(atPath: settings.root.appendingPathComponent("state/locate").path)
+        }
+        var served: Int?
+        for _ in 0..<20 where served != 200 {
+            let status = try await runLocate(["status", "--json", "127.0.0.1:1"], settings: settings)
+            served = try jsonObject(status.stdout)["served_clients"] as? Int
+            if served != 200 { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(served == 200)
+    }
+
+    /// A client that never reads, one that sends a megabyte without a line end, and one that
+    /// sends garbage: each gets what gpsd would give, and a client reading beside them its fixes.
+    @Test func clientsThatNeverReadOrSendGarbageHoldUpNobody() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let stuck = try RawGPSDClient(port: serve.port, receiveBuffer: 2048)
+        await stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true};\n")
+        let garbage = try RawGPSDClient(port: serve.port)
+        await garbage.send("hello\n?FOO;\n\u{1B}[2J?WATCH\n")
+        try await garbage.read { lines in lines.contains { $0.hasPrefix(#"{"class":"ERROR","message":"Unrecognized request '?FOO;'"#) } }
+        await garbage.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await garbage.read { positionReports($0).count >= 3 }
+        let before = serve.residentKiB
+        for _ in 0..<4 {
+            let huge = try RawGPSDClient(port: serve.port)
+            await huge.send(Array(repeating: UInt8(ascii: "x"), count: 1 << 20), timeout: 5)
+            try await huge.read { $0.contains { $0.contains("request too long") } }
+            #expect(try await huge.read(timeout: 5) { _ in false } == false, "the connection is closed")
+        }
+        let after = serve.residentKiB
+        #expect(after - before < 8 * 1024, "serve's memory grew by \(after - before) KiB")
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 3)
+        #expect(serve.run.process.isRunning)
+    }
+
+    /// Another local user's client gets nothing at all, not even the banner, while this
+    /// user's client is served.
+    @Test func anotherUsersConnectionIsRefused() async throws {
+        guard geteuid() == 0 else { return }  // setpriv to another user needs root
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let stranger = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/setsid"),
+            ["-w", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/gpspipe", "-w", "-n", "4", serve.endpoint])
+        _ = try await stranger.waitForExit()
+        #expect(stranger.stdout.text.isEmpty, "nobody got: \(stranger.stdout.text)")
+        let mine = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
+        #expect(try await mine.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(mine.stdout.text)).count == 1)
+    }
+
+    /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
+    /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
+    @Test(arguments: [true, false])
+    func geoClueShowsTheServedPositionOnlyWhenAllowed(allowed: Bool) async throws {
+        guard geteuid() == 0 else { return }  // GeoClue's configuration is bind-mounted in a mount namespace of its own
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"geoclue\"]\nauthorization = \(allowed ? "always" : "denied")\n")
+        let socket = settings.root.appendingPathComponent("nmea.sock").path
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--nmea", socket])
+        let run = try RunningProcess(
+            Package.root.appendingPathComponent("Scripts/with-geoclue"), ["--nmea-socket", socket, "--seconds", "3"])
+        #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.stderr.text)")
+        let latitudes = gpsdLines(run.stdout.text).filter { $0.hasPrefix("Latitude:") }.compactMap {
+            Double($0.dropFirst(9).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "°", with: ""))
+        }
+        if allowed {
+            let track = try trackPoints("running")
+            #expect(!latitudes.isEmpty, "\(run.stdout.text)")
+            #expect(latitudes.allSatisfy { latitude in track.contains { abs($0.latitude - latitude) < 2e-6 } }, "\(latitudes)")
+        } else {
+            #expect(latitudes.isEmpty, "\(run.stdout.text)")
+            #expect(!run.stdout.text.contains("Longitude"))
+        }
+        #expect(serve.run.process.isRunning)
+    }
+
+    @Test(arguments: ["0.0.0.0:2948", "192.168.1.1:2948", "example.com:2948", "unix:relative.sock", "127.0.0.1"])
+    func aListenAddressBeyondThisMachineIsAUsageError(address: String) async throws {
+        let run = try await runLocate(["serve", "--listen", address])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("'--listen \(address)'"), "\(run.stderr)")
+    }
+}

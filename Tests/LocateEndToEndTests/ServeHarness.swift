@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// A `locate serve` for one test, on a loopback port the system picked, reading `gpsd`.
+final class ServeProcess: Sendable {
+    let run: RunningProcess
+    let port: Int
+
+    init(settings: SettingsHome, gpsd: String, arguments: [String] = []) async throws {
+        let run = try startLocate(["serve", "--listen", "127.0.0.1:0"] + arguments + [gpsd], settings: settings)
+        try await run.stderr.wait(for: "serve to listen") { run.stderr.text.contains("listening on 127.0.0.1:") || !run.process.isRunning }
+        let text = run.stderr.text
+        guard let range = text.range(of: #"listening on 127\.0\.0\.1:([0-9]+)"#, options: .regularExpression),
+            let port = Int(text[range].split(separator: ":").last ?? "")
+        else { throw HarnessError(description: "serve did not listen: \(text)") }
+        self.run = run
+        self.port = port
+    }
+
+    var endpoint: String { "127.0.0.1:\(port)" }
+
+    /// A gpsd client from Debian (gpspipe, gpxlogger, python3 …), in a session of its own (no
+    /// terminal: a daemon, for the foreground rule) talking to this serve.
+    func client(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", executable] + arguments, environment: environment)
+    }
+
+    /// Serve's resident memory now, in KiB (from /proc; 0 when it cannot be read).
+    var residentKiB: Int {
+        // setsid -w forks: serve is setsid's child.
+        let children =
+            (try? String(
+                contentsOfFile: "/proc/\(run.process.processIdentifier)/task/\(run.process.processIdentifier)/children", encoding: .utf8))
+            ?? ""
+        let pid = children.split(separator: " ").first.map(String.init) ?? String(run.process.processIdentifier)
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+/// A gpsd protocol client written by hand, for what no Debian client does: stop reading,
+/// send garbage, or be one of hundreds. Non-blocking; reads wait with deadlines, suspending.
+final class RawGPSDClient: Sendable {
+    let descriptor: Int32
+    private let received = Mutex(Data())
+
+    /// Connects to `port` on loopback; `receiveBuffer` makes the socket's buffer that small.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let descriptor = descriptor
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            close(descriptor)
+            throw HarnessError(description: "cannot connect to serve on \(port)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends `bytes` (waiting while the socket is full, at most `timeout` seconds).
+    /// - Returns: whether all went out (`false`: the connection is gone or stayed full).
+    @discardableResult
+    func send(_ bytes: [UInt8], timeout: Double = 10) async -> Bool {
+        var offset = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            guard sent < 0, errno == EAGAIN, Date() < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    func send(_ text: String) async { await send(Array(text.utf8)) }
+
+    /// Reads what has arrived; `false` when the connection is closed.
+    @discardableResult
+    func drain() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count > 0 {
+                received.withLock { $0.append(contentsOf: buffer[..<count]) }
+                continue
+            }
+            return count < 0 && (errno == EAGAIN || errno == EINTR)
+        }
+    }
+
+    /// Everything received so far, as text.
+    var text: String { String(decoding: received.withLock { $0 }, as: UTF8.self) }
+
+    /// The lines received so far.
+    var lines: [String] { gpsdLines(text) }
+
+    /// Reads until `condition` holds of the lines, or the connection closes, or the deadline.
+    /// - Returns: whether the connection is still open.
+    @discardableResult
+    func read(timeout: Double = 20, until condition: ([String]) -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let open = drain()
+            if condition(lines) { return open }
+            if !open { return false }
+            guard Date() < deadline else { throw HarnessError(description: "timed out; received:\n\(text.prefix(2000))") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// The lines of gpsd protocol text (CR LF: one Character to Swift, which a split on "\n" misses).
+func gpsdLines(_ text: String) -> [String] {
+    text.split(whereSeparator: \.isNewline).map(String.init)
+}
+
+/// The TPV reports among `lines` that carry a position.
+func positionReports(_ lines: [String]) -> [[String: Any]] {
+    lines.compactMap { line in
+        guard line.hasPrefix(#"{"class":"TPV""#), let object = try? jsonObject(line), object["lat"] != nil else { return nil }
+        return object
+    }
+}
