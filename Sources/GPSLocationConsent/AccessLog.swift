@@ -89,20 +89,20 @@ public final class AccessLog: Sendable {
         self.rotationSize = rotationSize
     }
 
-    /// Adds an ended session to the log.
+    /// Adds an ended session to the log: one line appended (no rewrite, so a program that asks
+    /// once and ends pays a write, not a copy of the log), the log moved to its older half under
+    /// the lock once it passed the rotation size.
     /// - Throws: `GPSLocationError.invalidSettings` when the state directory cannot be trusted
     ///   or written.
     public func record(_ session: AccessSession) throws(GPSLocationError) {
         let handle = try open(create: true)
         do throws(DirectoryHandle.Failure) {
+            let size = try handle.append(Self.fileName, Self.line(session))
+            guard size >= rotationSize else { return }
             let lock = try handle.lock(Self.lockName, exclusive: true)
             defer { withExtendedLifetime(lock) {} }
-            var log = (try? handle.read(Self.fileName, owner: .user, limit: rotationSize * 2)) ?? nil ?? []
-            if log.count >= rotationSize {
-                try handle.replace(Self.olderFileName, with: log, durable: false)
-                log = []
-            }
-            try handle.replace(Self.fileName, with: log + Self.line(session), durable: false)
+            // Another process may have rotated it meanwhile: only a log still past the size moves.
+            if try handle.append(Self.fileName, []) >= rotationSize { handle.rename(Self.fileName, to: Self.olderFileName) }
         } catch {
             throw problem(error.description)
         }

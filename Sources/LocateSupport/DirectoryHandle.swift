@@ -125,6 +125,33 @@ package final class DirectoryHandle {
         if durable { fsync(descriptor) }
     }
 
+    /// Appends `bytes` to the file `name` (created, mode 0600, when missing), in one write: lines
+    /// of up to `PIPE_BUF` bytes from processes appending at once never interleave. Never through
+    /// a link, and only to a regular file of this user's that no one else can write.
+    /// - Returns: the file's size after the append.
+    /// - Throws: `Failure` when the file is not such a file or cannot be written.
+    package func append(_ name: String, _ bytes: [UInt8]) throws(Failure) -> Int {
+        let file = openat(descriptor, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw failure("open \(name)") }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
+            status.st_mode & (S_IWGRP | S_IWOTH) == 0
+        else {
+            throw Failure(description: "\(path)/\(name) is not your own file")
+        }
+        if let code = writeAll(bytes, to: file) {
+            errno = code
+            throw failure("write \(name)")
+        }
+        return Int(status.st_size) + bytes.count
+    }
+
+    /// Renames `name` to `newName` in the directory (replacing it), if `name` is there.
+    package func rename(_ name: String, to newName: String) {
+        renameat(descriptor, name, descriptor, newName)
+    }
+
     /// The start of the names `replace(_:with:durable:)` gives its temporary files for `name`.
     private static func temporaryPrefix(of name: String) -> String { ".\(name).new-" }
 

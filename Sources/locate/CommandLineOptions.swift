@@ -128,6 +128,17 @@ struct CommandLineOptions: Sendable {
         command == .monitor || command == .visits || command == .publish || command == .serve || (command == .locate && mode == .follow)
     }
 
+    /// What handed positions out, in the access log: `locate --once`, `locate --follow`,
+    /// `locate monitor`, ...
+    var accessVia: String {
+        switch command {
+        case .monitor: "locate monitor"
+        case .visits: "locate visits"
+        case .publish: "locate publish"
+        default: mode == .follow ? "locate --follow" : "locate --once"
+        }
+    }
+
     /// What kind of record the command writes.
     var recordKind: RecordKind {
         switch command {

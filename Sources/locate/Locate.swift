@@ -175,7 +175,10 @@ enum Locate {
                 return ExitStatus(error)
             }
         }
-        let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places)
+        // Who had my location: a run that handed out this machine's positions is a session of the access log.
+        let tally = DeliveryTally(app: options.app, via: options.accessVia)
+        defer { tally.record(in: AccessLog(paths: store.paths)) }
+        let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places, tally: tally)
         switch (options.command, options.mode) {
         case (.monitor, _):
             // The settings' regions first: one on the command line replaces one of the same name.

@@ -24,10 +24,14 @@ struct RecordWriter {
     /// `FlatJSON`'s reader).
     private var positions: [(lowerBound: Int, upperBound: Int)] = []
 
-    init(format: any OutputFormat, fallback: FallbackCoordinate?, places: PlaceFinder? = nil) {
+    /// Counts the positions handed out, for the access log.
+    private let tally: DeliveryTally?
+
+    init(format: any OutputFormat, fallback: FallbackCoordinate?, places: PlaceFinder? = nil, tally: DeliveryTally? = nil) {
         self.format = format
         self.fallback = fallback
         self.places = places
+        self.tally = tally
     }
 
     /// Adds the prologue, once, if the format has one.
@@ -51,7 +55,10 @@ struct RecordWriter {
             RecordSource(
                 location: location, reason: reason, timedOut: timedOut, now: Date(),
                 place: places?.reverseGeocode(location)), to: &pending)
-        if reason == nil { notePosition(from: before) }
+        if reason == nil {
+            notePosition(from: before)
+            tally?.note(location)
+        }
         return added
     }
 
@@ -67,6 +74,7 @@ struct RecordWriter {
         let before = pending.count
         _ = format.record(RecordSource(location: event.location, now: Date(), place: nil, event: event), to: &pending)
         notePosition(from: before)
+        tally?.note(event.location)
     }
 
     /// Adds the fallback record marked with `reason`; `false` when there is none to write.

@@ -11,6 +11,23 @@ struct OnceEndToEndTests {
         #expect(run.stderr.isEmpty)
     }
 
+    /// Who had my location: a run that printed a fix is a session of `locate access`, with its
+    /// count and accuracy and never a coordinate; one that printed the fallback is none.
+    @Test func aFixHandedOutIsASessionOfTheAccessLog() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let settings = try SettingsHome.allowingAlways()
+        #expect(try await runLocate([receiver.endpoint], settings: settings).status == 0)
+        #expect(try await runLocate(["127.0.0.1:1"], settings: settings).status == 69)
+        let access = try await runLocate(["access", "--json"], settings: settings)
+        #expect(access.status == 0, "\(access.stderr)")
+        let sessions = access.stdout.split(separator: "\n").compactMap { try? jsonObject(String($0)) }
+        #expect(sessions.count == 1, "\(access.stdout)")
+        #expect(sessions.first?["via"] as? String == "locate --once")
+        #expect(sessions.first?["count"] as? Int == 1)
+        #expect(sessions.first?["accuracy"] as? String == "full")
+        #expect(!access.stdout.contains("64.15") && !access.stdout.contains("21.94"), "no position: \(access.stdout)")
+    }
+
     @Test func takesTheEndpointFromTheEnvironment() async throws {
         let receiver = try await GpsdServer(track: "weather")
         let run = try await runLocate(["--once"], environment: ["LOCATE_GPSD": receiver.endpoint])
