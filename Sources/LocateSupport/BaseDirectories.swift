@@ -15,6 +15,8 @@ package struct BaseDirectories: Sendable, Hashable {
     package var configDirectories: [String]
     /// `$XDG_CACHE_HOME` when absolute, else `~/.cache`; `nil` without a home.
     package var cacheHome: String?
+    /// `$XDG_STATE_HOME` when absolute, else `~/.local/state`; `nil` without a home.
+    package var stateHome: String?
 
     /// The directories an environment names.
     package init(environment: EnvironmentVariables) {
@@ -25,6 +27,7 @@ package struct BaseDirectories: Sendable, Hashable {
         self.home = home
         configHome = absolute("XDG_CONFIG_HOME") ?? home.map { $0 + "/.config" }
         cacheHome = absolute("XDG_CACHE_HOME") ?? home.map { $0 + "/.cache" }
+        stateHome = absolute("XDG_STATE_HOME") ?? home.map { $0 + "/.local/state" }
         let directories = (environment["XDG_CONFIG_DIRS"] ?? "").split(separator: ":").filter { $0.hasPrefix("/") }.map(String.init)
         configDirectories = directories.isEmpty ? ["/etc/xdg"] : directories
     }

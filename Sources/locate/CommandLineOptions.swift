@@ -86,6 +86,8 @@ struct CommandLineOptions: Sendable {
     var regions: [CircularRegion] = []
     /// `--until`, for `monitor`.
     var until: RegionCondition?
+    /// `--name`, for `monitor`: the named monitor whose states are kept between runs.
+    var monitorName: String?
     /// `--radius` and `--dwell`, for `visits`.
     var visitRadius = 50.0
     var visitDwell = Duration.seconds(300)

@@ -164,7 +164,17 @@ enum Locate {
         switch (options.command, options.mode) {
         case (.monitor, _):
             // The settings' regions first: one on the command line replaces one of the same name.
-            let monitor = RegionMonitor(regions: settings.regions + options.regions)
+            let monitor: RegionMonitor
+            if let name = options.monitorName {
+                do throws(GPSLocationError) {
+                    monitor = try store.namedMonitor(name, regions: settings.regions + options.regions)
+                } catch {
+                    StandardStreams.diagnose(error.description)
+                    return ExitStatus(error)
+                }
+            } else {
+                monitor = RegionMonitor(regions: settings.regions + options.regions)
+            }
             guard !monitor.regions.isEmpty else {
                 StandardStreams.diagnose("error: no region to monitor: give --region NAME=LAT,LON,RADIUS or [region \"NAME\"] sections")
                 return .usage
@@ -174,10 +184,12 @@ enum Locate {
                 return .usage
             }
             let until = options.until
+            let keeper = NamedMonitorKeeper(monitor: monitor, store: store)
             let command = EventCommand(
                 options: options, manager: manager, writer: writer, explainer: explainer, detector: monitor,
                 record: { EventRecord.region($0) },
-                isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false })
+                isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false },
+                handedOut: keeper.map { keeper in { keeper.keep($0, releasedUnder: $1) } })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.visits, _):
             guard let detector = options.visitDetector else { return .usage }

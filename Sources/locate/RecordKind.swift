@@ -40,7 +40,9 @@ enum RecordKind: Sendable {
         return list
     }
 
-    /// DESIGN §7: `{"type":"region","region":…,"event":…,"state":…,"time":…,"lat":…,"lon":…,"h_acc":…}`.
+    /// DESIGN §7: `{"type":"region","region":…,"event":…,"state":…,"time":…,"lat":…,"lon":…,"h_acc":…}`,
+    /// and `since`: when the state before the event was decided (a named monitor's last run, or
+    /// an earlier fix), `null` for `initial`.
     static let regionFields: [RecordField] = [
         RecordField(name: "type") { _ in .text("region") },
         RecordField(name: "region") { record in regionEvent(record).map { .text($0.region.name) } ?? .unknown },
@@ -50,6 +52,7 @@ enum RecordKind: Sendable {
         RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
         RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
         RecordField(name: "h_acc") { record in record.location.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown },
+        RecordField(name: "since") { record in regionEvent(record)?.since.map(FieldValue.time) ?? .unknown },
     ]
 
     /// DESIGN §7: `{"type":"visit","event":…,"arrival":…,"departure":…,"lat":…,"lon":…,"h_acc":…}`.

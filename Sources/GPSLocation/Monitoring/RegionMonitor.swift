@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocateSupport
 
 /// Region monitoring as a value: give it each fix in order, and it says which regions changed
@@ -12,16 +13,28 @@ import LocateSupport
 /// (its state then, `unknown` when undecided); afterwards the state becoming `inside` is an `enter`, becoming
 /// `outside` an `exit` (also the first decision after an initial `unknown`).
 ///
+/// A named monitor (``init(name:regions:restoring:)``) starts from the ``MonitoringRecord``s an
+/// earlier run left (``records``), as `CLMonitor` keeps its conditions and their last states
+/// across launches: a restored region gives no `initial` event, and its first decision that
+/// differs from the restored state is an `enter` or an `exit`, whose ``RegionEvent/since`` is the
+/// time the restored state was decided. Keeping the records is the host's (the consent store
+/// keeps them in `$XDG_STATE_HOME/locate/monitors/NAME`, and purges them with the last fix).
+///
 /// Each fix is checked against every region on the sphere first (one dot product of unit
 /// vectors, see `SphericalBounds`), so only a fix near a region's boundary costs a geodesic.
 public struct RegionMonitor: Sendable, LocationEventDetector {
     /// The regions, in the order events for one fix come.
     public private(set) var regions: [CircularRegion] = []
+    /// The name the monitor's records are kept under (`CLMonitor`'s name), or `nil` for a
+    /// monitor that starts afresh each time.
+    public let name: String?
     // What the monitor keeps for each region, side by side with `regions` in arrays of plain
     // values: the loop over every region for every fix touches no reference count.
     /// The cheap checks (centre, radius, bounds for the accuracy of the latest fix).
     private var bounds: [SphericalBounds] = []
     private var stateList: [RegionState] = []
+    /// When each region's state was decided (the receiver time of the fix), `nil` while unknown.
+    private var dates: [Date?] = []
     /// Whether each region's `initial` event is out.
     private var reported: [Bool] = []
     /// The accuracy every region's bounds are prepared for (`nan`: not yet, or a region was added).
@@ -32,9 +45,66 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         Dictionary(uniqueKeysWithValues: zip(regions.map(\.name), stateList))
     }
 
+    /// The regions with their last states and the times those were decided, in the regions'
+    /// order: what a named monitor keeps to start from next time.
+    public var records: [MonitoringRecord] {
+        regions.indices.map { MonitoringRecord(region: regions[$0], state: stateList[$0], date: dates[$0]) }
+    }
+
     /// A monitor of `regions`, all `unknown`; a later region of the same name replaces an earlier one.
     public init(regions: [CircularRegion]) {
-        // As `add` for each in turn (the last of a name stands, in its place), in linear time.
+        name = nil
+        appendAll(regions)
+    }
+
+    /// A named monitor of `regions`, each starting from the record of `records` for the same
+    /// region (same name, centre and radius) in its last state, without an `initial` event; a
+    /// region without one (new, or moved since) starts `unknown`. Records of regions not watched
+    /// any more are dropped.
+    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` when `name` is not one (see
+    ///   ``isValidName(_:)``).
+    public init(name: String, regions: [CircularRegion], restoring records: [MonitoringRecord] = []) throws(GPSLocationError) {
+        guard Self.isValidName(name) else {
+            throw .invalidArgument(
+                name: "name", reason: "'\(UntrustedText.visible(name, limit: 80))' is not a monitor name (\(Self.nameRule))")
+        }
+        self.name = name
+        appendAll(regions)
+        var byName: [String: MonitoringRecord] = [:]
+        for record in records { byName[record.region.name] = record }
+        for index in self.regions.indices {
+            guard let record = byName[self.regions[index].name], record.region == self.regions[index] else { continue }
+            stateList[index] = record.state
+            dates[index] = record.date
+            reported[index] = true
+        }
+    }
+
+    /// The rule of ``isValidName(_:)`` in words, for messages that refuse a name.
+    public static let nameRule = "1 to 64 ASCII letters, digits, '.', '_' and '-', starting with a letter or digit"
+
+    /// Whether `name` can name a monitor: 1 to 64 ASCII letters, digits, `.`, `_` and `-`,
+    /// starting with a letter or digit, so that it is a file name of its own (no path separator,
+    /// not `.` or `..`, nothing hidden) and safe to show anywhere.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), let first = bytes.first, Self.isNameByte(first), first != UInt8(ascii: "."),
+            first != UInt8(ascii: "-"), first != UInt8(ascii: "_")
+        else { return false }
+        return bytes.allSatisfy(Self.isNameByte)
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    /// As `add` for each in turn (the last of a name stands, in its place), in linear time.
+    private mutating func appendAll(_ regions: [CircularRegion]) {
         var last: [String: Int] = [:]
         for (index, region) in regions.enumerated() { last[region.name] = index }
         for (index, region) in regions.enumerated() where last[region.name] == index { append(region) }
@@ -52,6 +122,7 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         regions.append(region)
         bounds.append(SphericalBounds(center: UnitVector(latitude: region.latitude, longitude: region.longitude), radius: region.radius))
         stateList.append(.unknown)
+        dates.append(nil)
         reported.append(false)
         preparedAccuracy = .nan
     }
@@ -62,6 +133,7 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         regions.remove(at: index)
         bounds.remove(at: index)
         stateList.remove(at: index)
+        dates.remove(at: index)
         reported.remove(at: index)
     }
 
@@ -85,11 +157,16 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
             }
             if !reported[index] {
                 reported[index] = true
-                events.append(RegionEvent(region: regions[index], kind: .initial, state: new, location: location))
+                events.append(RegionEvent(region: regions[index], kind: .initial, state: new, location: location, since: nil))
             } else if new != old {
-                events.append(RegionEvent(region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location))
+                events.append(
+                    RegionEvent(
+                        region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location, since: dates[index]))
             }
-            if new != old { stateList[index] = new }
+            if new != old {
+                stateList[index] = new
+                dates[index] = location.time
+            }
         }
         return events
     }
