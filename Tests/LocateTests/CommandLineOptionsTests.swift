@@ -101,7 +101,7 @@ struct CommandLineOptionsTests {
         (["monitor", "--gpx"], "'--gpx' does not apply to monitor"),
         (
             ["monitor", "--format", "%city"],
-            "unknown token '%city' in --format (valid: %region %event %state %time %lat %lon %h_acc %since %%)"
+            "unknown token '%city' in --format (valid: %region %event %state %time %lat %lon %h_acc %since %device %%)"
         ),
     ])
     func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {

@@ -32,6 +32,7 @@ struct HostileOptionTests {
         ],
         "--lang": ["nan", "NaN", "inf", "C.UTF-8"],
         "--app": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
+        "--by": Set(values).subtracting(["", "\u{1B}[2J", "\u{202E}", " 5", String(repeating: "9", count: 10_000)]),
         "--name": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
         "--format": Set(values).subtracting(["%", "%lat%", "\\"]),
         "--null": Set(values), "--purpose": Set(values),
