@@ -42,6 +42,25 @@ struct FleetEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: settings.root.appendingPathComponent("state").path))
     }
 
+    @Test(arguments: ["mqtt.txt", "owntracks.jsonl"])
+    func oneDevicesMessagesAreATrackForReplay(input: String) async throws {
+        let settings = try SettingsHome()
+        let (directory, regions) = try await fleet(in: settings)
+        let run = try await runShell(
+            "grep van0007 \(directory)/\(input) | \(Package.locate.path) monitor --replay - --replay-speed 0 --json \(regions)",
+            settings: settings)
+        #expect(run.status == 0, "\(run.stderr)")
+        let got = try run.stdout.split(separator: "\n").map { line in
+            let record = try jsonObject(String(line))
+            return ["van0007", record["region"] as? String ?? "-", record["event"] as? String ?? "-", record["state"] as? String ?? "-"]
+                .joined(separator: " ")
+        }
+        let expected = readWholeFile(directory + "/expected.txt").split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("van0007 ")
+        }
+        #expect(got == expected && !got.isEmpty)
+    }
+
     @Test func hostileLinesAreSkippedOnTheirLineAndTheRestStillCounts() async throws {
         let settings = try SettingsHome()
         let good = #"fleet/a {"_type":"location","lat":52.0,"lon":13.0,"tst":1767225600,"acc":5}"#

@@ -97,7 +97,7 @@ public struct DeviceLocation: Sendable, Hashable {
     }
 
     /// An OwnTracks location: `lat`, `lon`, and `tst` (Unix seconds) and `acc` (metres) when given.
-    private static func ownTracksLocation(_ members: [String: FlatJSON.Value]) throws(DeviceRecordProblem) -> Location {
+    static func ownTracksLocation(_ members: [String: FlatJSON.Value]) throws(DeviceRecordProblem) -> Location {
         func number(_ key: String) throws(DeviceRecordProblem) -> Double? {
             switch members[key] {
             case nil, .null?: return nil
