@@ -13,10 +13,10 @@ import LocateSupport
 ///
 /// The records come from a `DeviceRecordReader`; an MQTT subscription would hand its messages
 /// to `DeviceLocation.parse(topic:payload:by:)` and go through the same `handle`.
-struct FleetCommand<Detector: LocationEventDetector> {
+struct FleetCommand<Detector: FleetDetector> {
     let options: CommandLineOptions
     var writer: RecordWriter
-    var detector: DeviceEventDetector<Detector>
+    var detector: Detector
     /// The record of an event.
     let record: (Detector.Event) -> EventRecord
     /// Whether a device beyond the bound was said already.
@@ -26,7 +26,7 @@ struct FleetCommand<Detector: LocationEventDetector> {
     init(options: CommandLineOptions, writer: RecordWriter, detector: Detector, record: @escaping (Detector.Event) -> EventRecord) {
         self.options = options
         self.writer = writer
-        self.detector = DeviceEventDetector(detector)
+        self.detector = detector
         self.record = record
     }
 

@@ -202,7 +202,9 @@ enum Locate {
                 return .usage
             }
             if let key = options.deviceKey {
-                var command = FleetCommand(options: options, writer: writer, detector: monitor) { EventRecord.region($0) }
+                var command = FleetCommand(options: options, writer: writer, detector: DeviceRegionMonitor(monitor)) {
+                    EventRecord.region($0)
+                }
                 return try command.run(by: key)
             }
             let until = options.until
@@ -217,7 +219,9 @@ enum Locate {
             guard let detector = options.visitDetector else { return .usage }
             if options.deviceKey != nil, !fleetOptionsFit(options) { return .usage }
             if let key = options.deviceKey {
-                var command = FleetCommand(options: options, writer: writer, detector: detector) { EventRecord.visit($0) }
+                var command = FleetCommand(options: options, writer: writer, detector: DeviceEventDetector(detector)) {
+                    EventRecord.visit($0)
+                }
                 return try command.run(by: key)
             }
             let command = EventCommand(

@@ -32,23 +32,20 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
     // values: the loop over every region for every fix touches no reference count.
     /// The cheap checks (centre, radius, bounds for the accuracy of the latest fix).
     private var bounds: [SphericalBounds] = []
-    private var stateList: [RegionState] = []
-    /// When each region's state was decided (the receiver time of the fix), `nil` while unknown.
-    private var dates: [Date?] = []
-    /// Whether each region's `initial` event is out.
-    private var reported: [Bool] = []
+    /// Each region's state, whether its `initial` event is out, and when the state was decided.
+    private var storage = RegionStateArrays()
     /// The accuracy every region's bounds are prepared for (`nan`: not yet, or a region was added).
     private var preparedAccuracy = Double.nan
 
     /// The state of each region, by name.
     public var states: [String: RegionState] {
-        Dictionary(uniqueKeysWithValues: zip(regions.map(\.name), stateList))
+        Dictionary(uniqueKeysWithValues: regions.indices.map { (regions[$0].name, storage.state($0)) })
     }
 
     /// The regions with their last states and the times those were decided, in the regions'
     /// order: what a named monitor keeps to start from next time.
     public var records: [MonitoringRecord] {
-        regions.indices.map { MonitoringRecord(region: regions[$0], state: stateList[$0], date: dates[$0]) }
+        regions.indices.map { MonitoringRecord(region: regions[$0], state: storage.state($0), date: storage.date($0)) }
     }
 
     /// A monitor of `regions`, all `unknown`; a later region of the same name replaces an earlier one.
@@ -74,9 +71,8 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         for record in records { byName[record.region.name] = record }
         for index in self.regions.indices {
             guard let record = byName[self.regions[index].name], record.region == self.regions[index] else { continue }
-            stateList[index] = record.state
-            dates[index] = record.date
-            reported[index] = true
+            storage.set(index, state: record.state, date: record.date)
+            storage.markReported(index)
         }
     }
 
@@ -121,9 +117,7 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
     private mutating func append(_ region: CircularRegion) {
         regions.append(region)
         bounds.append(SphericalBounds(center: UnitVector(latitude: region.latitude, longitude: region.longitude), radius: region.radius))
-        stateList.append(.unknown)
-        dates.append(nil)
-        reported.append(false)
+        storage.append()
         preparedAccuracy = .nan
     }
 
@@ -132,13 +126,21 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         guard let index = regions.firstIndex(where: { $0.name == name }) else { return }
         regions.remove(at: index)
         bounds.remove(at: index)
-        stateList.remove(at: index)
-        dates.remove(at: index)
-        reported.remove(at: index)
+        storage.remove(at: index)
     }
 
     /// The events `location` causes, in the regions' order.
     public mutating func process(_ location: Location) -> [RegionEvent] {
+        // Taken out while it is used, so that it is not copied.
+        var own = storage
+        storage = RegionStateArrays()
+        defer { storage = own }
+        return process(location, in: &own)
+    }
+
+    /// The events `location` causes for the device whose states are `states` (a fleet keeps
+    /// one monitor's regions and a device's states apart), in the regions' order.
+    mutating func process(_ location: Location, in states: inout some RegionStateStorage) -> [RegionEvent] {
         let accuracy = location.horizontalAccuracy ?? 0
         let decides = location.accuracy == .fullAccuracy
         let position = UnitVector(latitude: location.latitude, longitude: location.longitude)
@@ -150,23 +152,21 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         }
         var events: [RegionEvent] = []
         for index in bounds.indices {
-            let old = stateList[index]
+            let old = states.state(index)
             var new = old
             if decides, accuracy <= bounds[index].radius {
                 new = decide(index, location: location, position: position, accuracy: accuracy) ?? old
             }
-            if !reported[index] {
-                reported[index] = true
+            if !states.isReported(index) {
+                states.markReported(index)
                 events.append(RegionEvent(region: regions[index], kind: .initial, state: new, location: location, since: nil))
             } else if new != old {
                 events.append(
                     RegionEvent(
-                        region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location, since: dates[index]))
+                        region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location,
+                        since: states.date(index)))
             }
-            if new != old {
-                stateList[index] = new
-                dates[index] = location.time
-            }
+            if new != old { states.set(index, state: new, date: location.time) }
         }
         return events
     }
