@@ -308,8 +308,8 @@ public final class ConsentStore: AuthorizationSource {
     /// nothing for a later run), and a deny, a reset or reduced accuracy purges every monitor's
     /// state, whatever the positions it was decided on (a replayed track may well be this
     /// machine's own).
-    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` for a name that is not one
-    ///   (``RegionMonitor/isValidName(_:)``); ``GPSLocationError/invalidSettings(_:)`` naming the
+    /// - Throws: `GPSLocationError.invalidArgument` for a name that is not one
+    ///   (`RegionMonitor.isValidName(_:)`); `GPSLocationError.invalidSettings` naming the
     ///   file (and line) when the state cannot be trusted (a file or directory someone else
     ///   owns or can write, a line this store did not write): fail closed, nothing starts.
     public func namedMonitor(_ name: String, regions: [CircularRegion]) throws(GPSLocationError) -> RegionMonitor {
@@ -333,9 +333,13 @@ public final class ConsentStore: AuthorizationSource {
     /// Keeps `records` as the state of the monitor named `name`, when the files still authorize
     /// it (see ``namedMonitor(_:regions:)``): checked under the monitors' lock, so a deny's purge
     /// is never overtaken; otherwise the monitor's state is removed.
-    /// - Parameter authorization: what the records' positions were released under, or `nil`
-    ///   for positions that are data (a replay): then the files' decision alone says.
-    /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the state cannot be written.
+    /// - Parameters:
+    ///   - records: the monitor's regions and their last states (`RegionMonitor.records`, or
+    ///     as the events handed out leave them).
+    ///   - name: the monitor's name.
+    ///   - authorization: what the records' positions were released under, or `nil` for
+    ///     positions that are data (a replay): then the files' decision alone says.
+    /// - Throws: `GPSLocationError.invalidSettings` when the state cannot be written.
     public func keep(
         _ records: [MonitoringRecord], ofMonitorNamed name: String, releasedUnder authorization: Authorization?
     ) throws(GPSLocationError) {
@@ -377,7 +381,7 @@ public final class ConsentStore: AuthorizationSource {
 
     /// The monitors' directory, when there is one (`nil`: none, and none made); it must be the
     /// user's alone.
-    /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when it is not.
+    /// - Throws: `GPSLocationError.invalidSettings` when it is not.
     private func monitorsDirectory(create: Bool) throws(GPSLocationError) -> DirectoryHandle? {
         guard let path = paths.monitorsDirectory else { return nil }
         do throws(DirectoryHandle.Failure) {

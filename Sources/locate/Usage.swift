@@ -20,8 +20,9 @@ enum Usage {
         "locate status [--json] [--app NAME] [host[:port[:device]]]",
         "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
         "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
-        "locate monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
+        "locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
         "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
+        "locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)",
         "locate [--once | --follow | monitor ... | visits ...] --replay FILE [--replay-speed X]",
     ]
 
@@ -72,6 +73,10 @@ enum Usage {
         (
             "$XDG_CACHE_HOME/locate/last-fix.json",
             "The last fix handed out (default ~/.cache/locate/last-fix.json), for --max-age; removed by locate permission deny and reset."
+        ),
+        (
+            "$XDG_STATE_HOME/locate/monitors/NAME",
+            "The regions and last states of monitor --name NAME (default ~/.local/state/locate/monitors/NAME); kept only while location is allowed precisely, removed (every monitor's) by locate permission deny and reset and by reduced accuracy."
         ),
         (
             "$XDG_CACHE_HOME/locate/places.index",
