@@ -104,4 +104,25 @@ struct NamedMonitorEndToEndTests {
         let badName = try await runLocate(["monitor", "--name", "../escape", "--region", Self.home, "--replay", track], settings: settings)
         #expect(badName.status == 64 && badName.stderr.contains("is not a monitor name"), "\(badName.stderr)")
     }
+
+    @Test func againstGpsdTheNextRunReportsAgainstTheLastAndADenyEndsIt() async throws {
+        let receiver = try await GpsdServer(track: "commute", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let stop = "stop=\(RegionEndToEndTests.stop.latitude),\(RegionEndToEndTests.stop.longitude),60"
+        let arrive = try await runLocate(
+            ["monitor", "--name", "live", "--region", stop, "--until", "inside:stop", "--json", receiver.endpoint], settings: settings)
+        #expect(arrive.status == 0, "\(arrive.stderr)")
+        #expect(readWholeFile(settings.monitorFile("live").path).contains("\"state\":\"inside\""))
+        // The next run starts inside: its first event is a change, dated against the last run.
+        let next = try await runLocate(
+            ["monitor", "--name", "live", "--region", stop, "--count", "1", "--json", receiver.endpoint], settings: settings)
+        #expect(next.status == 0, "\(next.stderr)")
+        let event = try jsonObject(String(next.stdout.split(separator: "\n").first ?? ""))
+        #expect(event["event"] as? String == "exit" && event["since"] is String, "\(next.stdout)")
+        #expect(try await runLocate(["permission", "deny"], settings: settings).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: settings.monitorFile("live").path))
+        let denied = try await runLocate(["monitor", "--name", "live", "--region", stop, receiver.endpoint], settings: settings)
+        #expect(denied.status == 77 && denied.stdout.isEmpty, "\(denied.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: settings.monitorFile("live").path))
+    }
 }
