@@ -11,8 +11,9 @@ import LocateSupport
 /// an input that cannot be read (or a line over 1 MiB) 65. A signal ends it at once, as it ends
 /// any filter: there is nothing to close or keep.
 ///
-/// The records come from a `DeviceRecordReader`; an MQTT subscription would hand its messages
-/// to `DeviceLocation.parse(topic:payload:by:)` and go through the same `handle`.
+/// The records come from a `DeviceRecordSource`: today a `DeviceRecordReader` over `--replay`;
+/// an MQTT subscription (`--subscribe`) is another source, its messages parsed by
+/// `DeviceLocation.parse(topic:payload:by:)`, given to `run(from:)` the same way.
 struct FleetCommand<Detector: FleetDetector> {
     let options: CommandLineOptions
     var writer: RecordWriter
@@ -30,9 +31,9 @@ struct FleetCommand<Detector: FleetDetector> {
         self.record = record
     }
 
+    /// Reads `--replay` (a file, or `-` for standard input) with devices named by `key`.
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     mutating func run(by key: DeviceKey) throws(StandardStreams.OutputError) -> ExitStatus {
-        SignalTrap.restoreDefaultActions()
         var reader: DeviceRecordReader
         do throws(GPSLocationError) {
             let path = options.replay ?? "-"
@@ -43,23 +44,30 @@ struct FleetCommand<Detector: FleetDetector> {
             StandardStreams.diagnose(error.description)
             return ExitStatus(error)
         }
+        return try run(from: &reader)
+    }
+
+    /// Writes the events of `source`'s records until it ends (or `--count` records are out).
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    mutating func run(from source: inout some DeviceRecordSource) throws(StandardStreams.OutputError) -> ExitStatus {
+        SignalTrap.restoreDefaultActions()
         writer.start()
         do throws(StandardStreams.OutputError) {
             while true {
-                let item: DeviceRecordReader.Item?
+                let record: DeviceRecord?
                 do throws(GPSLocationError) {
-                    item = try reader.next()
+                    record = try source.next()
                 } catch {
                     try writer.flush()
                     StandardStreams.diagnose(error.description)
                     return ExitStatus(error)
                 }
-                guard let item else { break }
-                switch item {
+                guard let record else { break }
+                switch record {
                 case .location(let location):
                     if try handle(location) { return .success }
                 case .skipped(let line, let reason):
-                    StandardStreams.diagnose(UntrustedText.visible("\(reader.name):\(line): skipped: \(reason)"))
+                    StandardStreams.diagnose(UntrustedText.visible("\(source.name):\(line): skipped: \(reason)"))
                 }
             }
             try writer.finish()

@@ -5,21 +5,13 @@ import LocateSupport
 /// (``DeviceLocation/parse(line:by:)``). Read in one pass, never held whole: a line is handed out
 /// as soon as it is read, and memory is bounded by a chunk and the longest line (1 MiB).
 ///
-/// A line that is not a position of a device is skipped and said (``Item/skipped(line:reason:)``),
+/// A line that is not a position of a device is skipped and said (``DeviceRecord/skipped(line:reason:)``),
 /// so one device publishing garbage does not stop the others; a record that is not a position
 /// (another OwnTracks type, a status record) is skipped without a word.
 ///
 /// - Important: ``next()`` blocks until a line comes: call it on a thread of its own, never on
 ///   the cooperative pool.
-public struct DeviceRecordReader {
-    /// What a line gave.
-    public enum Item: Sendable, Hashable {
-        /// A device's position.
-        case location(DeviceLocation)
-        /// A line that is not one, with its 1-based number and why.
-        case skipped(line: Int, reason: String)
-    }
-
+public struct DeviceRecordReader: DeviceRecordSource {
     private var lines: TrackLines
     /// What messages call the input.
     public let name: String
@@ -47,10 +39,11 @@ public struct DeviceRecordReader {
         self.key = key
     }
 
-    /// The next position or skipped line, or `nil` at the end of the input.
+    /// The next position or skipped line, or `nil` at the end of the input (blocks until a line
+    /// comes).
     /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when the input cannot be
     ///   read, or a line is longer than 1 MiB (the reading cannot go on past it).
-    public mutating func next() throws(GPSLocationError) -> Item? {
+    public mutating func next() throws(GPSLocationError) -> DeviceRecord? {
         while true {
             let line: (number: Int, bytes: ArraySlice<UInt8>)?
             do throws(TrackProblem) {
