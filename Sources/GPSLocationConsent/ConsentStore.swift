@@ -28,7 +28,9 @@ import Synchronization
 ///   one ``init(paths:appName:warning:)`` warning.
 /// - **Ordered purges.** A location is kept under the cache's lock, after the decision is read
 ///   again from the files: a deny (whose purge takes the same lock after the settings changed)
-///   can never be followed by a kept location.
+///   can never be followed by a kept location. The named monitors' states
+///   (``namedMonitor(_:regions:)``) are positions too: they are kept the same way, under a lock
+///   of their own, and every purge removes them all.
 public final class ConsentStore: AuthorizationSource {
     /// Where the settings, the policy and the cache are.
     public let paths: SettingsPaths
@@ -299,10 +301,12 @@ public final class ConsentStore: AuthorizationSource {
         withExtendedLifetime(lock) {}
     }
 
-    /// Removes the kept fix, under the cache's lock.
+    /// Removes the kept fix, under the cache's lock, and every named monitor's state (a
+    /// region's state is a precise position: reduced accuracy keeps none).
     /// - Parameter keepingReduced: keep a fix that is a grid cell already (reduced accuracy
     ///   keeps what it released); remove only a precise one.
     func purgeCache(keepingReduced: Bool = false) {
+        purgeMonitors()
         guard let directory = cacheDirectory(create: false) else { return }
         let lock = try? directory.lock(LastFixCache.lockName, exclusive: true)
         directory.removeTemporaries(of: LastFixCache.fileName)
@@ -310,6 +314,99 @@ public final class ConsentStore: AuthorizationSource {
             directory.remove(LastFixCache.fileName)
         }
         withExtendedLifetime(lock) {}
+    }
+
+    // MARK: - Named monitors
+
+    /// A named region monitor (CLMonitor's `init(_ name:)`) of `regions`, each starting from the
+    /// state the monitor's last run kept, or, when `regions` is empty, of the regions it kept.
+    /// A monitor's state is kept in `$XDG_STATE_HOME/locate/monitors/NAME` only while location
+    /// is authorized (when-in-use or always, precise, as the files decide: "allow once" keeps
+    /// nothing for a later run), and a deny, a reset or reduced accuracy purges every monitor's
+    /// state, whatever the positions it was decided on (a replayed track may well be this
+    /// machine's own).
+    /// - Throws: `GPSLocationError.invalidArgument` for a name that is not one
+    ///   (`RegionMonitor.isValidName(_:)`); `GPSLocationError.invalidSettings` naming the
+    ///   file (and line) when the state cannot be trusted (a file or directory someone else
+    ///   owns or can write, a line this store did not write): fail closed, nothing starts.
+    public func namedMonitor(_ name: String, regions: [CircularRegion]) throws(GPSLocationError) -> RegionMonitor {
+        _ = try RegionMonitor(name: name, regions: [])
+        // Reading the settings purges what a refusal must not leave.
+        let decision = try settings().decision
+        var records: [MonitoringRecord] = []
+        if Self.keepsMonitors(decision), let directory = try monitorsDirectory(create: false) {
+            let path = directory.path + "/" + name
+            let bytes: [UInt8]?
+            do throws(TrustedFile.Refusal) {
+                bytes = try directory.read(name, owner: .user, limit: MonitorStateFile.maximumSize)
+            } catch {
+                throw .invalidSettings(SettingsProblem(file: path, message: error.description))
+            }
+            if let bytes { records = try MonitorStateFile.parse(bytes, name: name, path: path) }
+        }
+        return try RegionMonitor(name: name, regions: regions.isEmpty ? records.map(\.region) : regions, restoring: records)
+    }
+
+    /// Keeps `records` as the state of the monitor named `name`, when the files still authorize
+    /// it (see ``namedMonitor(_:regions:)``): checked under the monitors' lock, so a deny's purge
+    /// is never overtaken; otherwise the monitor's state is removed.
+    /// - Parameters:
+    ///   - records: the monitor's regions and their last states (`RegionMonitor.records`, or
+    ///     as the events handed out leave them).
+    ///   - name: the monitor's name.
+    ///   - authorization: what the records' positions were released under, or `nil` for
+    ///     positions that are data (a replay): then the files' decision alone says.
+    /// - Throws: `GPSLocationError.invalidSettings` when the state cannot be written.
+    public func keep(
+        _ records: [MonitoringRecord], ofMonitorNamed name: String, releasedUnder authorization: Authorization?
+    ) throws(GPSLocationError) {
+        _ = try RegionMonitor(name: name, regions: [])
+        guard let directory = try monitorsDirectory(create: true) else { return }
+        let lock: FileLock
+        do throws(DirectoryHandle.Failure) {
+            lock = try directory.lock(MonitorStateFile.lockName, exclusive: true)
+        } catch {
+            throw .invalidSettings(SettingsProblem(file: directory.path, message: error.description))
+        }
+        let decision = try loaded(purging: false).resolved.decision
+        directory.removeTemporaries(of: name)
+        if Self.keepsMonitors(decision), authorization.map({ $0.decision == decision }) ?? true {
+            do throws(DirectoryHandle.Failure) {
+                try directory.replace(name, with: MonitorStateFile.bytes(of: records, name: name), durable: false)
+            } catch {
+                throw .invalidSettings(SettingsProblem(file: directory.path + "/" + name, message: error.description))
+            }
+        } else {
+            directory.remove(name)
+        }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Whether `decision` lets a monitor's state be kept: authorized, precise.
+    private static func keepsMonitors(_ decision: AuthorizationDecision) -> Bool {
+        !decision.isRefusal && decision.accuracy == .fullAccuracy
+            && (decision.status == .authorizedWhenInUse || decision.status == .authorizedAlways)
+    }
+
+    /// Removes every named monitor's state, under the monitors' lock.
+    private func purgeMonitors() {
+        guard let directory = try? monitorsDirectory(create: false) else { return }
+        let lock = try? directory.lock(MonitorStateFile.lockName, exclusive: true)
+        for entry in directory.names() where entry != MonitorStateFile.lockName { directory.remove(entry) }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// The monitors' directory, when there is one (`nil`: none, and none made); it must be the
+    /// user's alone.
+    /// - Throws: `GPSLocationError.invalidSettings` when it is not.
+    private func monitorsDirectory(create: Bool) throws(GPSLocationError) -> DirectoryHandle? {
+        guard let path = paths.monitorsDirectory else { return nil }
+        do throws(DirectoryHandle.Failure) {
+            return try DirectoryHandle(path: path, create: create, isPrivate: true)
+        } catch {
+            if error.isMissing { return nil }
+            throw .invalidSettings(SettingsProblem(file: path, message: error.description))
+        }
     }
 
     /// The cache directory, when it is the user's alone; otherwise `nil`, with one warning.

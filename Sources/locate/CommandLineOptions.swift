@@ -93,6 +93,10 @@ struct CommandLineOptions: Sendable {
     var regions: [CircularRegion] = []
     /// `--until`, for `monitor`.
     var until: RegionCondition?
+    /// `--name`, for `monitor`: the named monitor whose states are kept between runs.
+    var monitorName: String?
+    /// `--by KEY`, for `monitor` and `visits`: a state per device of a fleet's records.
+    var deviceKey: DeviceKey?
     /// `--radius` and `--dwell`, for `visits`.
     var visitRadius = 50.0
     var visitDwell = Duration.seconds(300)
@@ -151,9 +155,9 @@ struct CommandLineOptions: Sendable {
     /// A fresh output format for one run.
     var outputFormat: any OutputFormat {
         switch format {
-        case .text: TextFormat(kind: recordKind)
-        case .json: JSONFormat(includesEvents: events, fields: recordKind.fields(includingPlaces: placeFields))
-        case .csv: CSVFormat(includesHeader: csvHeader, fields: recordKind.fields(includingPlaces: placeFields))
+        case .text: TextFormat(kind: recordKind, devices: deviceKey != nil)
+        case .json: JSONFormat(includesEvents: events, fields: recordKind.fields(includingPlaces: placeFields, devices: deviceKey != nil))
+        case .csv: CSVFormat(includesHeader: csvHeader, fields: recordKind.fields(includingPlaces: placeFields, devices: deviceKey != nil))
         case .gpx: GPXFormat(shape: mode == .once ? .waypoint : .track)
         case .template(let template): template
         }

@@ -21,6 +21,9 @@ struct EventCommand<Detector: LocationEventDetector> {
     let record: @Sendable (Detector.Event) -> EventRecord
     /// Whether an event meets `--until` (never, without it).
     let isGoal: @Sendable (Detector.Event) -> Bool
+    /// Told each event once it is handed out, with the authorization it was released under
+    /// (`nil` for a replay): a named monitor keeps its state (`NamedMonitorKeeper`).
+    var handedOut: (@Sendable (Detector.Event, Authorization?) -> Result<Void, GPSLocationError>)? = nil
 
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -90,6 +93,12 @@ struct EventCommand<Detector: LocationEventDetector> {
                 printed += 1
                 // Written only while the authorization it was made under holds.
                 try writer.flush { events.authorizationChanges == changes }
+                if let handedOut, events.authorizationChanges == changes,
+                    case .failure(let error) = handedOut(event, options.replay == nil ? events.authorization : nil)
+                {
+                    StandardStreams.diagnose(error.description)
+                    return ExitStatus(error)
+                }
                 if isGoal(event) { return .success }
                 if let count = options.count, printed >= count { return options.until == nil ? .success : .timedOut }
             case .status(let event):

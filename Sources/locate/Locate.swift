@@ -38,6 +38,23 @@ enum Locate {
         StandardIO.exit(status.rawValue)
     }
 
+    /// Whether the options go with `--by` (a fleet's records from `--replay`, nothing kept, no
+    /// goal or time limit yet); says why not.
+    private static func fleetOptionsFit(_ options: CommandLineOptions) -> Bool {
+        let problem: String? =
+            if options.replay == nil {
+                "'--by' reads a fleet's records from --replay FILE (- for stdin)"
+            } else if options.monitorName != nil {
+                "'--by' keeps no state between runs: not with --name"
+            } else if options.until != nil || options.duration != nil {
+                "'--by' ends with its input or --count: not with --until or --duration"
+            } else {
+                nil
+            }
+        if let problem { StandardStreams.diagnose("error: " + problem) }
+        return problem == nil
+    }
+
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its value.
     private static func waitFor<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () async throws(Failure) -> Value
@@ -181,8 +198,19 @@ enum Locate {
         let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places, tally: tally)
         switch (options.command, options.mode) {
         case (.monitor, _):
+            if options.deviceKey != nil, !fleetOptionsFit(options) { return .usage }
             // The settings' regions first: one on the command line replaces one of the same name.
-            let monitor = RegionMonitor(regions: settings.regions + options.regions)
+            let monitor: RegionMonitor
+            if let name = options.monitorName {
+                do throws(GPSLocationError) {
+                    monitor = try store.namedMonitor(name, regions: settings.regions + options.regions)
+                } catch {
+                    StandardStreams.diagnose(error.description)
+                    return ExitStatus(error)
+                }
+            } else {
+                monitor = RegionMonitor(regions: settings.regions + options.regions)
+            }
             guard !monitor.regions.isEmpty else {
                 StandardStreams.diagnose("error: no region to monitor: give --region NAME=LAT,LON,RADIUS or [region \"NAME\"] sections")
                 return .usage
@@ -191,14 +219,29 @@ enum Locate {
                 StandardStreams.diagnose("error: '--until': no region named '\(UntrustedText.visible(until.region, limit: 80))'")
                 return .usage
             }
+            if let key = options.deviceKey {
+                var command = FleetCommand(options: options, writer: writer, detector: DeviceRegionMonitor(monitor)) {
+                    EventRecord.region($0)
+                }
+                return try command.run(by: key)
+            }
             let until = options.until
+            let keeper = NamedMonitorKeeper(monitor: monitor, store: store)
             let command = EventCommand(
                 options: options, manager: manager, writer: writer, explainer: explainer, detector: monitor,
                 record: { EventRecord.region($0) },
-                isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false })
+                isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false },
+                handedOut: keeper.map { keeper in { keeper.keep($0, releasedUnder: $1) } })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.visits, _):
             guard let detector = options.visitDetector else { return .usage }
+            if options.deviceKey != nil, !fleetOptionsFit(options) { return .usage }
+            if let key = options.deviceKey {
+                var command = FleetCommand(options: options, writer: writer, detector: DeviceEventDetector(detector)) {
+                    EventRecord.visit($0)
+                }
+                return try command.run(by: key)
+            }
             let command = EventCommand(
                 options: options, manager: manager, writer: writer, explainer: explainer, detector: detector,
                 record: { EventRecord.visit($0) }, isGoal: { _ in false })

@@ -249,6 +249,27 @@ enum OptionTable {
             parsed.options.until = try condition(value, for: flag)
         },
         OptionSpec(
+            flags: ["--name"], value: "NAME", scopes: [.monitor],
+            help:
+                "(monitor) Keep the regions and their last states as monitor NAME (in $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit against them."
+        ) { parsed, flag, value in
+            guard RegionMonitor.isValidName(value) else {
+                throw UsageError(
+                    message: "'\(flag)': '\(UntrustedText.visible(value, limit: 80))' is not a monitor name (\(RegionMonitor.nameRule))")
+            }
+            parsed.options.monitorName = value
+        },
+        OptionSpec(
+            flags: ["--by"], value: "KEY", scopes: [.monitor, .visits],
+            help:
+                "(monitor, visits; with --replay) Keep a state per device of a fleet's records: KEY is topic (mosquitto_sub -v lines) or a JSON field such as tid (OwnTracks)."
+        ) { parsed, flag, value in
+            guard !value.isEmpty, value.utf8.count <= 64, !UntrustedText.hasHidden(value), !value.contains(" ") else {
+                throw UsageError(message: "'\(flag)' needs topic or a JSON field name, not '\(UntrustedText.visible(value, limit: 80))'")
+            }
+            parsed.options.deviceKey = DeviceKey(value)
+        },
+        OptionSpec(
             flags: ["--radius"], value: "M", scopes: [.visits],
             help: "(visits) A visit keeps within M metres of its centre (default 50)."
         ) { parsed, flag, value in

@@ -44,13 +44,13 @@ struct TextFormat: OutputFormat {
     /// whose `--once` touches no field table at all).
     private let eventFields: [RecordField]?
 
-    init(kind: RecordKind = .fix) {
+    init(kind: RecordKind = .fix, devices: Bool = false) {
         guard kind != .fix else {
             eventFields = nil
             return
         }
-        let table = kind.fields(includingPlaces: false)
-        eventFields = kind.textFields.compactMap { name in table.first { $0.name == name } }
+        let table = kind.fields(includingPlaces: false, devices: true)
+        eventFields = kind.textFields(devices: devices).compactMap { name in table.first { $0.name == name } }
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {

@@ -26,6 +26,8 @@ struct RecordSource {
     let place: Placemark?
     /// The region or visit event, for the records of `monitor` and `visits`.
     var event: EventRecord? = nil
+    /// The device the event is of, with `--by`.
+    var device: String? = nil
 }
 
 /// One field of a record: its name (the JSON key and CSV column) and how it is read off a record.

@@ -22,25 +22,31 @@ enum EventRecord {
 enum RecordKind: Sendable {
     case fix, region, visit
 
-    /// The fields of a JSON record or CSV row of this kind (the place fields only for fixes).
-    func fields(includingPlaces: Bool) -> [RecordField] {
+    /// The fields of a JSON record or CSV row of this kind (the place fields only for fixes;
+    /// an event's `device` only with `devices`, for `--by`).
+    func fields(includingPlaces: Bool, devices: Bool = false) -> [RecordField] {
         switch self {
         case .fix: RecordFields.record(includingPlaces: includingPlaces)
-        case .region: Self.regionFields
-        case .visit: Self.visitFields
+        case .region: devices ? Self.regionFields : Self.regionFields.filter { $0.name != "device" }
+        case .visit: devices ? Self.visitFields : Self.visitFields.filter { $0.name != "device" }
         }
     }
+
+    /// The device an event is of (`--by`): the key's value, as the record named it.
+    private static let deviceField = RecordField(name: "device") { record in record.device.map(FieldValue.text) ?? .unknown }
 
     /// The `--format` tokens of an event kind: its field names but `type`, as `--help` lists them.
     var tokenNames: String {
         var list = ""
-        for field in fields(includingPlaces: false) where field.name != "type" {
+        for field in fields(includingPlaces: false, devices: true) where field.name != "type" {
             list += list.isEmpty ? field.name : " %" + field.name
         }
         return list
     }
 
-    /// DESIGN §7: `{"type":"region","region":…,"event":…,"state":…,"time":…,"lat":…,"lon":…,"h_acc":…}`.
+    /// DESIGN §7: `{"type":"region","region":…,"event":…,"state":…,"time":…,"lat":…,"lon":…,"h_acc":…}`,
+    /// and `since`: when the state before the event was decided (a named monitor's last run, or
+    /// an earlier fix), `null` for `initial`.
     static let regionFields: [RecordField] = [
         RecordField(name: "type") { _ in .text("region") },
         RecordField(name: "region") { record in regionEvent(record).map { .text($0.region.name) } ?? .unknown },
@@ -50,9 +56,12 @@ enum RecordKind: Sendable {
         RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
         RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
         RecordField(name: "h_acc") { record in record.location.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown },
+        RecordField(name: "since") { record in regionEvent(record)?.since.map(FieldValue.time) ?? .unknown },
+        deviceField,
     ]
 
-    /// DESIGN §7: `{"type":"visit","event":…,"arrival":…,"departure":…,"lat":…,"lon":…,"h_acc":…}`.
+    /// DESIGN §7: `{"type":"visit","event":…,"arrival":…,"departure":…,"lat":…,"lon":…,"h_acc":…}`,
+    /// and `device` with `--by`.
     static let visitFields: [RecordField] = [
         RecordField(name: "type") { _ in .text("visit") },
         RecordField(name: "event") { record in visitEvent(record).map { .text($0.kind.rawValue) } ?? .unknown },
@@ -61,16 +70,20 @@ enum RecordKind: Sendable {
         RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
         RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
         RecordField(name: "h_acc") { record in record.location.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown },
+        deviceField,
     ]
 
     /// The fields the default text line has, in order: values a shell's `read` splits on
-    /// spaces, the free-form region name last so that `read … name` takes all of it.
-    var textFields: [String] {
-        switch self {
-        case .fix: ["lat", "lon"]
-        case .region: ["event", "state", "lat", "lon", "time", "region"]
-        case .visit: ["event", "lat", "lon", "arrival", "departure"]
-        }
+    /// spaces, the free-form region name last so that `read … name` takes all of it; with
+    /// `devices` (`--by`), the device first (a device name has no space).
+    func textFields(devices: Bool = false) -> [String] {
+        let fields: [String] =
+            switch self {
+            case .fix: ["lat", "lon"]
+            case .region: ["event", "state", "lat", "lon", "time", "region"]
+            case .visit: ["event", "lat", "lon", "arrival", "departure"]
+            }
+        return devices && self != .fix ? ["device"] + fields : fields
     }
 
     private static func regionEvent(_ record: RecordSource) -> RegionEvent? {

@@ -68,11 +68,11 @@ struct RecordWriter {
         positions.append((start, pending.count))
     }
 
-    /// Adds a region or visit event's record.
-    mutating func write(_ event: EventRecord) {
+    /// Adds a region or visit event's record, of `device` with `--by`.
+    mutating func write(_ event: EventRecord, device: String? = nil) {
         start()
         let before = pending.count
-        _ = format.record(RecordSource(location: event.location, now: Date(), place: nil, event: event), to: &pending)
+        _ = format.record(RecordSource(location: event.location, now: Date(), place: nil, event: event, device: device), to: &pending)
         notePosition(from: before)
         tally?.note(event.location)
     }

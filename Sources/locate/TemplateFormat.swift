@@ -60,7 +60,7 @@ struct TemplateFormat: OutputFormat, Sendable {
     /// Parses `template`.
     /// - Throws: `UsageError` for an unknown token (listing the valid ones) or a lone `%` or `\`.
     init(_ template: String, nullText: String, kind: RecordKind = .fix) throws(UsageError) {
-        let table = kind.fields(includingPlaces: false)
+        let table = kind.fields(includingPlaces: false, devices: true)
         // A fix's tokens are the table below; an event kind's are its field names.
         func token(_ word: Substring) -> (Token, RecordField)? {
             guard kind != .fix else {

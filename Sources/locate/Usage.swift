@@ -20,10 +20,11 @@ enum Usage {
         "locate status [--json] [--app NAME] [host[:port[:device]]]",
         "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
         "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
-        "locate monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
+        "locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
         "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
         "locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]",
         "locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]",
+        "locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)",
         "locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]",
         "locate access [--json]",
     ]
@@ -79,6 +80,10 @@ enum Usage {
         (
             "$XDG_STATE_HOME/locate/access.jsonl",
             "Who had your location (default ~/.local/state/locate/access.jsonl): a session per program positions were delivered to or refused, never a position; rotated to access.1.jsonl past 256 KiB. locate access lists it."
+        ),
+        (
+            "$XDG_STATE_HOME/locate/monitors/NAME",
+            "The regions and last states of monitor --name NAME (default ~/.local/state/locate/monitors/NAME); kept only while location is allowed precisely, removed (every monitor's) by locate permission deny and reset and by reduced accuracy."
         ),
         (
             "$XDG_CACHE_HOME/locate/places.index",

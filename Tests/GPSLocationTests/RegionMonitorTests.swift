@@ -35,6 +35,22 @@ struct RegionMonitorTests {
         #expect(events == ["home initial outside", "home enter inside", "home exit outside"])
     }
 
+    @Test func aNamedMonitorStartsFromItsRecordsAndSaysSinceWhen() throws {
+        var first = try RegionMonitor(name: "walk", regions: [Self.home, Self.depot])
+        _ = first.process(Self.fix(north: 0, second: 10))
+        #expect(first.records.map(\.state) == [.inside, .outside])
+        #expect(first.records.map(\.date) == [Date(timeIntervalSince1970: 1_767_254_410), Date(timeIntervalSince1970: 1_767_254_410)])
+        // The next run: home as it was, the depot moved (a new condition), a region gone.
+        let moved = Self.circle("depot", 37.5, 126.8863, 50)
+        var next = try RegionMonitor(name: "walk", regions: [Self.home, moved], restoring: first.records)
+        let events = next.process(Self.fix(north: 300, second: 20))
+        #expect(
+            events.map { "\($0.region.name) \($0.kind.rawValue) \($0.state.rawValue)" } == ["home exit outside", "depot initial outside"])
+        #expect(events.map(\.since) == [Date(timeIntervalSince1970: 1_767_254_410), nil])
+        #expect(throws: GPSLocationError.self) { try RegionMonitor(name: "../etc", regions: []) }
+        #expect(!RegionMonitor.isValidName(".hidden") && !RegionMonitor.isValidName("a/b") && RegionMonitor.isValidName("van-12.home_2"))
+    }
+
     @Test func theDecidingFixIsTheFirstClearlyInside() {
         var monitor = RegionMonitor(regions: [Self.home])
         _ = monitor.process(Self.fix(north: 300))

@@ -259,6 +259,9 @@ final class SettingsHome: Sendable {
 
     var cacheFile: URL { root.appendingPathComponent("cache/locate/last-fix.json") }
 
+    /// The state file of the named monitor `name`.
+    func monitorFile(_ name: String) -> URL { root.appendingPathComponent("state/locate/monitors/\(name)") }
+
     var environment: [String: String] {
         [
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "XDG_CONFIG_DIRS": root.appendingPathComponent("etc").path,

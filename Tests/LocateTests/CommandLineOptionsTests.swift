@@ -99,7 +99,10 @@ struct CommandLineOptionsTests {
         (["visits", "--radius", "0"], "'--radius' needs a number above 0, not '0'"),
         (["visits", "--region", "a=1,2,3"], "'--region' does not apply to visits"),
         (["monitor", "--gpx"], "'--gpx' does not apply to monitor"),
-        (["monitor", "--format", "%city"], "unknown token '%city' in --format (valid: %region %event %state %time %lat %lon %h_acc %%)"),
+        (
+            ["monitor", "--format", "%city"],
+            "unknown token '%city' in --format (valid: %region %event %state %time %lat %lon %h_acc %since %device %%)"
+        ),
     ])
     func rejectsBadCommandLinesWithAClearMessage(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try parse(arguments) }

@@ -18,7 +18,7 @@ struct HostileOptionTests {
     /// What each option must accept of `values`; everything else is a usage error. Seconds and
     /// metres are plain decimals in range (a duration of at least a millisecond); counts are whole
     /// numbers from 1; an endpoint is host[:port[:device]] of a host name's characters; a language
-    /// is a locale name; an app name is 1 to 64 of letters, digits, `.`, `_`, `-`; free text is free.
+    /// is a locale name; an app name (and a monitor's) is 1 to 64 of letters, digits, `.`, `_`, `-`; free text is free.
     static let accepted: [String: Set<String>] = [
         "--timeout": [], "--duration": [], "--heartbeat": [],
         "--max-age": ["0", "-0"], "--interval": ["0", "-0"],
@@ -33,6 +33,8 @@ struct HostileOptionTests {
         ],
         "--lang": ["nan", "NaN", "inf", "C.UTF-8"],
         "--app": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
+        "--by": Set(values).subtracting(["", "\u{1B}[2J", "\u{202E}", " 5", String(repeating: "9", count: 10_000)]),
+        "--name": ["nan", "NaN", "inf", "0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "C.UTF-8"],
         "--format": Set(values).subtracting(["%", "%lat%", "\\"]),
         "--null": Set(values), "--purpose": Set(values),
         "--listen": [], "--nmea": [],

@@ -1,3 +1,4 @@
+public import FoundationEssentials
 import LocateSupport
 
 /// A named circle on the earth: CoreLocation's `CLMonitor.CircularGeographicCondition`, with
@@ -137,4 +138,8 @@ public struct RegionEvent: Sendable, Hashable {
     public let state: RegionState
     /// The fix that decided it.
     public let location: Location
+    /// When the state before this one was decided (the receiver time of its fix, or the time a
+    /// named monitor's earlier run recorded): how long it held. `nil` for an `initial` event,
+    /// after an `unknown` state, or when that fix had no time.
+    public let since: Date?
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocateSupport
 
 /// Region monitoring as a value: give it each fix in order, and it says which regions changed
@@ -12,29 +13,94 @@ import LocateSupport
 /// (its state then, `unknown` when undecided); afterwards the state becoming `inside` is an `enter`, becoming
 /// `outside` an `exit` (also the first decision after an initial `unknown`).
 ///
+/// A named monitor (``init(name:regions:restoring:)``) starts from the ``MonitoringRecord``s an
+/// earlier run left (``records``), as `CLMonitor` keeps its conditions and their last states
+/// across launches: a restored region gives no `initial` event, and its first decision that
+/// differs from the restored state is an `enter` or an `exit`, whose ``RegionEvent/since`` is the
+/// time the restored state was decided. Keeping the records is the host's (the consent store
+/// keeps them in `$XDG_STATE_HOME/locate/monitors/NAME`, and purges them with the last fix).
+///
 /// Each fix is checked against every region on the sphere first (one dot product of unit
 /// vectors, see `SphericalBounds`), so only a fix near a region's boundary costs a geodesic.
 public struct RegionMonitor: Sendable, LocationEventDetector {
     /// The regions, in the order events for one fix come.
     public private(set) var regions: [CircularRegion] = []
+    /// The name the monitor's records are kept under (`CLMonitor`'s name), or `nil` for a
+    /// monitor that starts afresh each time.
+    public let name: String?
     // What the monitor keeps for each region, side by side with `regions` in arrays of plain
     // values: the loop over every region for every fix touches no reference count.
     /// The cheap checks (centre, radius, bounds for the accuracy of the latest fix).
     private var bounds: [SphericalBounds] = []
-    private var stateList: [RegionState] = []
-    /// Whether each region's `initial` event is out.
-    private var reported: [Bool] = []
+    /// Each region's state, whether its `initial` event is out, and when the state was decided.
+    private var storage = RegionStateArrays()
     /// The accuracy every region's bounds are prepared for (`nan`: not yet, or a region was added).
     private var preparedAccuracy = Double.nan
 
     /// The state of each region, by name.
     public var states: [String: RegionState] {
-        Dictionary(uniqueKeysWithValues: zip(regions.map(\.name), stateList))
+        Dictionary(uniqueKeysWithValues: regions.indices.map { (regions[$0].name, storage.state($0)) })
+    }
+
+    /// The regions with their last states and the times those were decided, in the regions'
+    /// order: what a named monitor keeps to start from next time.
+    public var records: [MonitoringRecord] {
+        regions.indices.map { MonitoringRecord(region: regions[$0], state: storage.state($0), date: storage.date($0)) }
     }
 
     /// A monitor of `regions`, all `unknown`; a later region of the same name replaces an earlier one.
     public init(regions: [CircularRegion]) {
-        // As `add` for each in turn (the last of a name stands, in its place), in linear time.
+        name = nil
+        appendAll(regions)
+    }
+
+    /// A named monitor of `regions`, each starting from the record of `records` for the same
+    /// region (same name, centre and radius) in its last state, without an `initial` event; a
+    /// region without one (new, or moved since) starts `unknown`. Records of regions not watched
+    /// any more are dropped.
+    /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` when `name` is not one (see
+    ///   ``isValidName(_:)``).
+    public init(name: String, regions: [CircularRegion], restoring records: [MonitoringRecord] = []) throws(GPSLocationError) {
+        guard Self.isValidName(name) else {
+            throw .invalidArgument(
+                name: "name", reason: "'\(UntrustedText.visible(name, limit: 80))' is not a monitor name (\(Self.nameRule))")
+        }
+        self.name = name
+        appendAll(regions)
+        var byName: [String: MonitoringRecord] = [:]
+        for record in records { byName[record.region.name] = record }
+        for index in self.regions.indices {
+            guard let record = byName[self.regions[index].name], record.region == self.regions[index] else { continue }
+            storage.set(index, state: record.state, date: record.date)
+            storage.markReported(index)
+        }
+    }
+
+    /// The rule of ``isValidName(_:)`` in words, for messages that refuse a name.
+    public static let nameRule = "1 to 64 ASCII letters, digits, '.', '_' and '-', starting with a letter or digit"
+
+    /// Whether `name` can name a monitor: 1 to 64 ASCII letters, digits, `.`, `_` and `-`,
+    /// starting with a letter or digit, so that it is a file name of its own (no path separator,
+    /// not `.` or `..`, nothing hidden) and safe to show anywhere.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), let first = bytes.first, Self.isNameByte(first), first != UInt8(ascii: "."),
+            first != UInt8(ascii: "-"), first != UInt8(ascii: "_")
+        else { return false }
+        return bytes.allSatisfy(Self.isNameByte)
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    /// As `add` for each in turn (the last of a name stands, in its place), in linear time.
+    private mutating func appendAll(_ regions: [CircularRegion]) {
         var last: [String: Int] = [:]
         for (index, region) in regions.enumerated() { last[region.name] = index }
         for (index, region) in regions.enumerated() where last[region.name] == index { append(region) }
@@ -51,8 +117,7 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
     private mutating func append(_ region: CircularRegion) {
         regions.append(region)
         bounds.append(SphericalBounds(center: UnitVector(latitude: region.latitude, longitude: region.longitude), radius: region.radius))
-        stateList.append(.unknown)
-        reported.append(false)
+        storage.append()
         preparedAccuracy = .nan
     }
 
@@ -61,12 +126,21 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         guard let index = regions.firstIndex(where: { $0.name == name }) else { return }
         regions.remove(at: index)
         bounds.remove(at: index)
-        stateList.remove(at: index)
-        reported.remove(at: index)
+        storage.remove(at: index)
     }
 
     /// The events `location` causes, in the regions' order.
     public mutating func process(_ location: Location) -> [RegionEvent] {
+        // Taken out while it is used, so that it is not copied.
+        var own = storage
+        storage = RegionStateArrays()
+        defer { storage = own }
+        return process(location, in: &own)
+    }
+
+    /// The events `location` causes for the device whose states are `states` (a fleet keeps
+    /// one monitor's regions and a device's states apart), in the regions' order.
+    mutating func process(_ location: Location, in states: inout some RegionStateStorage) -> [RegionEvent] {
         let accuracy = location.horizontalAccuracy ?? 0
         let decides = location.accuracy == .fullAccuracy
         let position = UnitVector(latitude: location.latitude, longitude: location.longitude)
@@ -78,18 +152,21 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         }
         var events: [RegionEvent] = []
         for index in bounds.indices {
-            let old = stateList[index]
+            let old = states.state(index)
             var new = old
             if decides, accuracy <= bounds[index].radius {
                 new = decide(index, location: location, position: position, accuracy: accuracy) ?? old
             }
-            if !reported[index] {
-                reported[index] = true
-                events.append(RegionEvent(region: regions[index], kind: .initial, state: new, location: location))
+            if !states.isReported(index) {
+                states.markReported(index)
+                events.append(RegionEvent(region: regions[index], kind: .initial, state: new, location: location, since: nil))
             } else if new != old {
-                events.append(RegionEvent(region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location))
+                events.append(
+                    RegionEvent(
+                        region: regions[index], kind: new == .inside ? .enter : .exit, state: new, location: location,
+                        since: states.date(index)))
             }
-            if new != old { stateList[index] = new }
+            if new != old { states.set(index, state: new, date: location.time) }
         }
         return events
     }

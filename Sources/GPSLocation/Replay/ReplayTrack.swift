@@ -8,7 +8,9 @@ import Synchronization
 /// tracks, or else of its routes, or else its waypoints), NMEA 0183 logs (`$`: RMC and GGA
 /// sentences, one fix per epoch; sentences with a wrong checksum or without a fix are skipped,
 /// as gpsd skips them) and `locate`'s own JSON Lines (`{`: fix records; other record types such
-/// as status events are skipped). `#` comment lines at the start (gpsd's receiver logs have
+/// as status events are skipped), which may also hold OwnTracks location records (other OwnTracks
+/// types are skipped) and may be `mosquitto_sub -v` lines (a topic, a space, a JSON payload; the
+/// topic is not looked at: ``DeviceRecordReader`` keeps devices apart). `#` comment lines at the start (gpsd's receiver logs have
 /// them) are skipped. A point without a stated accuracy is taken as exact; otherwise, as
 /// `locate`'s design has it, its `hdop` (GPX, NMEA GGA) is its accuracy in metres (a track file
 /// carries no better estimate: GPX has no accuracy field), and a record's `h_acc` is its
@@ -167,7 +169,10 @@ public struct ReplayTrack: Sendable {
     /// The format `input`'s first bytes say.
     private static func format(of input: TrackInput, name: String) throws(GPSLocationError) -> Format {
         do throws(TrackProblem) {
-            guard let format = Format(firstByte: try input.firstSignificantByte()) else {
+            let first = try input.firstSignificantByte()
+            // MQTT messages as `mosquitto_sub -v` writes them are JSON Lines with a topic before each.
+            if input.startsWithMessage { return .jsonLines }
+            guard let format = Format(firstByte: first) else {
                 throw TrackProblem(line: nil, reason: "not GPX, NMEA 0183 or JSON Lines")
             }
             return format

@@ -19,6 +19,9 @@ final class TrackInput {
     private var total = 0
     /// Bytes read ahead to tell the format, handed out first.
     private var lookahead: [UInt8] = []
+    /// Whether the first significant line is a topic, a space and a JSON payload (known after
+    /// `firstSignificantByte()`).
+    private(set) var startsWithMessage = false
 
     /// Asked before each chunk: `true` ends the input there, as if it ended (the playback
     /// stopped, or its deadline passed), so even a file is not read on for nobody.
@@ -124,7 +127,11 @@ final class TrackInput {
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF: continue
             case UInt8(ascii: "#"): inComment = true
-            default: return byte
+            default:
+                // A `mosquitto_sub -v` line: a topic, a space, a JSON payload (seen in what was read).
+                let line = bytes[(index - 1)...].prefix { $0 != 0x0A && $0 != 0x0D }
+                startsWithMessage = line.firstIndex(of: 0x20).map { line[($0 + 1)...].first == UInt8(ascii: "{") } ?? false
+                return byte
             }
         }
         return nil

@@ -1,0 +1,106 @@
+import GPSLocation
+import LocateSupport
+
+/// `locate monitor --by KEY` and `locate visits --by KEY`: a fleet's records (`mosquitto_sub -v`
+/// lines, OwnTracks and `locate` JSON records) from a file or a pipe, a detector per device, an
+/// event record naming its device for each event, written as soon as its record is read.
+///
+/// Other devices' positions are data, like a replay: no permission of this machine applies and
+/// nothing is kept. A line that is not a device's position is skipped with a message naming the
+/// line; a device beyond the bound is not watched (one message); the input ending is status 0,
+/// an input that cannot be read (or a line over 1 MiB) 65. A signal ends it at once, as it ends
+/// any filter: there is nothing to close or keep.
+///
+/// The records come from a `DeviceRecordSource`: today a `DeviceRecordReader` over `--replay`;
+/// an MQTT subscription (`--subscribe`) is another source, its messages parsed by
+/// `DeviceLocation.parse(topic:payload:by:)`, given to `run(from:)` the same way.
+struct FleetCommand<Detector: FleetDetector> {
+    let options: CommandLineOptions
+    var writer: RecordWriter
+    var detector: Detector
+    /// The record of an event.
+    let record: (Detector.Event) -> EventRecord
+    /// Whether a device beyond the bound was said already.
+    private var saidBound = false
+    private var printed = 0
+
+    init(options: CommandLineOptions, writer: RecordWriter, detector: Detector, record: @escaping (Detector.Event) -> EventRecord) {
+        self.options = options
+        self.writer = writer
+        self.detector = detector
+        self.record = record
+    }
+
+    /// Reads `--replay` (a file, or `-` for standard input) with devices named by `key`.
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    mutating func run(by key: DeviceKey) throws(StandardStreams.OutputError) -> ExitStatus {
+        var reader: DeviceRecordReader
+        do throws(GPSLocationError) {
+            let path = options.replay ?? "-"
+            reader =
+                path == "-"
+                ? DeviceRecordReader(readingFrom: 0, name: "standard input", by: key) : try DeviceRecordReader(contentsOf: path, by: key)
+        } catch {
+            StandardStreams.diagnose(error.description)
+            return ExitStatus(error)
+        }
+        return try run(from: &reader)
+    }
+
+    /// Writes the events of `source`'s records until it ends (or `--count` records are out).
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    mutating func run(from source: inout some DeviceRecordSource) throws(StandardStreams.OutputError) -> ExitStatus {
+        SignalTrap.restoreDefaultActions()
+        writer.start()
+        do throws(StandardStreams.OutputError) {
+            while true {
+                let record: DeviceRecord?
+                do throws(GPSLocationError) {
+                    record = try source.next()
+                } catch {
+                    try writer.flush()
+                    StandardStreams.diagnose(error.description)
+                    return ExitStatus(error)
+                }
+                guard let record else { break }
+                switch record {
+                case .location(let location):
+                    if try handle(location) { return .success }
+                case .skipped(let line, let reason):
+                    StandardStreams.diagnose(UntrustedText.visible("\(source.name):\(line): skipped: \(reason)"))
+                }
+            }
+            try writer.finish()
+        } catch .closed {
+            return .success
+        }
+        return .success
+    }
+
+    /// Runs one device's position through its detector and writes its events at once.
+    /// - Returns: whether `--count` records are out.
+    private mutating func handle(_ location: DeviceLocation) throws(StandardStreams.OutputError) -> Bool {
+        guard let events = detector.process(location) else {
+            if !saidBound {
+                saidBound = true
+                StandardStreams.diagnose(
+                    UntrustedText.visible(
+                        "device '\(location.device)' and any later new device are not watched: \(detector.maximumDevices) devices are")
+                )
+            }
+            return false
+        }
+        guard !events.isEmpty else { return false }
+        for event in events {
+            writer.write(record(event), device: location.device)
+            printed += 1
+            if let count = options.count, printed >= count {
+                try writer.flush()
+                try writer.finish()
+                return true
+            }
+        }
+        try writer.flush()
+        return false
+    }
+}
