@@ -22,9 +22,14 @@ let package = Package(
         // geocode never loads GLib; see shim.h for why there is no pkg-config here).
         .systemLibrary(name: "CGeonames"),
 
+        // C: the types of libnetcdf's functions, which GPSLocationPlaces opens with dlopen only to
+        // read gmt-dcw's borders into its place index (apt libnetcdf-dev, or libnetcdf19; nothing
+        // is linked, so a run that only reads the index never loads libnetcdf or HDF5).
+        .systemLibrary(name: "CNetCDF"),
+
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
-        // file per C library (LibGPS.swift, Geonames.swift).
+        // file per C library (LibGPS.swift, Geonames.swift, NetCDF.swift).
         .target(name: "LocateSupport"),
 
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
@@ -32,7 +37,7 @@ let package = Package(
         // The consent store every host uses by default.
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport"]),
         // Places; a position-only client links none of it.
-        .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "LocateSupport"]),
+        .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "CNetCDF", "LocateSupport"]),
 
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
