@@ -1,32 +1,37 @@
 import LocateSupport
 
-/// The border section of the place index (laid out by `BorderGrid`), read where it lies in the
-/// mapped file: a lookup touches only the pages of its cell. Every offset read from the file is
-/// checked against its end and every walk is bounded, so a damaged file gives a wrong region or
-/// none, never a crash or a hang.
+/// The border section of the place index (laid out by `BorderGrid`), read from the file as a
+/// lookup needs it: the cell table is kept in memory (260 KB), and a lookup reads the few nodes,
+/// the leaf and the vertices of its own cell, so the 20-odd MB of borders cost the process no
+/// memory. Every offset read from the file is checked against its end and every walk is bounded,
+/// so a damaged file gives a wrong region or none, never a crash or a hang.
 struct BorderIndex: Sendable {
-    private let file: MappedBytes
+    private let file: FileBytes
     private let base: Int
     private let vertexCount: Int
     private let vertices: Int
-    private let cells: Int
+    /// The cell table's entries.
+    private let cells: [UInt32]
 
     /// The section at `offset` in `file`, which must end where the file does, or `nil` when it
     /// does not or its tables do not fit in it.
-    init?(file: MappedBytes, offset: Int) {
+    init?(file: FileBytes, offset: Int) {
         guard offset >= 0, offset <= file.count - 16 else { return nil }
-        let vertexCount = file.word(offset)
-        let vertices = file.word(offset + 4)
-        let cells = file.word(offset + 8)
+        let header = file.bytes(offset..<(offset + 16))
+        let (vertexCount, vertices) = (ByteWords.word(header, at: 0), ByteWords.word(header, at: 4))
+        let cells = ByteWords.word(header, at: 8)
         let size = file.count - offset
-        guard file.word(offset + 12) == size, vertexCount <= 100_000_000, vertices >= 16, vertices <= size,
-            vertexCount * 8 <= size - vertices, cells >= 16, cells <= size, BorderGrid.columns * BorderGrid.rows * 4 <= size - cells
+        let cellBytes = BorderGrid.columns * BorderGrid.rows * 4
+        guard ByteWords.word(header, at: 12) == size, vertexCount <= 100_000_000, vertices >= 16, vertices <= size,
+            vertexCount * 8 <= size - vertices, cells >= 16, cells <= size, cellBytes <= size - cells
         else { return nil }
+        let table = file.bytes((offset + cells)..<(offset + cells + cellBytes))
+        guard table.count == cellBytes else { return nil }
         self.file = file
         base = offset
         self.vertexCount = vertexCount
         self.vertices = vertices
-        self.cells = cells
+        self.cells = (0..<(BorderGrid.columns * BorderGrid.rows)).map { UInt32(ByteWords.word(table, at: $0 * 4)) }
     }
 
     /// The region `latitude`, `longitude` (degrees) is in, or `nil` for none (the sea).
@@ -35,7 +40,7 @@ struct BorderIndex: Sendable {
         let x = longitude >= 180 ? longitude - 360 : longitude
         let column = min(max(Int((x + 180).rounded(.down)), 0), BorderGrid.columns - 1)
         let row = min(max(Int((latitude + 90).rounded(.down)), 0), BorderGrid.rows - 1)
-        var entry = file.word(base + cells + (row * BorderGrid.columns + column) * 4)
+        var entry = Int(cells[row * BorderGrid.columns + column])
         var (west, south, size) = (Double(column - 180), Double(row - 90), 1.0)
         for _ in 0...BorderGrid.maximumDepth {
             switch entry & 3 {
@@ -43,7 +48,8 @@ struct BorderIndex: Sendable {
                 let region = (entry >> 2) - 1
                 return region >= 0 ? region : nil
             case 1:
-                return leafRegion(at: base + entry & ~3, x, latitude, centreX: west + size / 2, centreY: south + size / 2)
+                guard let leaf = leaf(at: base + (entry & ~3)) else { return nil }
+                return region(in: leaf, x, latitude, centreX: west + size / 2, centreY: south + size / 2)
             case 2:
                 size /= 2
                 let east = x >= west + size
@@ -58,44 +64,58 @@ struct BorderIndex: Sendable {
         return nil
     }
 
-    /// The region of (`x`, `y`) in the leaf at `offset`: for each region in turn, smallest
-    /// first, the parity of the leaf's centre changed by the crossings of its chains on the way
-    /// from the centre; the first that holds the point.
-    private func leafRegion(at offset: Int, _ x: Double, _ y: Double, centreX: Double, centreY: Double) -> Int? {
-        let centreCount = file.short(offset)
-        let chainCount = file.short(offset + 2)
-        let chains = offset + 4 + (centreCount + centreCount % 2) * 2
-        guard chains + chainCount * 8 <= file.count else { return nil }
-        var centreIndex = 0
-        var chainIndex = 0
-        while centreIndex < centreCount || chainIndex < chainCount {
-            let centreRegion = centreIndex < centreCount ? file.short(offset + 4 + centreIndex * 2) : Int.max
-            let chainRegion = chainIndex < chainCount ? file.short(chains + chainIndex * 8) : Int.max
+    /// A leaf read: the regions its centre is in (ascending), and its chains (by region
+    /// ascending), each with its vertices in degrees.
+    private struct Leaf {
+        var centre: [Int] = []
+        var chains: [(region: Int, longitudes: [Double], latitudes: [Double])] = []
+    }
+
+    /// The leaf at `offset`, or `nil` when it does not fit in the file.
+    private func leaf(at offset: Int) -> Leaf? {
+        let header = file.bytes(offset..<(offset + 4))
+        guard header.count == 4 else { return nil }
+        let (centreCount, chainCount) = (ByteWords.short(header, at: 0), ByteWords.short(header, at: 2))
+        let centreSize = (centreCount + centreCount % 2) * 2
+        let body = file.bytes((offset + 4)..<(offset + 4 + centreSize + chainCount * 8))
+        guard body.count == centreSize + chainCount * 8 else { return nil }
+        var leaf = Leaf()
+        leaf.centre = (0..<centreCount).map { ByteWords.short(body, at: $0 * 2) }
+        for index in 0..<chainCount {
+            let chain = centreSize + index * 8
+            let (edges, first) = (ByteWords.short(body, at: chain + 2), ByteWords.word(body, at: chain + 4))
+            guard first < vertexCount, edges <= vertexCount - 1 - first else { continue }
+            let start = base + vertices + first * 8
+            let points = file.bytes(start..<(start + (edges + 1) * 8))
+            guard points.count == (edges + 1) * 8 else { continue }
+            let longitudes = (0...edges).map { Double(Int32(truncatingIfNeeded: ByteWords.word(points, at: $0 * 8))) / 1e6 }
+            let latitudes = (0...edges).map { Double(Int32(truncatingIfNeeded: ByteWords.word(points, at: $0 * 8 + 4))) / 1e6 }
+            leaf.chains.append((ByteWords.short(body, at: chain), longitudes, latitudes))
+        }
+        return leaf
+    }
+
+    /// The region of (`x`, `y`) in `leaf`: for each region in turn, smallest first, the parity
+    /// of the leaf's centre changed by the crossings of its chains on the way from the centre;
+    /// the first that holds the point.
+    private func region(in leaf: Leaf, _ x: Double, _ y: Double, centreX: Double, centreY: Double) -> Int? {
+        var (centreIndex, chainIndex) = (0, 0)
+        while centreIndex < leaf.centre.count || chainIndex < leaf.chains.count {
+            let centreRegion = centreIndex < leaf.centre.count ? leaf.centre[centreIndex] : Int.max
+            let chainRegion = chainIndex < leaf.chains.count ? leaf.chains[chainIndex].region : Int.max
             let region = min(centreRegion, chainRegion)
             var parity = 0
             if centreRegion == region {
                 parity = 1
                 centreIndex += 1
             }
-            while chainIndex < chainCount, file.short(chains + chainIndex * 8) == region {
-                let chain = chains + chainIndex * 8
-                let edges = file.short(chain + 2)
-                let first = file.word(chain + 4)
+            while chainIndex < leaf.chains.count, leaf.chains[chainIndex].region == region {
+                let chain = leaf.chains[chainIndex]
                 chainIndex += 1
-                guard first < vertexCount, edges <= vertexCount - 1 - first else { continue }
-                var vertex = base + vertices + first * 8
-                var (ax, ay) = (
-                    Double(Int32(truncatingIfNeeded: file.word(vertex))) / 1e6,
-                    Double(Int32(truncatingIfNeeded: file.word(vertex + 4))) / 1e6
-                )
-                for _ in 0..<edges {
-                    vertex += 8
-                    let (bx, by) = (
-                        Double(Int32(truncatingIfNeeded: file.word(vertex))) / 1e6,
-                        Double(Int32(truncatingIfNeeded: file.word(vertex + 4))) / 1e6
-                    )
-                    parity ^= BorderGrid.crosses(fromX: x, fromY: y, toX: centreX, toY: centreY, ax, ay, bx, by)
-                    (ax, ay) = (bx, by)
+                for edge in 0..<(chain.longitudes.count - 1) {
+                    parity ^= BorderGrid.crosses(
+                        fromX: x, fromY: y, toX: centreX, toY: centreY, chain.longitudes[edge], chain.latitudes[edge],
+                        chain.longitudes[edge + 1], chain.latitudes[edge + 1])
                 }
             }
             if parity == 1 { return region }
@@ -127,8 +147,8 @@ struct BorderIndex: Sendable {
                 let shift = Double(column - wrapped) * 1
                 var pending = [
                     (
-                        entry: file.word(base + cells + (row * BorderGrid.columns + column) * 4), west: Double(column - 180),
-                        south: Double(row - 90), size: 1.0, depth: 0
+                        entry: Int(cells[row * BorderGrid.columns + column]), west: Double(column - 180), south: Double(row - 90),
+                        size: 1.0, depth: 0
                     )
                 ]
                 while let square = pending.popLast() {
@@ -138,7 +158,9 @@ struct BorderIndex: Sendable {
                     else { continue }
                     switch square.entry & 3 {
                     case 1:
-                        nearest(inLeaf: base + square.entry & ~3, px, latitude, scale: scale, limit: limit, best: &best)
+                        if let leaf = leaf(at: base + (square.entry & ~3)) {
+                            nearest(in: leaf, px, latitude, scale: scale, limit: limit, best: &best)
+                        }
                     case 2 where square.depth < BorderGrid.maximumDepth:
                         let half = square.size / 2
                         for child in 0..<4 {
@@ -156,36 +178,20 @@ struct BorderIndex: Sendable {
         return best.map { ($0.region, $0.squared.squareRoot() * metresPerDegree) }
     }
 
-    private func nearest(
-        inLeaf offset: Int, _ x: Double, _ y: Double, scale: Double, limit: Double, best: inout (region: Int, squared: Double)?
-    ) {
-        let centreCount = file.short(offset)
-        let chainCount = file.short(offset + 2)
-        let chains = offset + 4 + (centreCount + centreCount % 2) * 2
-        guard chains + chainCount * 8 <= file.count else { return }
-        for index in 0..<chainCount {
-            let chain = chains + index * 8
-            let region = file.short(chain)
-            let edges = file.short(chain + 2)
-            let first = file.word(chain + 4)
-            guard first < vertexCount, edges <= vertexCount - 1 - first else { continue }
-            var vertex = base + vertices + first * 8
-            var (ax, ay) = (
-                (Double(Int32(truncatingIfNeeded: file.word(vertex))) / 1e6 - x) * scale,
-                Double(Int32(truncatingIfNeeded: file.word(vertex + 4))) / 1e6 - y
-            )
-            for _ in 0..<edges {
-                vertex += 8
-                let (bx, by) = (
-                    (Double(Int32(truncatingIfNeeded: file.word(vertex))) / 1e6 - x) * scale,
-                    Double(Int32(truncatingIfNeeded: file.word(vertex + 4))) / 1e6 - y
-                )
+    /// Keeps in `best` the region of the edge of `leaf` nearest to (`x`, `y`) if it is nearer
+    /// than `best` and within `limit` (squared degrees of latitude; longitudes scaled by `scale`).
+    private func nearest(in leaf: Leaf, _ x: Double, _ y: Double, scale: Double, limit: Double, best: inout (region: Int, squared: Double)?)
+    {
+        for chain in leaf.chains {
+            var (ax, ay) = ((chain.longitudes[0] - x) * scale, chain.latitudes[0] - y)
+            for vertex in 1..<chain.longitudes.count {
+                let (bx, by) = ((chain.longitudes[vertex] - x) * scale, chain.latitudes[vertex] - y)
                 let (dx, dy) = (bx - ax, by - ay)
                 let length = dx * dx + dy * dy
                 let t = length > 0 ? max(0, min(1, -(ax * dx + ay * dy) / length)) : 0
                 let (ex, ey) = (ax + t * dx, ay + t * dy)
                 let squared = ex * ex + ey * ey
-                if squared <= limit, squared < best?.squared ?? .infinity { best = (region, squared) }
+                if squared <= limit, squared < best?.squared ?? .infinity { best = (chain.region, squared) }
                 (ax, ay) = (bx, by)
             }
         }

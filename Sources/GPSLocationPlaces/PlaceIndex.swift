@@ -27,7 +27,7 @@ struct PlaceRecord: Sendable, Equatable {
 /// unit vectors (so a lookup visits a few dozen rows, not all of them), the divisions, countries
 /// and time zones once each in tables of their own, the border regions (`BorderData`), the
 /// texts, and last the borders' spatial index
-/// (`BorderGrid`), which is read where it lies in the mapped file (`BorderIndex`).
+/// (`BorderGrid`), which is read from the file as lookups need it (`BorderIndex`).
 ///
 /// Built once from the system's data (`PlaceIndexBuilder`) and kept in the cache
 /// (`$XDG_CACHE_HOME/locate/places.index`, written atomically), stamped with the files it came
@@ -84,7 +84,7 @@ struct PlaceIndex: Sendable {
         let directory = cacheDirectory.flatMap { try? DirectoryHandle(path: $0, create: true, isPrivate: true) }
         let path = (cacheDirectory ?? "") + "/" + fileName
         if directory != nil, let known = loaded.withLock({ $0[path] }), known.stamp == FileSignature(path: path).file { return known.index }
-        if let directory, let file = (try? MappedBytes.map(fileName, in: directory, owner: .user, limit: 256 << 20)).flatMap({ $0 }),
+        if let directory, let file = (try? FileBytes.open(fileName, in: directory, owner: .user, limit: 256 << 20)).flatMap({ $0 }),
             let kept = PlaceIndex(file: file), kept.isCurrent
         {
             loaded.withLock { $0[path] = (FileSignature(path: path).file, kept) }
@@ -103,12 +103,12 @@ struct PlaceIndex: Sendable {
 
     /// The index in `bytes`, or `nil` when they are not a complete, valid index.
     init?(bytes: [UInt8]) {
-        self.init(file: MappedBytes(bytes))
+        self.init(file: FileBytes(bytes))
     }
 
     /// The index in `file`, or `nil` when it is not a complete, valid index. All but the
     /// borders' spatial index is copied out and checked now; that is checked as it is read.
-    init?(file: MappedBytes) {
+    init?(file: FileBytes) {
         let header = file.bytes(0..<(Self.magic.count + 32))
         guard header.count == Self.magic.count + 32, header.starts(with: Self.magic) else { return nil }
         let bordersOffset = ByteWords.word(header, at: Self.magic.count + 28)

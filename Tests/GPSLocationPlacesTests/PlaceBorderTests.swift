@@ -126,7 +126,7 @@ struct PlaceBorderTests {
         islandWest.longitudes = island.longitudes.map { $0 - 360 }
         let pole = BorderData.Ring(region: 3, longitudes: [-180, 0, 180, 180, -180, -180], latitudes: [-70, -65, -70, -90, -90, -70])
         let rings = [lake, square, hole, island, islandWest, pole]
-        let borders = try #require(BorderIndex(file: MappedBytes(BorderGrid.encode(rings)), offset: 0))
+        let borders = try #require(BorderIndex(file: FileBytes(BorderGrid.encode(rings)), offset: 0))
         func scan(_ latitude: Double, _ longitude: Double) -> Int? {
             var inside: [Int: Bool] = [:]
             for ring in rings {
