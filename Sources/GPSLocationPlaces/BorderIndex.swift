@@ -1,17 +1,15 @@
 import LocateSupport
 
 /// The border section of the place index (laid out by `BorderGrid`), read from the file as a
-/// lookup needs it: the cell table is kept in memory (260 KB), and a lookup reads the few nodes,
-/// the leaf and the vertices of its own cell, so the 20-odd MB of borders cost the process no
-/// memory. Every offset read from the file is checked against its end and every walk is bounded,
+/// lookup needs it: its cell's entry, few nodes, leaf and vertices (positioned reads, two a point
+/// on average), so the 20-odd MB of borders cost the process no memory and opening it no time. Every offset read from the file is checked against its end and every walk is bounded,
 /// so a damaged file gives a wrong region or none, never a crash or a hang.
 struct BorderIndex: Sendable {
     private let file: FileBytes
     private let base: Int
     private let vertexCount: Int
     private let vertices: Int
-    /// The cell table's entries.
-    private let cells: [UInt32]
+    private let cells: Int
 
     /// The section at `offset` in `file`, which must end where the file does, or `nil` when it
     /// does not or its tables do not fit in it.
@@ -25,13 +23,11 @@ struct BorderIndex: Sendable {
         guard ByteWords.word(header, at: 12) == size, vertexCount <= 100_000_000, vertices >= 16, vertices <= size,
             vertexCount * 8 <= size - vertices, cells >= 16, cells <= size, cellBytes <= size - cells
         else { return nil }
-        let table = file.bytes((offset + cells)..<(offset + cells + cellBytes))
-        guard table.count == cellBytes else { return nil }
         self.file = file
         base = offset
         self.vertexCount = vertexCount
         self.vertices = vertices
-        self.cells = (0..<(BorderGrid.columns * BorderGrid.rows)).map { UInt32(ByteWords.word(table, at: $0 * 4)) }
+        self.cells = offset + cells
     }
 
     /// The region `latitude`, `longitude` (degrees) is in, or `nil` for none (the sea).
@@ -40,7 +36,7 @@ struct BorderIndex: Sendable {
         let x = longitude >= 180 ? longitude - 360 : longitude
         let column = min(max(Int((x + 180).rounded(.down)), 0), BorderGrid.columns - 1)
         let row = min(max(Int((latitude + 90).rounded(.down)), 0), BorderGrid.rows - 1)
-        var entry = Int(cells[row * BorderGrid.columns + column])
+        var entry = file.word(cells + (row * BorderGrid.columns + column) * 4)
         var (west, south, size) = (Double(column - 180), Double(row - 90), 1.0)
         for _ in 0...BorderGrid.maximumDepth {
             switch entry & 3 {
@@ -147,7 +143,8 @@ struct BorderIndex: Sendable {
                 let shift = Double(column - wrapped) * 1
                 var pending = [
                     (
-                        entry: Int(cells[row * BorderGrid.columns + column]), west: Double(column - 180), south: Double(row - 90),
+                        entry: file.word(cells + (row * BorderGrid.columns + column) * 4), west: Double(column - 180),
+                        south: Double(row - 90),
                         size: 1.0, depth: 0
                     )
                 ]

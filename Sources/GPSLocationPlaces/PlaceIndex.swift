@@ -157,6 +157,7 @@ struct PlaceIndex: Sendable {
         let textSpace = bytes.count - texts
         func isText(_ offset: Int, _ length: Int) -> Bool { offset <= textSpace && length <= textSpace - offset }
         var vectors = [Float](repeating: 0, count: count * 3)
+        var (rowCountries, rowDivisions) = ([UInt16](repeating: 0, count: count), [UInt16](repeating: 0, count: count))
         for row in 0..<count {
             let base = rows + row * Self.rowSize
             for axis in 0..<3 {
@@ -167,15 +168,16 @@ struct PlaceIndex: Sendable {
             let (latitude, longitude) = (
                 Self.signed(ByteWords.word(bytes, at: base + 12)), Self.signed(ByteWords.word(bytes, at: base + 16))
             )
+            let (division, country) = (ByteWords.short(bytes, at: base + 36), ByteWords.short(bytes, at: base + 38))
             guard abs(latitude) <= 90_000_000, abs(longitude) <= 180_000_000,
-                isText(ByteWords.word(bytes, at: base + 28), ByteWords.word(bytes, at: base + 32)),
-                ByteWords.short(bytes, at: base + 36) < divisionCount, ByteWords.short(bytes, at: base + 38) < countryCount,
-                ByteWords.short(bytes, at: base + 40) < zoneCount
+                isText(ByteWords.word(bytes, at: base + 28), ByteWords.word(bytes, at: base + 32)), division < divisionCount,
+                country < countryCount, ByteWords.short(bytes, at: base + 40) < zoneCount
             else { return nil }
+            (rowDivisions[row], rowCountries[row]) = (UInt16(division), UInt16(country))
         }
+        self.rowCountries = rowCountries
+        self.rowDivisions = rowDivisions
         self.vectors = vectors
-        rowCountries = (0..<count).map { UInt16(truncatingIfNeeded: ByteWords.short(bytes, at: rows + $0 * Self.rowSize + 38)) }
-        rowDivisions = (0..<count).map { UInt16(truncatingIfNeeded: ByteWords.short(bytes, at: rows + $0 * Self.rowSize + 36)) }
         let reaches = (0..<count).map { row in
             // Rounded up, so that the float never cuts off what the double takes in.
             Float(Double(max(ByteWords.word(bytes, at: rows + row * Self.rowSize + 20), 1)) * 144 / (6_371_008.8 * 6_371_008.8)).nextUp
