@@ -24,10 +24,14 @@ let package = Package(
 
         // C: libmosquitto from Debian's libmosquitto-dev, the MQTT client of `locate publish`.
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // C: the types of libnetcdf's functions, which GPSLocationPlaces opens with dlopen only to
+        // read gmt-dcw's borders into its place index (apt libnetcdf-dev, or libnetcdf19; nothing
+        // is linked, so a run that only reads the index never loads libnetcdf or HDF5).
+        .systemLibrary(name: "CNetCDF"),
 
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
-        // file per C library (LibGPS.swift, Geonames.swift).
+        // file per C library (LibGPS.swift, Geonames.swift, NetCDF.swift).
         .target(name: "LocateSupport"),
 
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
@@ -35,7 +39,11 @@ let package = Package(
         // The consent store every host uses by default.
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport"]),
         // Places; a position-only client links none of it.
-        .target(name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "LocateSupport"]),
+        .target(
+            name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "CNetCDF", "LocateSupport"],
+            // Optimized in debug builds too: building the place index simplifies and indexes
+            // some ten million border points, a second optimized and half a minute without.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // MQTT: a client over libmosquitto that keeps a bounded queue through broker outages and
         // hands each message out only while its admission holds (internal, not a product).

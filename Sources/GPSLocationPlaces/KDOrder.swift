@@ -54,7 +54,13 @@ enum KDOrder {
     /// The row nearest to `point` among `vectors` (three per row, in the tree's order); `nil`
     /// when there are none.
     static func nearest(to point: UnitVector, in vectors: [Float]) -> Int? {
-        var search = Search(vectors: vectors, target: point, limit: .infinity)
+        nearest(to: point, in: vectors, labels: [], label: 0)
+    }
+
+    /// The row nearest to `point` among those whose entry in `labels` is `label` (all rows when
+    /// `labels` is empty); `nil` when there are none.
+    static func nearest(to point: UnitVector, in vectors: [Float], labels: [UInt16], label: UInt16) -> Int? {
+        var search = Search(vectors: vectors, target: point, limit: .infinity, labels: labels, label: label)
         search.nearest(0, vectors.count / 3, axis: 0)
         return search.found.first
     }
@@ -63,7 +69,7 @@ enum KDOrder {
     /// their `reaches` entry. `subtreeReaches` (`subtreeMaxima(reaches)`) lets the search skip
     /// every part of the tree that reaches nowhere near.
     static func rows(reaching point: UnitVector, in vectors: [Float], reaches: [Float], subtreeReaches: [Float]) -> [Int] {
-        var search = Search(vectors: vectors, target: point, limit: 0)
+        var search = Search(vectors: vectors, target: point, limit: 0, labels: [], label: 0)
         search.reaching(0, vectors.count / 3, axis: 0, reaches: reaches, subtreeReaches: subtreeReaches)
         return search.found
     }
@@ -89,6 +95,9 @@ enum KDOrder {
         let target: UnitVector
         /// For `nearest`, the squared chord of the best row so far (`reaching` uses each row's reach).
         var limit: Double
+        /// For `nearest`, only rows whose label is `label` count (all when `labels` is empty).
+        let labels: [UInt16]
+        let label: UInt16
         var found: [Int] = []
 
         @inline(__always)
@@ -109,7 +118,7 @@ enum KDOrder {
             guard lower < upper else { return }
             let middle = lower + (upper - lower) / 2
             let squared = chordSquared(middle)
-            if squared < limit {
+            if squared < limit, labels.isEmpty || labels[middle] == label {
                 limit = squared
                 found = [middle]
             }

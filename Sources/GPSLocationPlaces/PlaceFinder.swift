@@ -4,39 +4,63 @@ import LocateSupport
 /// Turns coordinates into places and names into coordinates, offline, as `CLGeocoder` does for
 /// CoreLocation apps, from the data the system keeps up to date: libgeonames (about 24,000
 /// places of at least ~15,000 people, GeoNames data under CC BY 4.0), tzdata's principal city of
-/// every zone, and iso-codes' country and subdivision names (see `PlaceIndexBuilder`).
+/// every zone, iso-codes' country and subdivision names, and gmt-dcw's country and state borders
+/// (see `PlaceIndexBuilder`).
 ///
 /// Making a finder loads the place index from the cache (building it the first time, a fraction
 /// of a second); a lookup then takes microseconds. Nothing here touches the network, the
 /// process's locale or its environment.
+///
+/// **Which country.** The country (and, in Argentina, Australia, Brazil, Canada, China, India,
+/// Russia and the United States, the state) is the one whose border, in the Digital Chart of the
+/// World (1:1,000,000, through Debian's gmt-dcw), holds the coordinate. Those borders are drawn
+/// to within about 0.5–2 km of the true line, so within a kilometre or two of a border either
+/// side may be named; the index simplifies them by at most 150 m more. A coordinate in no
+/// country but within ``territorialSea`` (12 nautical miles) of one's coast is in that country's
+/// waters, and takes that country. Farther out it is at sea: ``Placemark/country`` and
+/// ``Placemark/countryCode`` are `nil`, and the placemark is the nearest place on land (its
+/// city, within ``cityRange``, and its time zone), with ``Placemark/distance`` saying how far it
+/// is.
 ///
 /// **Which place is named.** Not simply the nearest centre point: inside a big city that is often
 /// a smaller neighbour's. Each place reaches out from its centre by a radius that grows with the
 /// square root of its population (12 m per √person: about 38 km for Seoul's 10 million, 7 km
 /// for a city of 350,000, 1.5 km for a town of 15,000). Among the places whose radius reaches the
 /// coordinate, the one it is deepest inside (the smallest distance ÷ radius) is named; when no
-/// radius reaches it, the nearest place. Only places in the country of the nearest place compete,
-/// so a big city does not reach across a border. So 37.517829, 126.886270 (Yeongdeungpo-gu) is
+/// radius reaches it, the nearest place. Only places in the coordinate's own country (and, where
+/// the data has state borders, its own state) compete, so a big city does not reach across a
+/// border. So 37.517829, 126.886270 (Yeongdeungpo-gu) is
 /// Seoul, not Gwangmyeong 4.8 km away, while a suburb that is a city of its own (Santa Monica,
 /// Cambridge MA) keeps its name.
 ///
-/// **Far from any place.** When the nearest place is more than ``cityRange`` (100 km) away, no
-/// city is named (``Placemark/city`` is `nil`) but the nearest place's state, country and time
+/// **Time zone.** The named place's (or, far from any, the nearest place's) of the coordinate's
+/// own country (and state, where the data has state borders), so it is never a zone across a
+/// border; a country's tzdata principal cities are
+/// places of the index, so every country with a zone has one. At sea, the nearest place's.
+///
+/// **Far from any place.** When the nearest place of the country is more than ``cityRange``
+/// (100 km) away, no city is named (``Placemark/city`` is `nil`) but the state, country and time
 /// zone are given, with ``Placemark/distance`` saying how far that place is: the middle of
-/// Siberia, the Outback or the Sahara still gets its country. Beyond ``regionRange`` (1,500 km:
-/// the open ocean, far from any island with a zone of its own) nothing is named.
+/// Siberia, the Outback or the Sahara still gets its country. A country with no place in the data
+/// (Antarctica, Bouvet Island) is given with the coordinate itself as the placemark's point. At
+/// sea beyond ``regionRange`` (1,500 km) from any place, nothing is named.
 ///
 /// **Limits.** Districts are not in the data (no "Shinjuku"), nor are places under ~15,000 people
-/// (a tzdata principal city stands for its whole zone); where the nearest centre point is across
-/// a border, the other side wins, and far from any place the nearest one's country, state and
-/// zone may not be the point's own. A place's zone is its own, so near a zone border a point may
-/// be given the zone of a town on the other side.
+/// (a tzdata principal city stands for its whole zone). The borders are the data's: within a
+/// kilometre or two of a border (Geneva's suburbs, Monaco, which the data draws 1.5 km too far
+/// north) the other side may be named, and places the data lacks (Baarle-Hertog's enclaves,
+/// Campione d'Italia) are their host's. Outside the eight countries with state borders, the state
+/// is the named place's, so near a state border it may be the neighbouring one. Disputed areas
+/// are as the data draws them (Crimea in Ukraine, Western Sahara on its own).
 public struct PlaceFinder: Sendable {
     /// Within this distance of the nearest place (metres), a city is named.
     public static let cityRange = 100_000.0
-    /// Within this distance of the nearest place (metres), a state, country and time zone are
-    /// named; beyond it, nothing.
+    /// At sea, within this distance of the nearest place (metres), the nearest place and its
+    /// time zone are given; beyond it, nothing.
     public static let regionRange = 1_500_000.0
+    /// Within this distance of a country's coast (metres: 12 nautical miles, the territorial sea),
+    /// a coordinate in no country's borders is in that country.
+    public static let territorialSea = 22_224.0
 
     /// The language of the names this finder gives.
     public let language: PlaceLanguage
@@ -61,8 +85,8 @@ public struct PlaceFinder: Sendable {
         translations = PlaceTranslations(languages: language.languages)
     }
 
-    /// The place a person at `location` would name (see the rule above), or `nil` when no place
-    /// of the data is within ``regionRange``.
+    /// The place a person at `location` would name (see the rules above), or `nil` at sea
+    /// farther than ``regionRange`` from any place.
     public func reverseGeocode(_ location: Location) -> Placemark? {
         reverseGeocode(latitude: location.latitude, longitude: location.longitude)
     }
@@ -71,21 +95,34 @@ public struct PlaceFinder: Sendable {
     public func reverseGeocode(latitude: Double, longitude: Double) -> Placemark? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         let point = UnitVector(latitude: latitude, longitude: longitude)
-        guard let nearest = KDOrder.nearest(to: point, in: index.vectors) else { return nil }
-        let nearestDistance = distance(to: nearest, latitude, longitude)
-        guard nearestDistance <= Self.regionRange else { return nil }
-        guard nearestDistance <= Self.cityRange else { return placemark(nearest, from: (latitude, longitude), namingCity: false) }
-        // A border is a line no radius knows: a big city across it (Kinshasa from Brazzaville)
-        // must not take the name of a place on this side, so only places of the nearest place's
-        // country compete.
-        let country = index.countryIndex(nearest)
+        let query = (latitude: latitude, longitude: longitude)
+        let region =
+            index.borders.region(latitude: latitude, longitude: longitude)
+            ?? index.borders.nearestRegion(latitude: latitude, longitude: longitude, within: Self.territorialSea)?.region
+        guard let region, region < index.regionCount, let area = index.regionRecord(region) else {
+            guard let nearest = KDOrder.nearest(to: point, in: index.vectors),
+                distance(to: nearest, latitude, longitude) <= Self.regionRange
+            else { return nil }
+            return placemark(nearest, from: query, namingCity: distance(to: nearest, latitude, longitude) <= Self.cityRange, atSea: true)
+        }
+        // The places of the state compete, for a state with places; else those of the country.
+        let (labels, label) =
+            index.regionDivision(region).map { (index.rowDivisions, UInt16(truncatingIfNeeded: $0)) }
+            ?? (index.rowCountries, UInt16(truncatingIfNeeded: index.regionCountry(region)))
+        guard let nearest = KDOrder.nearest(to: point, in: index.vectors, labels: labels, label: label) else {
+            return placemark(
+                of: area, zone: KDOrder.nearest(to: point, in: index.vectors).flatMap { index.record($0)?.timeZone }, at: query)
+        }
+        guard distance(to: nearest, latitude, longitude) <= Self.cityRange else {
+            return placemark(nearest, from: query, namingCity: false, area: area)
+        }
         var deepest: (row: Int, depth: Double)? = nil
         let reaching = KDOrder.rows(reaching: point, in: index.vectors, reaches: index.reaches, subtreeReaches: index.subtreeReaches)
-        for row in reaching where index.countryIndex(row) == country {
+        for row in reaching where labels[row] == label {
             let depth = distance(to: row, latitude, longitude) / PlaceIndex.reach(population: index.population(row))
             if depth <= 1, depth < deepest?.depth ?? .infinity { deepest = (row, depth) }
         }
-        return placemark(deepest?.row ?? nearest, from: (latitude, longitude), namingCity: true)
+        return placemark(deepest?.row ?? nearest, from: query, namingCity: true, area: area)
     }
 
     private func distance(to row: Int, _ latitude: Double, _ longitude: Double) -> Double {
@@ -151,16 +188,31 @@ public struct PlaceFinder: Sendable {
         return found.sorted { ($0.isExact ? 1 : 0, $0.population) > ($1.isExact ? 1 : 0, $1.population) }
     }
 
-    private func placemark(_ row: Int, from query: (latitude: Double, longitude: Double)?, namingCity: Bool = true) -> Placemark? {
+    /// The placemark of place `row`; `area`, the region the coordinate is in, gives the state
+    /// when it is one; `atSea`: no country.
+    private func placemark(
+        _ row: Int, from query: (latitude: Double, longitude: Double)?, namingCity: Bool = true, area: PlaceRecord? = nil,
+        atSea: Bool = false
+    ) -> Placemark? {
         guard let place = index.record(row) else { return nil }
-        let state = translations.state(place) ?? place.division
+        let division = area.map { $0.division.isEmpty ? place : $0 } ?? place
+        let state = atSea ? "" : translations.state(division) ?? division.division
         return Placemark(
             city: namingCity ? translations.city(place) ?? place.name : nil,
             state: state.isEmpty ? nil : state,
-            country: translations.country(place) ?? place.country,
-            countryCode: place.countryCode, timeZone: place.timeZone,
+            country: atSea ? nil : translations.country(place) ?? place.country,
+            countryCode: atSea ? nil : place.countryCode, timeZone: place.timeZone,
             latitude: place.latitude, longitude: place.longitude, population: Int(place.population),
             distance: query.map { greatCircleDistance($0.latitude, $0.longitude, place.latitude, place.longitude) })
+    }
+
+    /// The placemark of a region whose country has no place: its names, the coordinate itself.
+    private func placemark(of area: PlaceRecord, zone: String?, at query: (latitude: Double, longitude: Double)) -> Placemark {
+        let state = translations.state(area) ?? area.division
+        return Placemark(
+            city: nil, state: state.isEmpty ? nil : state, country: translations.country(area) ?? area.country,
+            countryCode: area.countryCode, timeZone: zone ?? "", latitude: query.latitude, longitude: query.longitude, population: 0,
+            distance: 0)
     }
 }
 

@@ -25,19 +25,22 @@ struct PlaceRecord: Sendable, Equatable {
 /// Every place in a compact form that loads in about a millisecond, laid out for nearest-place
 /// searches: a table of fixed-size rows in the order of an implicit k-d tree over the places'
 /// unit vectors (so a lookup visits a few dozen rows, not all of them), the divisions, countries
-/// and time zones once each in tables of their own, and the texts after them.
+/// and time zones once each in tables of their own, the border regions (`BorderData`), the
+/// texts, and last the borders' spatial index
+/// (`BorderGrid`), which is read from the file as lookups need it (`BorderIndex`).
 ///
 /// Built once from the system's data (`PlaceIndexBuilder`) and kept in the cache
 /// (`$XDG_CACHE_HOME/locate/places.index`, written atomically), stamped with the files it came
 /// from: a change to any of them (an upgrade of libgeonames, tzdata or iso-codes) makes it be
 /// built again. A cached file that is damaged or not one of ours is ignored and replaced.
 struct PlaceIndex: Sendable {
-    static let magic = Array("LOCATE-PLACES-2\n".utf8)
+    static let magic = Array("LOCATE-PLACES-3\n".utf8)
     /// The index file's name in the cache directory.
     static let fileName = "places.index"
 
     private static let rowSize = 44
     private static let tableEntrySize = (division: 24, country: 24, zone: 8)
+    private static let regionSize = 40
 
     private let bytes: [UInt8]
     private let rows: Int
@@ -45,6 +48,11 @@ struct PlaceIndex: Sendable {
     private let countries: (offset: Int, count: Int)
     private let zones: (offset: Int, count: Int)
     private let texts: Int
+    private let regions: (offset: Int, count: Int)
+    /// The borders' spatial index.
+    let borders: BorderIndex
+    /// The size of the borders' section, the file's last.
+    let borderSectionSize: Int
     /// The files the index was built from, with their `stat` stamps then.
     private let sources: [(path: String, stamp: [Int])]
     /// The unit vector of each row, three floats a row, for the searches.
@@ -57,6 +65,10 @@ struct PlaceIndex: Sendable {
     let subtreeReaches: [Float]
     /// Number of places.
     let count: Int
+    /// The index in the country table of each row's country (`countryIndex`), and in the
+    /// division table of its division, for searches within one country or state.
+    let rowCountries: [UInt16]
+    let rowDivisions: [UInt16]
 
     /// The indexes this process has loaded, by path, with the file's `stat` stamp then: an index
     /// file that did not change is not read again.
@@ -72,8 +84,8 @@ struct PlaceIndex: Sendable {
         let directory = cacheDirectory.flatMap { try? DirectoryHandle(path: $0, create: true, isPrivate: true) }
         let path = (cacheDirectory ?? "") + "/" + fileName
         if directory != nil, let known = loaded.withLock({ $0[path] }), known.stamp == FileSignature(path: path).file { return known.index }
-        if let directory, let bytes = try? directory.read(fileName, owner: .user, limit: 64 << 20), let kept = PlaceIndex(bytes: bytes),
-            kept.isCurrent
+        if let directory, let file = (try? FileBytes.open(fileName, in: directory, owner: .user, limit: 256 << 20)).flatMap({ $0 }),
+            let kept = PlaceIndex(file: file), kept.isCurrent
         {
             loaded.withLock { $0[path] = (FileSignature(path: path).file, kept) }
             return kept
@@ -91,6 +103,17 @@ struct PlaceIndex: Sendable {
 
     /// The index in `bytes`, or `nil` when they are not a complete, valid index.
     init?(bytes: [UInt8]) {
+        self.init(file: FileBytes(bytes))
+    }
+
+    /// The index in `file`, or `nil` when it is not a complete, valid index. All but the
+    /// borders' spatial index is copied out and checked now; that is checked as it is read.
+    init?(file: FileBytes) {
+        let header = file.bytes(0..<(Self.magic.count + 32))
+        guard header.count == Self.magic.count + 32, header.starts(with: Self.magic) else { return nil }
+        let bordersOffset = ByteWords.word(header, at: Self.magic.count + 28)
+        guard bordersOffset <= file.count, let borders = BorderIndex(file: file, offset: bordersOffset) else { return nil }
+        let bytes = file.bytes(0..<bordersOffset)
         var reader = ByteReader(bytes: bytes)
         guard reader.take(Self.magic.count) == Self.magic[...],
             let count = reader.u32(), count <= 1_000_000,
@@ -98,7 +121,9 @@ struct PlaceIndex: Sendable {
             let countryCount = reader.u32(), countryCount <= 65_536,
             let zoneCount = reader.u32(), zoneCount <= 65_536,
             let textSize = reader.u32(),
-            let sourceCount = reader.u32(), sourceCount <= 16
+            let sourceCount = reader.u32(), sourceCount <= 16,
+            let regionCount = reader.u32(), regionCount <= 65_535,
+            reader.u32() != nil
         else { return nil }
         var sources: [(path: String, stamp: [Int])] = []
         for _ in 0..<sourceCount {
@@ -115,9 +140,13 @@ struct PlaceIndex: Sendable {
         let divisions = rows + count * Self.rowSize
         let countries = divisions + divisionCount * Self.tableEntrySize.division
         let zones = countries + countryCount * Self.tableEntrySize.country
-        let texts = zones + zoneCount * Self.tableEntrySize.zone
+        let regions = zones + zoneCount * Self.tableEntrySize.zone
+        let texts = regions + regionCount * Self.regionSize
         guard texts <= bytes.count, bytes.count - texts == textSize else { return nil }
         self.bytes = bytes
+        self.borders = borders
+        borderSectionSize = file.count - bordersOffset
+        self.regions = (regions, regionCount)
         self.rows = rows
         self.divisions = (divisions, divisionCount)
         self.countries = (countries, countryCount)
@@ -128,6 +157,7 @@ struct PlaceIndex: Sendable {
         let textSpace = bytes.count - texts
         func isText(_ offset: Int, _ length: Int) -> Bool { offset <= textSpace && length <= textSpace - offset }
         var vectors = [Float](repeating: 0, count: count * 3)
+        var (rowCountries, rowDivisions) = ([UInt16](repeating: 0, count: count), [UInt16](repeating: 0, count: count))
         for row in 0..<count {
             let base = rows + row * Self.rowSize
             for axis in 0..<3 {
@@ -138,12 +168,15 @@ struct PlaceIndex: Sendable {
             let (latitude, longitude) = (
                 Self.signed(ByteWords.word(bytes, at: base + 12)), Self.signed(ByteWords.word(bytes, at: base + 16))
             )
+            let (division, country) = (ByteWords.short(bytes, at: base + 36), ByteWords.short(bytes, at: base + 38))
             guard abs(latitude) <= 90_000_000, abs(longitude) <= 180_000_000,
-                isText(ByteWords.word(bytes, at: base + 28), ByteWords.word(bytes, at: base + 32)),
-                ByteWords.short(bytes, at: base + 36) < divisionCount, ByteWords.short(bytes, at: base + 38) < countryCount,
-                ByteWords.short(bytes, at: base + 40) < zoneCount
+                isText(ByteWords.word(bytes, at: base + 28), ByteWords.word(bytes, at: base + 32)), division < divisionCount,
+                country < countryCount, ByteWords.short(bytes, at: base + 40) < zoneCount
             else { return nil }
+            (rowDivisions[row], rowCountries[row]) = (UInt16(division), UInt16(country))
         }
+        self.rowCountries = rowCountries
+        self.rowDivisions = rowDivisions
         self.vectors = vectors
         let reaches = (0..<count).map { row in
             // Rounded up, so that the float never cuts off what the double takes in.
@@ -151,20 +184,25 @@ struct PlaceIndex: Sendable {
         }
         self.reaches = reaches
         subtreeReaches = KDOrder.subtreeMaxima(reaches)
-        for (table, entries) in [(self.divisions, 3), (self.countries, 3), (self.zones, 1)] {
+        for (table, entries, size) in [
+            (self.divisions, 3, 24), (self.countries, 3, 24), (self.zones, 1, 8), (self.regions, 4, Self.regionSize),
+        ] {
             for index in 0..<table.count {
                 for field in 0..<entries {
-                    let reference = table.offset + (index * entries + field) * 8
+                    let reference = table.offset + index * size + field * 8
                     guard isText(ByteWords.word(bytes, at: reference), ByteWords.word(bytes, at: reference + 4)) else { return nil }
                 }
             }
         }
+        for region in 0..<regionCount {
+            guard ByteWords.short(bytes, at: regions + region * Self.regionSize + 32) < countryCount else { return nil }
+        }
     }
 
     /// Whether the files this index was built from are the ones installed now: libgeonames
-    /// (first), then `PlaceIndexBuilder.dataFiles`, each with the stamp it had.
+    /// (first), then `PlaceIndexBuilder.dataFiles`, then libnetcdf, each with the stamp it had.
     private var isCurrent: Bool {
-        sources.dropFirst().map(\.path) == PlaceIndexBuilder.dataFiles
+        Array(sources.dropFirst().prefix(PlaceIndexBuilder.dataFiles.count).map(\.path)) == PlaceIndexBuilder.dataFiles
             && sources.allSatisfy { FileSignature(path: $0.path).file.numbers == $0.stamp }
     }
 
@@ -196,6 +234,32 @@ struct PlaceIndex: Sendable {
             population: UInt32(population(row)), latitude: latitude(row), longitude: longitude(row))
     }
 
+    /// The number of border regions.
+    var regionCount: Int { regions.count }
+
+    /// The index in the country table of region `region`'s country.
+    func regionCountry(_ region: Int) -> Int { ByteWords.short(bytes, at: regions.offset + region * Self.regionSize + 32) }
+
+    /// The index in the division table of the places' division that state `region` is, or
+    /// `nil` for a country or a state no place is in.
+    func regionDivision(_ region: Int) -> Int? {
+        let division = ByteWords.short(bytes, at: regions.offset + region * Self.regionSize + 34)
+        return division < divisions.count ? division : nil
+    }
+
+    /// Region `region` as a place without a name: its country and, for a state, its division
+    /// (empty for a country); `nil` when its texts are not valid.
+    func regionRecord(_ region: Int) -> PlaceRecord? {
+        let base = regions.offset + region * Self.regionSize
+        let country = countries.offset + regionCountry(region) * Self.tableEntrySize.country
+        guard let countryCode = text(at: country), let countryName = text(at: country + 8), let countryISOName = text(at: country + 16),
+            let divisionCode = text(at: base + 8), let division = text(at: base + 16), let divisionISOName = text(at: base + 24)
+        else { return nil }
+        return PlaceRecord(
+            id: "", name: "", divisionCode: divisionCode, division: division, divisionISOName: divisionISOName, countryCode: countryCode,
+            country: countryName, countryISOName: countryISOName, timeZone: "", population: 0, latitude: .nan, longitude: .nan)
+    }
+
     /// The English name of place `row`, as text, without checking the rest of its record (for
     /// matching names; an invalid name only fails to match).
     func name(_ row: Int) -> String {
@@ -223,9 +287,13 @@ struct PlaceIndex: Sendable {
 
     private static func signed(_ word: Int) -> Int { Int(Int32(bitPattern: UInt32(word))) }
 
-    /// The bytes of an index of `places` (in any order; they are put in the tree's), stamped
-    /// with the files they came from.
-    static func encode(_ places: [PlaceRecord], sources: [(path: String, stamp: [Int])]) -> [UInt8] {
+    /// The bytes of an index of `places` (in any order; they are put in the tree's) and the
+    /// border `regions` (as places without a name: country, and division for a state) numbered
+    /// as in `borders` (`BorderGrid.encode`), stamped with the files they came from.
+    static func encode(
+        _ places: [PlaceRecord], regions: [PlaceRecord] = [], borders: [UInt8] = BorderGrid.encode([]),
+        sources: [(path: String, stamp: [Int])]
+    ) -> [UInt8] {
         var texts: [UInt8] = []
         var textOffsets: [String: Int] = [:]
         func reference(_ text: String) -> [UInt8] {
@@ -274,12 +342,22 @@ struct PlaceIndex: Sendable {
             table += word(place.population) + word(UInt32(place.id) ?? 0) + reference(place.name)
             for index in [division(place), country(place), zone(place), 0] { table += short(UInt16(truncatingIfNeeded: index)) }
         }
-        guard indexes.divisions.count <= 65_536, indexes.countries.count <= 65_536, indexes.zones.count <= 65_536 else { return [] }
+        var regionsTable: [UInt8] = []
+        for region in regions {
+            regionsTable += reference(region.countryCode) + reference(region.divisionCode) + reference(region.division)
+            regionsTable += reference(region.divisionISOName) + short(UInt16(truncatingIfNeeded: country(region)))
+            regionsTable += short(region.divisionCode.isEmpty ? 0xFFFF : UInt16(truncatingIfNeeded: division(region))) + [0, 0, 0, 0]
+        }
+        guard indexes.divisions.count <= 65_536, indexes.countries.count <= 65_536, indexes.zones.count <= 65_536,
+            regions.count <= 65_535
+        else { return [] }
         var header = magic
         for value in [kept.count, indexes.divisions.count, indexes.countries.count, indexes.zones.count, texts.count] {
             header += word(UInt32(value))
         }
-        header += word(UInt32(sources.count))
+        header += word(UInt32(sources.count)) + word(UInt32(regions.count))
+        let bordersOffsetField = header.count
+        header += word(0)
         for source in sources {
             header += word(UInt32(source.path.utf8.count)) + Array(source.path.utf8) + word(UInt32(source.stamp.count))
             for value in source.stamp {
@@ -287,7 +365,10 @@ struct PlaceIndex: Sendable {
                 header += word(UInt32(truncatingIfNeeded: bits)) + word(UInt32(truncatingIfNeeded: bits >> 32))
             }
         }
-        return header + table + tables.divisions + tables.countries + tables.zones + texts
+        var index = header + table + tables.divisions + tables.countries + tables.zones + regionsTable + texts
+        let bordersOffset = index.count
+        for (position, byte) in word(UInt32(bordersOffset)).enumerated() { index[bordersOffsetField + position] = byte }
+        return index + borders
     }
 
     private static func word(_ value: UInt32) -> [UInt8] {

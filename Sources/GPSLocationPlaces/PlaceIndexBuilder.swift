@@ -15,20 +15,70 @@ import LocateSupport
 ///   `America/Ciudad_Juarez` since 2022, not `America/Ojinaga`).
 /// - **iso-codes**: each country's ISO name and, where `SubdivisionMatcher` finds it, each
 ///   division's ISO 3166-2 name: the keys of iso-codes' translations.
+/// - **gmt-dcw**: the borders of countries and of the states of the eight largest
+///   (`BorderData`), numbered smallest first, in a spatial index (`BorderGrid`); a state is
+///   named as libgeonames names the division its ISO 3166-2 name was matched to, else by its
+///   ISO name.
 enum PlaceIndexBuilder {
     /// The data files the index is built from besides libgeonames (stamped in the index).
-    static let dataFiles = TimeZoneData.files + ISOCodes.files
+    static let dataFiles = TimeZoneData.files + ISOCodes.files + BorderData.files
 
     /// How close a principal city of tzdata must be to a place of libgeonames to be that place.
     static let sameCityDistance = 25_000.0
 
     /// The bytes of a new index of the system's data.
-    /// - Throws: `GPSLocationError.placeDataUnavailable` when libgeonames cannot be read.
+    /// - Throws: `GPSLocationError.placeDataUnavailable` when libgeonames, gmt-dcw or libnetcdf
+    ///   cannot be read.
     static func build() throws(GPSLocationError) -> [UInt8] {
         let (places, libraryPath) = try GeonamesLibrary.readPlaces()
-        let combined = combine(places, timeZones: .load(), iso: .load())
-        let sources = ([libraryPath] + dataFiles).map { (path: $0, stamp: FileSignature(path: $0).file.numbers) }
-        return PlaceIndex.encode(combined, sources: sources)
+        let (timeZones, iso) = (TimeZoneData.load(), ISOCodes.load())
+        let combined = combine(places, timeZones: timeZones, iso: iso)
+        var (regions, rings, netCDFPath) = try BorderData.load()
+        let order = regions.indices.sorted { (regions[$0].area, $0) < (regions[$1].area, $1) }
+        var number = [Int](repeating: 0, count: regions.count)
+        for (rank, region) in order.enumerated() { number[region] = rank }
+        for ring in rings.indices { rings[ring].region = number[rings[ring].region] }
+        regions = order.map { regions[$0] }
+        let sources = ([libraryPath] + dataFiles + [netCDFPath]).map { (path: $0, stamp: FileSignature(path: $0).file.numbers) }
+        return PlaceIndex.encode(
+            combined, regions: regionRecords(regions, places: combined, iso: iso), borders: BorderGrid.encode(rings), sources: sources)
+    }
+
+    /// Each region as a place without a name: its country as the places have it (else as
+    /// iso-codes names it), and for a state, the division of the places matched to its ISO
+    /// 3166-2 code, else its ISO (or gmt-dcw) name.
+    static func regionRecords(_ regions: [BorderData.Region], places: [PlaceRecord], iso: ISOCodes) -> [PlaceRecord] {
+        var countries: [String: PlaceRecord] = [:]
+        // For each ISO subdivision, the division most of its places have (libgeonames keeps some
+        // merged divisions under their old codes too).
+        var counts: [String: [String: (place: PlaceRecord, count: Int)]] = [:]
+        for place in places {
+            if countries[place.countryCode] == nil { countries[place.countryCode] = place }
+            if !place.divisionISOName.isEmpty {
+                counts[place.countryCode + "\t" + place.divisionISOName, default: [:]][place.divisionCode, default: (place, 0)].count += 1
+            }
+        }
+        let divisions = counts.mapValues { byCode in
+            byCode.values.max { ($0.count, $1.place.divisionCode) < ($1.count, $0.place.divisionCode) }?.place
+        }
+        return regions.map { region in
+            let country = countries[region.countryCode]
+            let name = iso.countries[region.countryCode]?.displayName ?? ""
+            var record = PlaceRecord(
+                id: "", name: "", divisionCode: "", division: "", divisionISOName: "", countryCode: region.countryCode,
+                country: country?.country ?? (name.isEmpty ? region.countryCode : name), countryISOName: country?.countryISOName ?? name,
+                timeZone: "", population: 0, latitude: 0, longitude: 0)
+            guard !region.stateCode.isEmpty else { return record }
+            let code = region.countryCode + "-" + region.stateCode
+            let isoName = iso.subdivisions[region.countryCode]?.first { $0.code == code }?.name ?? ""
+            if let division = divisions[region.countryCode + "\t" + isoName] ?? nil, !isoName.isEmpty {
+                (record.divisionCode, record.division) = (division.divisionCode, division.division)
+            } else {
+                record.division = isoName.isEmpty ? region.stateName : isoName
+            }
+            record.divisionISOName = isoName
+            return record
+        }
     }
 
     /// libgeonames' `places` with tzdata's and iso-codes' data joined in (see above).

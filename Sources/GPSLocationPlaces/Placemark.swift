@@ -14,10 +14,12 @@ public struct Placemark: Sendable, Hashable {
     /// The first-level division (state, province, region), such as "Île-de-France Region";
     /// `nil` when the data has none.
     public var state: String?
-    /// The country, as the data names it ("Republic of Korea", "대한민국").
-    public var country: String
-    /// The ISO 3166-1 alpha-2 code of the country, such as "KR".
-    public var countryCode: String
+    /// The country, as the data names it ("Republic of Korea", "대한민국"); `nil` at sea (a
+    /// coordinate in no country's borders nor its territorial waters), where the placemark is
+    /// the nearest place on land.
+    public var country: String?
+    /// The ISO 3166-1 alpha-2 code of the country, such as "KR" (`XK` for Kosovo); `nil` at sea.
+    public var countryCode: String?
     /// The IANA time zone identifier, such as "Asia/Seoul".
     public var timeZone: String
     /// The place's own latitude (its centre point in the data; the nearest place's when

@@ -98,6 +98,12 @@ package final class DirectoryHandle {
         try TrustedFile.read(name, in: descriptor, owner: owner, limit: limit)
     }
 
+    /// A new read-only descriptor of the file `name` (never through a symbolic link), or -1
+    /// with `errno` set; the caller closes it.
+    package func openForReading(_ name: String) -> Int32 {
+        openat(descriptor, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+    }
+
     /// Replaces the file `name` with `bytes`, atomically: a temporary file created exclusively
     /// (a name no other writer uses, never through a link), mode 0600, renamed over `name`.
     /// - Parameter durable: sync the file and the directory, so the change survives a crash.

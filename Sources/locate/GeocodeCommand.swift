@@ -68,8 +68,8 @@ struct GeocodeCommand {
         [
             ("city", place?.city.map(FieldValue.text) ?? .unknown),
             ("state", place?.state.map(FieldValue.text) ?? .unknown),
-            ("country", place.map { .text($0.country) } ?? .unknown),
-            ("country_code", place.map { .text($0.countryCode) } ?? .unknown),
+            ("country", place?.country.map(FieldValue.text) ?? .unknown),
+            ("country_code", place?.countryCode.map(FieldValue.text) ?? .unknown),
             ("timezone", place.map { .text($0.timeZone) } ?? .unknown),
         ]
     }

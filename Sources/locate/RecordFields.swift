@@ -81,8 +81,8 @@ enum RecordFields {
     static let places: [RecordField] = [
         RecordField(name: "city") { record in record.place?.city.map(FieldValue.text) ?? .unknown },
         RecordField(name: "state") { record in record.place?.state.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "country") { record in record.place.map { .text($0.country) } ?? .unknown },
-        RecordField(name: "country_code") { record in record.place.map { .text($0.countryCode) } ?? .unknown },
+        RecordField(name: "country") { record in record.place?.country.map(FieldValue.text) ?? .unknown },
+        RecordField(name: "country_code") { record in record.place?.countryCode.map(FieldValue.text) ?? .unknown },
         RecordField(name: "timezone") { record in record.place.map { .text($0.timeZone) } ?? .unknown },
     ]
 

@@ -126,9 +126,7 @@ struct PlaceDataTests {
 
     /// Across the whole data, nearly every place's division is matched (README says how many).
     @Test func nearlyEveryDivisionIsMatched() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let index = try PlaceIndex.load(cacheDirectory: directory)
+        let index = try PlaceIndex.load(cacheDirectory: SharedPlaceIndex.directory)
         let divided = (0..<index.count).compactMap { index.record($0) }.filter { !$0.divisionCode.isEmpty }
         let share = Double(divided.filter { !$0.divisionISOName.isEmpty }.count) / Double(divided.count)
         #expect(share >= 0.93, "\(share)")

@@ -232,14 +232,19 @@ final class SettingsHome: Sendable {
         if let policy { try write(policy, to: policyFile) }
     }
 
-    /// Puts a copy of the place index in the cache, as a first run leaves it: building it takes
-    /// seconds in a debug build, and only a few tests are about building it.
+    /// Puts the place index in the cache, as a first run leaves it: building it takes seconds in
+    /// a debug build, and only a few tests are about building it. A hard link to the one the run
+    /// made (24 MB; locate only ever replaces it by renaming, never writes it in place), else a
+    /// copy.
     func installPlaceIndex() async throws {
         let directory = cacheFile.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent("places.index")
-        try await PlaceIndexCopy.bytes().write(to: file)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let made = try await PlaceIndexCopy.file()
+        if (try? FileManager.default.linkItem(at: made, to: file)) == nil {
+            try Data(contentsOf: made).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
     }
 
     /// `allowingAlways()` (or `user` as the settings) with the place index in place.
@@ -293,16 +298,22 @@ final class SettingsHome: Sendable {
 
 /// The place index the built `locate` makes, made once per test run (in a cache of its own).
 enum PlaceIndexCopy {
-    private static let made = Task { () throws -> Data in
+    /// Where the run's index is made, kept between runs in the build directory (so that what is
+    /// linked from it lives as long as the tests, and nothing is left in the temporary directory).
+    private static let cache = Package.root.appendingPathComponent(".build/locate-test-cache")
+
+    private static let made = Task { () throws -> URL in
+        try? FileManager.default.removeItem(at: cache)
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let home = try SettingsHome()
-        let run = try startLocate(["geocode", "0", "0"], settings: home)
+        let run = try startLocate(["geocode", "0", "0"], settings: home, environment: ["XDG_CACHE_HOME": cache.path])
         let status = try await run.waitForExit(timeout: 120)
         guard status == 0 else { throw HarnessError(description: "locate geocode 0 0 failed (\(status)): \(run.stderr.text)") }
-        return try Data(contentsOf: home.cacheFile.deletingLastPathComponent().appendingPathComponent("places.index"))
+        return cache.appendingPathComponent("locate/places.index")
     }
 
-    /// The index's bytes, made by the first caller and shared by the rest.
-    static func bytes() async throws -> Data {
+    /// The index's file, made by the first caller and shared by the rest.
+    static func file() async throws -> URL {
         try await made.value
     }
 }
