@@ -7,7 +7,7 @@ _locate() {
         --gpsd|--timeout|--accuracy|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--app|--purpose|--region|--until|--radius|--dwell|--replay|--replay-speed) return ;;
     esac
     if [[ $COMP_CWORD -eq 1 && $current != -* ]]; then
-        COMPREPLY=($(compgen -W "permission status geocode monitor visits" -- "$current"))
+        COMPREPLY=($(compgen -W "permission status geocode monitor visits help" -- "$current"))
         return
     fi
     COMPREPLY=($(compgen -W "--once -f --follow --gpsd --timeout --accuracy --max-age -n --count --duration --distance --interval --heartbeat --json --geocode --lang --limit --batch --events --csv --no-header --gpx --format --null --no-fallback --app --purpose --region --until --radius --dwell --replay --replay-speed --always --reduced -V --version -h --help" -- "$current"))

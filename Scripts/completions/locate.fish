@@ -1,5 +1,5 @@
 # fish completion for locate; generated from the same source as `locate --help`.
-complete -c locate -n __fish_use_subcommand -f -a 'permission status geocode monitor visits'
+complete -c locate -n __fish_use_subcommand -f -a 'permission status geocode monitor visits help'
 complete -c locate -n '__fish_seen_subcommand_from permission' -f -a 'status allow deny reset'
 complete -c locate -l once -d 'Print one fix and exit (the default).'
 complete -c locate -s f -l follow -d 'Print fixes as they come until interrupted, --count or --duration.'

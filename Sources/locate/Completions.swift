@@ -3,8 +3,8 @@ import LocateSupport
 /// Shell completion scripts for bash, zsh and fish, rendered from `Usage` like `--help`.
 /// The tracked copies are in Scripts/completions/; a test checks they are what this renders.
 enum Completions {
-    private static let commands = ["permission", "status", "geocode", "monitor", "visits"]
-    private static let permissionActions = ["status", "allow", "deny", "reset"]
+    private static var commands: [String] { CommandTable.commands.map(\.name) }
+    private static var permissionActions: [String] { CommandTable.command("permission")?.words ?? [] }
 
     private static var allFlags: [String] { OptionTable.options.flatMap(\.flags) }
 

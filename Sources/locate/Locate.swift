@@ -21,16 +21,24 @@ enum Locate {
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
         StandardIO.ignoreBrokenPipes()
         let environment = EnvironmentVariables.process
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let status: ExitStatus
         do {
-            let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+            let options = try CommandLineOptions(arguments: arguments, environment: environment)
             // Only the streams end cleanly on a signal; everything else ends with its default action.
             if !options.isStream { SignalTrap.restoreDefaultActions() }
             status = run(options, environment: environment)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
-            StandardStreams.writeMessage(Usage.synopsis)
-            StandardStreams.writeMessage("See 'locate --help' for more information.")
+            let command = CommandTable.command(of: arguments)
+            let program = Usage.program
+            var first = true
+            for usage in Usage.usageLines where usage.command == command.name {
+                StandardStreams.writeMessage((first ? "Usage: " : "       ") + program + " " + usage.line)
+                first = false
+            }
+            let helpCommand = command.name.isEmpty || command.name == "help" ? "" : " " + command.name
+            StandardStreams.writeMessage("See '\(program)\(helpCommand) --help' for more information.")
             status = .usage
         }
         StandardIO.exit(status.rawValue)
@@ -85,7 +93,7 @@ enum Locate {
         _ options: CommandLineOptions, environment: EnvironmentVariables
     ) throws(StandardStreams.OutputError) -> ExitStatus {
         if options.showHelp {
-            try StandardStreams.writeRecord(HelpText.text)
+            try StandardStreams.writeRecord(HelpText.text(for: options.helpCommand, program: Usage.program))
             return .success
         }
         if options.showVersion {

@@ -9,10 +9,16 @@ enum ManPage {
             ".SH SYNOPSIS",
         ]
         for usage in Usage.usageLines {
-            lines += [".nf", escaped(usage), ".fi"]
+            lines += [".nf", escaped("locate " + usage.line), ".fi"]
         }
-        lines += [".SH DESCRIPTION", escaped(Usage.overview), ".PP", escaped(Usage.footer), ".SH ARGUMENTS"]
-        lines += [".TP", "\\fI" + escaped(Usage.argument.name) + "\\fR", escaped(Usage.argument.help)]
+        lines += [".SH DESCRIPTION", escaped(Usage.overview), ".PP", escaped(Usage.footer), ".SH COMMANDS"]
+        for command in CommandTable.commands {
+            lines += [".TP", "\\fB" + escaped(command.name) + "\\fR", escaped(command.summary)]
+        }
+        lines.append(".SH ARGUMENTS")
+        for argument in Usage.arguments {
+            lines += [".TP", "\\fI" + escaped(argument.name) + "\\fR", escaped(argument.help)]
+        }
         lines.append(".SH OPTIONS")
         for option in OptionTable.options {
             let flags = option.flags.map { "\\fB" + escaped($0) + "\\fR" }.joined(separator: ", ")

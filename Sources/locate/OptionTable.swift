@@ -24,6 +24,102 @@ enum OptionScope: String, Sendable, CaseIterable {
     static let reading: [OptionScope] = [.once] + streams
 }
 
+/// One command, the first word of a command line, declared once: its name, the scopes of the
+/// options it takes, a line saying what it does, and how it is read. The parser, the help of each
+/// command, the man page and the completions all read `CommandTable.commands`, so adding a command
+/// is one entry here, its scope in `OptionScope`, and its usage lines in `Usage.usageLines`.
+struct CommandSpec: Sendable {
+    let name: String
+    let scopes: [OptionScope]
+    let summary: String
+    /// The words the command takes after its name before any option (permission's actions).
+    var words: [String] = []
+    /// Records the command in the arguments being parsed, reading its own words from the front of
+    /// `remaining`.
+    let select: @Sendable (inout ParsedArguments, _ remaining: inout ArraySlice<String>) throws(UsageError) -> Void
+}
+
+enum CommandTable {
+    /// `locate` without a command word: positions, one fix or a stream.
+    static let positions = CommandSpec(
+        name: "", scopes: OptionScope.positions,
+        summary: "Print this machine's position from gpsd: one fix (--once, the default) or a live stream (--follow)."
+    ) { _, _ in }
+
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            name: "permission", scopes: [.permissionStatus, .permissionAllow, .permissionDeny, .permissionReset],
+            summary: "Show, give, refuse or forget an app's location permission (the settings' [location] and [app] sections).",
+            words: CommandLineOptions.PermissionAction.allCases.map(\.rawValue)
+        ) { parsed, remaining throws(UsageError) in
+            guard let word = remaining.first, !word.hasPrefix("-") else {
+                parsed.options.command = .permission(.status)
+                return
+            }
+            guard let action = CommandLineOptions.PermissionAction(rawValue: word) else {
+                throw UsageError(
+                    message:
+                        "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)"
+                        + Suggestion.didYouMean(word, among: CommandLineOptions.PermissionAction.allCases.map(\.rawValue)))
+            }
+            remaining.removeFirst()
+            parsed.options.command = .permission(action)
+        },
+        CommandSpec(
+            name: "status", scopes: [.status],
+            summary: "Explain the location services, the permission, gpsd and the receiver, and exit with the status a fix would get."
+        ) { parsed, _ in
+            parsed.options.command = .status
+        },
+        CommandSpec(
+            name: "geocode", scopes: [.geocode],
+            summary: "Name the place at a coordinate, find the places of a name, or name the place of every point read from stdin; offline."
+        ) { parsed, _ in
+            parsed.options.command = .geocode
+        },
+        CommandSpec(
+            name: "monitor", scopes: [.monitor],
+            summary: "Print an event each time the position enters or leaves a circular region."
+        ) { parsed, _ in
+            parsed.options.command = .monitor
+        },
+        CommandSpec(
+            name: "visits", scopes: [.visits],
+            summary: "Print an arrival when the position stays put a while, and a departure when it leaves."
+        ) { parsed, _ in
+            parsed.options.command = .visits
+        },
+        CommandSpec(
+            name: "help", scopes: [], summary: "Show the help of locate, or of one command."
+        ) { parsed, remaining throws(UsageError) in
+            parsed.options.showHelp = true
+            parsed.options.helpCommand = nil
+            guard let word = remaining.popFirst() else { return }
+            guard let topic = command(word), topic.name != "help" else {
+                throw UsageError(
+                    message: "no help for '\(UntrustedText.visible(word, limit: 80))'" + Suggestion.didYouMean(word, among: topics))
+            }
+            parsed.options.helpCommand = topic.name
+            if let extra = remaining.first {
+                throw UsageError(message: "unexpected argument '\(UntrustedText.visible(extra, limit: 80))'")
+            }
+        },
+    ]
+
+    /// The commands `help` explains.
+    static var topics: [String] { commands.map(\.name).filter { $0 != "help" } }
+
+    /// The command named `name`.
+    static func command(_ name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    /// The command a command line runs: its first word's, else `locate`'s own (positions).
+    static func command(of arguments: some Collection<String>) -> CommandSpec {
+        arguments.first.flatMap(command) ?? positions
+    }
+}
+
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
 /// switch), where it applies, its help, and what it sets. The parser, `--help`, the man page and
 /// the three shell completions all read `OptionTable.options`, so adding an option is one entry.
@@ -41,6 +137,11 @@ struct OptionSpec: Sendable {
 
     /// The option's long name (its last spelling), as messages name it.
     var name: String { flags.last ?? "" }
+
+    /// Whether the option applies to `command` (everywhere-options apply to every command).
+    func applies(to command: CommandSpec) -> Bool {
+        scopes.map { scopes in scopes.contains { command.scopes.contains($0) } } ?? true
+    }
 }
 
 /// What the parser has read so far: the options, and what it checks only at the end.

@@ -4,6 +4,15 @@
 enum Usage {
     static let version = "0.3.0"
 
+    /// The name locate was run as (the last component of its argv[0], such as `gps-locate` when
+    /// installed beside plocate), which every usage line and hint uses; `locate` when it has none
+    /// fit to show.
+    static let program: String = {
+        let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        let fits = !name.isEmpty && name.count <= 64 && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "'") }
+        return fits ? name : "locate"
+    }()
+
     static let summary = "print this machine's position from gpsd, with the user's permission"
 
     static let overview = """
@@ -11,27 +20,38 @@ enum Usage {
         stream. Without permission, or without gpsd, print a fallback coordinate and say why.
         """
 
-    static let synopsis = "Usage: locate [--once | --follow] [options] [host[:port[:device]]]"
-
-    static let usageLines = [
-        "locate [--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]",
-        "locate --follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]",
-        "locate permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]",
-        "locate status [--json] [--app NAME] [host[:port[:device]]]",
-        "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
-        "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
-        "locate monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
-        "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
-        "locate [--once | --follow | monitor ... | visits ...] --replay FILE [--replay-speed X]",
+    /// The usage lines, each after the program's name, by the command (`CommandSpec.name`) they
+    /// use; a command's help and its usage errors show its own.
+    static let usageLines: [(command: String, line: String)] = [
+        ("", "[--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]"),
+        ("", "--follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]"),
+        ("permission", "permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]"),
+        ("status", "status [--json] [--app NAME] [host[:port[:device]]]"),
+        ("geocode", "geocode LAT LON | LAT,LON | NAME [--json] [--limit N] [--lang LANG]"),
+        ("geocode", "geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points"),
+        ("monitor", "monitor --region NAME=LAT,LON,RADIUS ... [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]"),
+        ("visits", "visits [--radius M] [--dwell S] [--count N] [--duration S] [options]"),
+        ("", "[--once | --follow | monitor ... | visits ...] --replay FILE [--replay-speed X]"),
+        ("help", "help [COMMAND]"),
     ]
 
-    static let argument = (
-        name: "host[:port[:device]]",
-        help: """
-        The gpsd to ask, as gpsd's clients take it ([::1]:2947 for IPv6); also --gpsd SPEC, \
-        LOCATE_GPSD, or [gpsd] server in the settings. Default localhost:2947.
-        """
-    )
+    /// The positional arguments, by the commands that take them.
+    static let arguments: [(commands: [String], name: String, help: String)] = [
+        (
+            ["", "status"], "host[:port[:device]]",
+            """
+            The gpsd to ask, as gpsd's clients take it ([::1]:2947 for IPv6); also --gpsd SPEC, \
+            LOCATE_GPSD, or [gpsd] server in the settings. Default localhost:2947. A bare word near \
+            a command or option name (statsu, follow, help) is taken as a mistake, not a host: give \
+            such a host as NAME:2947.
+            """
+        ),
+        (
+            ["geocode"], "LAT LON | LAT,LON | NAME",
+            "A coordinate in degrees (north and east positive; also as one word \"LAT LON\"), or the name of a place."
+        ),
+        (["help"], "COMMAND", "The command to explain: \(CommandTable.topics.joined(separator: ", "))."),
+    ]
 
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (
