@@ -4,7 +4,7 @@ complete -c locate -n '__fish_seen_subcommand_from permission' -f -a 'status all
 complete -c locate -l once -d 'Print one fix and exit (the default).'
 complete -c locate -s f -l follow -d 'Print fixes as they come until interrupted, --count or --duration.'
 complete -c locate -l gpsd -r -d 'The gpsd endpoint, host[:port[:device]].'
-complete -c locate -l timeout -r -d '(once) Give up after S seconds without an acceptable fix (default 30).'
+complete -c locate -l timeout -r -d '(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd\'s answer (default 3).'
 complete -c locate -l accuracy -r -d 'Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out.'
 complete -c locate -l max-age -r -d '(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd\'s current fix.'
 complete -c locate -s n -l count -r -d '(follow, monitor, visits) Stop after N records.'

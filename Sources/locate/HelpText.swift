@@ -36,8 +36,11 @@ enum HelpText {
             page.line("")
             page.bytes += Usage.footer.utf8
         } else {
+            let statuses = Usage.commandStatuses.first { $0.command == command }?.statuses ?? []
+            if !statuses.isEmpty { page.section("EXIT STATUS:") }
+            for status in statuses { page.entry(String(status.code), status.meaning) }
             page.line("")
-            page.bytes += "Exit statuses, files and every command: \(program) --help, or man \(program).".utf8
+            page.bytes += "Every status (64 for a usage error), files and commands: \(program) --help, or man \(program).".utf8
         }
         return String(decoding: page.bytes, as: UTF8.self)
     }

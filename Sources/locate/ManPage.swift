@@ -28,6 +28,12 @@ enum ManPage {
         for status in Usage.exitStatuses {
             lines += [".TP", "\\fB\(status.code)\\fR", escaped(status.meaning)]
         }
+        for command in Usage.commandStatuses {
+            lines.append(".SS " + escaped(command.command.isEmpty ? "locate, locate --follow" : "locate " + command.command))
+            for status in command.statuses {
+                lines += [".TP", "\\fB\(status.code)\\fR", escaped(status.meaning)]
+            }
+        }
         lines.append(".SH FILES")
         for file in Usage.files {
             lines += [".TP", "\\fI" + escaped(file.path) + "\\fR", escaped(file.meaning)]

@@ -172,8 +172,9 @@ enum OptionTable {
             parsed.gpsdOption = value
         },
         OptionSpec(
-            flags: ["--timeout"], value: "S", scopes: [.once],
-            help: "(once) Give up after S seconds without an acceptable fix (default 30)."
+            flags: ["--timeout"], value: "S", scopes: [.once, .status],
+            help:
+                "(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd's answer (default 3)."
         ) { parsed, flag, value in
             parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
         },

@@ -83,6 +83,69 @@ enum Usage {
         (1, "locate geocode found no place (nothing within 1,500 km, or no place of that name); anything else."),
     ]
 
+    /// What each command's exit status means, for its own help and the man page.
+    static let commandStatuses: [(command: String, statuses: [(code: Int32, meaning: String)])] = [
+        (
+            "",
+            [
+                (0, "A fix was printed (--once), or the stream printed a live fix before it ended."),
+                (69, "gpsd unreachable or without a device; the fallback is printed unless disabled."),
+                (
+                    75,
+                    "No fix accurate enough (--accuracy) or young enough (--max-age) in time; with --follow, no fix from a gpsd that answered."
+                ),
+                (77, "Location not authorized; the fallback is printed unless disabled."),
+            ]
+        ),
+        (
+            "permission",
+            [
+                (0, "The choice was written and holds now (status: the permissions were shown)."),
+                (
+                    77,
+                    "allow: the choice was written, but the administrator's policy (restricted, or a reduced accuracy) or the services switch overrides it, so location is still not as asked."
+                ),
+                (78, "A settings or policy file is unusable; nothing was written."),
+            ]
+        ),
+        (
+            "status",
+            [
+                (0, "Location is authorized and gpsd answered (with or without a fix)."),
+                (69, "gpsd unreachable, refused or did not answer in --timeout (default 3 s)."),
+                (77, "Location is not authorized now (gpsd is not asked)."),
+                (78, "A settings or policy file is unusable."),
+            ]
+        ),
+        (
+            "geocode",
+            [
+                (0, "A place was printed for the coordinate or name (every --batch line was a point)."),
+                (1, "No place: nothing within 1,500 km, or no place of that name."),
+                (65, "--batch read lines that are not points (each got an error record)."),
+                (69, "The place data (libgeonames) cannot be read."),
+            ]
+        ),
+        (
+            "monitor",
+            [
+                (0, "--until was met, or the monitor ended normally after a position."),
+                (69, "gpsd never answered while it ran."),
+                (75, "It ended (--count, --duration, a signal) before --until was met."),
+                (77, "Location is not authorized at full accuracy; nothing is printed."),
+            ]
+        ),
+        (
+            "visits",
+            [
+                (0, "It ended normally (--count, --duration, a signal) after a position."),
+                (69, "gpsd never answered while it ran."),
+                (75, "It ended without a position from a gpsd that answered."),
+                (77, "Location is not authorized at full accuracy; nothing is printed."),
+            ]
+        ),
+    ]
+
     static let files: [(path: String, meaning: String)] = [
         (
             "$XDG_CONFIG_HOME/locate/locate.conf",

@@ -70,3 +70,48 @@ struct NewcomerEndToEndTests {
         #expect(bad.status == 64 && bad.stderr.contains("not a coordinate"), "\(bad.stderr)")
     }
 }
+
+/// Exit statuses that say what happened: a grant the policy overrides, `status --timeout`, and
+/// Ctrl-D at the prompt.
+struct NewcomerStatusEndToEndTests {
+    @Test func anAllowThePolicyOrTheSwitchOverridesIsNoSuccess() async throws {
+        let restricted = try SettingsHome(policy: "[location]\nauthorization = restricted\n")
+        let run = try await runLocate(["permission", "allow", "--always"], settings: restricted)
+        #expect(run.status == 77, "\(run.stderr)")
+        #expect(run.stderr.contains("overrides this choice"), "\(run.stderr)")
+        let off = try SettingsHome(user: "[location]\nservices = off\n")
+        #expect(try await runLocate(["permission", "allow"], settings: off).status == 77)
+        let reduced = try SettingsHome(policy: "[location]\naccuracy = reduced\n")
+        #expect(try await runLocate(["permission", "allow"], settings: reduced).status == 77, "full accuracy was asked for")
+        #expect(try await runLocate(["permission", "allow", "--reduced"], settings: reduced).status == 0)
+        let free = try SettingsHome()
+        let allowed = try await runLocate(["permission", "allow", "--always"], settings: free)
+        #expect(allowed.status == 0 && !allowed.stderr.contains("overrides"), "\(allowed.stderr)")
+    }
+
+    @Test func statusWaitsForGpsdAsLongAsItsTimeoutSays() async throws {
+        // A port that takes the connection and never says a word: status waits out its timeout.
+        let silent = try ListeningPort()
+        func elapsed(_ timeout: String) async throws -> Duration {
+            let started = ContinuousClock.now
+            let run = try await runLocate(["status", "--timeout", timeout, silent.endpoint])
+            #expect(run.stdout.contains("gpsd: \(silent.endpoint)\n"), "\(run.stdout) \(run.stderr)")
+            return started.duration(to: .now)
+        }
+        async let long = elapsed("4")
+        async let short = elapsed("0.2")
+        let (longWait, shortWait) = try await (long, short)
+        #expect(longWait >= .seconds(4), "longer than the default 3 s: \(longWait)")
+        #expect(shortWait < longWait - .seconds(1), "\(shortWait)")
+        let wrong = try await runLocate(["status", "--timeout", "soon"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("Usage: locate status"), "\(wrong.stderr)")
+    }
+
+    @Test func ctrlDAtThePromptDoesNotSendThePersonToATerminal() async throws {
+        let settings = try SettingsHome()
+        let run = try await runLocateOnTerminal(["--no-fallback", "127.0.0.1:1"], settings: settings, answer: "EOF")
+        #expect(run.status == 77, "\(run.terminal)")
+        #expect(run.terminal.contains("the prompt got no answer"), "\(run.terminal)")
+        #expect(!run.terminal.contains("run locate in a terminal"), "\(run.terminal)")
+    }
+}
