@@ -8,7 +8,7 @@ complete -c locate -l timeout -r -d '(once) Give up after S seconds without an a
 complete -c locate -l accuracy -r -d 'Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out.'
 complete -c locate -l max-age -r -d '(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd\'s current fix.'
 complete -c locate -s n -l count -r -d '(follow, monitor, visits) Stop after N records.'
-complete -c locate -l duration -r -d '(follow, monitor, visits) Stop after S seconds.'
+complete -c locate -l duration -r -d '(follow, monitor, visits) Stop after S seconds (inf: no limit).'
 complete -c locate -l distance -r -d '(follow) Print a fix only after moving M metres from the last one printed.'
 complete -c locate -l interval -r -d '(follow) Print at most one fix every S seconds.'
 complete -c locate -l heartbeat -r -d '(follow) Print the newest fix at least every S seconds, even when --distance holds it back.'

@@ -173,6 +173,12 @@ extension CommandLineOptions {
                 positional += remaining
                 break
             }
+            // `-fn2` is `-f -n 2`, as getopt reads it: switches bundle, and a short option that
+            // takes a value takes the rest of the word.
+            if !argument.hasPrefix("--"), argument.dropFirst().count > 1 {
+                remaining = ArraySlice(Self.unbundled(argument)) + remaining
+                continue
+            }
             let name = String(argument.prefix { $0 != "=" })
             let inlineValue = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
             guard let option = OptionTable.option(name) else {
@@ -262,6 +268,24 @@ extension CommandLineOptions {
         case .monitor: .monitor
         case .visits: .visits
         }
+    }
+
+    /// The options of a bundle of short ones (`-fn2` as `-f`, `-n`, `2`); a letter that is no
+    /// option ends the bundle, to be reported as unknown.
+    private static func unbundled(_ bundle: String) -> [String] {
+        var words: [String] = []
+        var rest = bundle.dropFirst()
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            let flag = "-" + String(letter)
+            words.append(flag)
+            guard let option = OptionTable.option(flag) else { break }
+            if option.value != nil {
+                if !rest.isEmpty { words.append(String(rest.first == "=" ? rest.dropFirst() : rest)) }
+                return words
+            }
+        }
+        return rest.isEmpty ? words : words + ["-" + rest]
     }
 
     /// A gpsd endpoint word that is a slip of a command or option name (`statsu`, `follow`,

@@ -176,7 +176,7 @@ enum OptionTable {
             help:
                 "(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd's answer (default 3)."
         ) { parsed, flag, value in
-            parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
+            parsed.options.timeout = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
         },
         OptionSpec(
             flags: ["--accuracy"], value: "M", scopes: OptionScope.reading,
@@ -189,7 +189,7 @@ enum OptionTable {
             flags: ["--max-age"], value: "S", scopes: [.once],
             help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix."
         ) { parsed, flag, value in
-            parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true)
+            parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true, allowingForever: true)
         },
         OptionSpec(
             flags: ["-n", "--count"], value: "N", scopes: OptionScope.streams, help: "(follow, monitor, visits) Stop after N records."
@@ -197,10 +197,12 @@ enum OptionTable {
             parsed, flag, value in
             parsed.options.count = try count(value, for: flag)
         },
-        OptionSpec(flags: ["--duration"], value: "S", scopes: OptionScope.streams, help: "(follow, monitor, visits) Stop after S seconds.")
-        {
+        OptionSpec(
+            flags: ["--duration"], value: "S", scopes: OptionScope.streams,
+            help: "(follow, monitor, visits) Stop after S seconds (inf: no limit)."
+        ) {
             parsed, flag, value in
-            parsed.options.duration = try seconds(value, for: flag, allowingZero: false)
+            parsed.options.duration = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
         },
         OptionSpec(
             flags: ["--distance"], value: "M", scopes: [.follow],
@@ -386,9 +388,22 @@ enum OptionTable {
         }
     }
 
-    private static func seconds(_ text: String, for option: String, allowingZero: Bool) throws(UsageError) -> Duration {
+    /// Seconds, as a number or with a unit (`90`, `90s`, `1.5m`, `2h`); `inf` too where waiting
+    /// without end makes sense (`allowingForever`), as the longest wait there is.
+    private static func seconds(
+        _ text: String, for option: String, allowingZero: Bool, allowingForever: Bool = false
+    ) throws(UsageError) -> Duration {
+        if allowingForever, text == "inf" || text == "infinity" { return NumericText.maximumDuration }
+        let units: [(suffix: UInt8, seconds: Double)] = [(UInt8(ascii: "s"), 1), (UInt8(ascii: "m"), 60), (UInt8(ascii: "h"), 3600)]
         do {
-            return try NumericText.seconds(text, allowingZero: allowingZero)
+            guard let last = text.utf8.last, let unit = units.first(where: { $0.suffix == last }), text.utf8.count > 1 else {
+                return try NumericText.seconds(text, allowingZero: allowingZero)
+            }
+            let number = String(text.dropLast())
+            guard unit.seconds > 1 else { return try NumericText.seconds(number, allowingZero: allowingZero) }
+            let value = try NumericText.number(number, in: 0...(1e9 / unit.seconds), excludingZero: !allowingZero)
+            // As a number of seconds, so that a value below a millisecond is refused as there.
+            return try NumericText.seconds(NumberFormatting.plain(value * unit.seconds), allowingZero: allowingZero)
         } catch {
             throw UsageError(message: "'\(option)' needs \(error.expected), not '\(UntrustedText.visible(text, limit: 40))'")
         }

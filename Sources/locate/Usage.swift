@@ -162,5 +162,9 @@ enum Usage {
         ),
     ]
 
-    static let footer = "Records go to stdout, one per line; messages and status events go to stderr."
+    static let footer = """
+        Records go to stdout, one per line; messages and status events go to stderr. S is seconds, \
+        also with a unit: 90, 90s, 1.5m and 2h; --timeout, --max-age and --duration also take inf. \
+        Short options bundle as getopt's do: -fn2 is -f -n 2.
+        """
 }

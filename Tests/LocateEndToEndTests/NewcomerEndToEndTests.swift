@@ -115,3 +115,35 @@ struct NewcomerStatusEndToEndTests {
         #expect(!run.terminal.contains("run locate in a terminal"), "\(run.terminal)")
     }
 }
+
+/// Inputs as people type them: gpspipe's bundled short options, durations with units, and the
+/// keys of `geocode --json`.
+struct NewcomerInputEndToEndTests {
+    @Test func bundledShortOptionsAndDurationsWithUnitsRunAsSpelledOut() async throws {
+        let track = Package.track("running").path
+        let bundled = try await runLocate(["-fn2", "--replay", track, "--replay-speed", "0", "--duration", "1m"])
+        let spelled = try await runLocate(["--follow", "--count", "2", "--replay", track, "--replay-speed", "0", "--duration", "60"])
+        #expect(bundled.status == 0, "\(bundled.stderr)")
+        #expect(bundled.stdout.split(separator: "\n").count == 2 && bundled.stdout == spelled.stdout)
+        let forever = try await runLocate(["--timeout", "inf", "--replay", track])
+        #expect(forever.status == 0 && !forever.stdout.isEmpty, "\(forever.stderr)")
+        let unknown = try await runLocate(["-fz"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown option '-z'"), "\(unknown.stderr)")
+    }
+
+    @Test func geocodeJSONHasOneMeaningPerKey() async throws {
+        let settings = try await SettingsHome.withPlaceIndex()
+        let point = try jsonObject(
+            try await runLocate(["geocode", "--json", "--lang", "C", "48.8584,2.2945"], settings: settings).stdout
+                .trimmingCharacters(in: .newlines))
+        #expect(point["lat"] as? Double == 48.8584 && point["lon"] as? Double == 2.2945, "the point asked about")
+        #expect(point["place_lat"] as? Double == 48.85341 && point["place_lon"] as? Double == 2.3488, "Paris's own point")
+        let batch = try await runShell(
+            "echo 48.8584,2.2945 | '\(Package.locate.path)' geocode --batch --json --lang C", settings: settings)
+        let record = try jsonObject(batch.stdout.trimmingCharacters(in: .newlines))
+        #expect(record["lat"] as? Double == 48.8584, "--batch's lat is the input point too")
+        let name = try jsonObject(
+            String(try await runLocate(["geocode", "--json", "--limit", "1", "Paris"], settings: settings).stdout.prefix { $0 != "\n" }))
+        #expect(name["lat"] == nil && name["place_lat"] is Double, "\(name)")
+    }
+}
