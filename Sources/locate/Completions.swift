@@ -8,36 +8,37 @@ enum Completions {
 
     private static var allFlags: [String] { OptionTable.options.flatMap(\.flags) }
 
-    static var bash: String {
-        """
-        # bash completion for locate; generated from the same source as `locate --help`.
-        _locate() {
-            local current=${COMP_WORDS[COMP_CWORD]}
-            local previous=${COMP_WORDS[COMP_CWORD-1]}
-            case $previous in
-                permission) COMPREPLY=($(compgen -W "\(permissionActions.joined(separator: " "))" -- "$current")); return ;;
-                \(OptionTable.options.filter { $0.value != nil }.flatMap(\.flags).joined(separator: "|"))) return ;;
-            esac
-            if [[ $COMP_CWORD -eq 1 && $current != -* ]]; then
-                COMPREPLY=($(compgen -W "\(commands.joined(separator: " "))" -- "$current"))
-                return
-            fi
-            COMPREPLY=($(compgen -W "\(allFlags.joined(separator: " "))" -- "$current"))
-        }
-        complete -F _locate locate
+    static func bash(program: String = "locate") -> String {
+        let function = "_" + program.replacing("-", with: "_").replacing(".", with: "_")
+        return """
+            # bash completion for \(program); generated from the same source as `locate --help`.
+            \(function)() {
+                local current=${COMP_WORDS[COMP_CWORD]}
+                local previous=${COMP_WORDS[COMP_CWORD-1]}
+                case $previous in
+                    permission) COMPREPLY=($(compgen -W "\(permissionActions.joined(separator: " "))" -- "$current")); return ;;
+                    \(OptionTable.options.filter { $0.value != nil }.flatMap(\.flags).joined(separator: "|"))) return ;;
+                esac
+                if [[ $COMP_CWORD -eq 1 && $current != -* ]]; then
+                    COMPREPLY=($(compgen -W "\(commands.joined(separator: " "))" -- "$current"))
+                    return
+                fi
+                COMPREPLY=($(compgen -W "\(allFlags.joined(separator: " "))" -- "$current"))
+            }
+            complete -F \(function) \(program)
 
-        """
+            """
     }
 
-    static var zsh: String {
+    static func zsh(program: String = "locate") -> String {
         let specs = OptionTable.options.map { option -> String in
             let names = option.flags.count > 1 ? "{" + option.flags.joined(separator: ",") + "}" : option.flags[0]
             let help = option.help.replacing("'", with: "'\\''").replacing("[", with: "(").replacing("]", with: ")")
             return "    '\(names)[\(help)]\(option.value.map { ":\($0):" } ?? "")' \\"
         }
         return """
-            #compdef locate
-            # zsh completion for locate; generated from the same source as `locate --help`.
+            #compdef \(program)
+            # zsh completion for \(program); generated from the same source as `locate --help`.
             _arguments -s \\
             \(specs.joined(separator: "\n"))
                 '1::command:(\(commands.joined(separator: " ")))' \\
@@ -46,12 +47,13 @@ enum Completions {
             """
     }
 
-    static var fish: String {
-        var lines = ["# fish completion for locate; generated from the same source as `locate --help`."]
-        lines.append("complete -c locate -n __fish_use_subcommand -f -a '\(commands.joined(separator: " "))'")
-        lines.append("complete -c locate -n '__fish_seen_subcommand_from permission' -f -a '\(permissionActions.joined(separator: " "))'")
+    static func fish(program: String = "locate") -> String {
+        var lines = ["# fish completion for \(program); generated from the same source as `locate --help`."]
+        lines.append("complete -c \(program) -n __fish_use_subcommand -f -a '\(commands.joined(separator: " "))'")
+        lines.append(
+            "complete -c \(program) -n '__fish_seen_subcommand_from permission' -f -a '\(permissionActions.joined(separator: " "))'")
         for option in OptionTable.options {
-            var line = "complete -c locate"
+            var line = "complete -c \(program)"
             for flag in option.flags {
                 line += flag.hasPrefix("--") ? " -l \(flag.dropFirst(2))" : " -s \(flag.dropFirst())"
             }

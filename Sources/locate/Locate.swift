@@ -22,6 +22,10 @@ enum Locate {
         StandardIO.ignoreBrokenPipes()
         let environment = EnvironmentVariables.process
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let file = environment["LOCATE_GENERATE"], let text = generated(file) {
+            // `make install NAME=...`: the man page and completions for the name it was run as.
+            StandardIO.exit((try? StandardStreams.write(Array(text.utf8))) == nil ? ExitStatus.ioError.rawValue : 0)
+        }
         let status: ExitStatus
         do {
             let options = try CommandLineOptions(arguments: arguments, environment: environment)
@@ -42,6 +46,17 @@ enum Locate {
             status = .usage
         }
         StandardIO.exit(status.rawValue)
+    }
+
+    /// The man page (`man`) or a completion script (`bash`, `zsh`, `fish`) for `Usage.program`.
+    private static func generated(_ file: String) -> String? {
+        switch file {
+        case "man": ManPage.text(program: Usage.program)
+        case "bash": Completions.bash(program: Usage.program)
+        case "zsh": Completions.zsh(program: Usage.program)
+        case "fish": Completions.fish(program: Usage.program)
+        default: nil
+        }
     }
 
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its value.
@@ -97,7 +112,7 @@ enum Locate {
             return .success
         }
         if options.showVersion {
-            try StandardStreams.writeRecord("locate \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
+            try StandardStreams.writeRecord("\(Usage.program) \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
             return .success
         }
         if options.command == .geocode, let query = options.geocodeQuery {

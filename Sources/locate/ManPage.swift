@@ -1,15 +1,16 @@
 /// The `locate(1)` man page in roff (man macros), rendered from `Usage` like `--help`.
 /// The tracked copy is Scripts/locate.1; a test checks it is what this renders.
 enum ManPage {
-    static var text: String {
+    /// The page, for the command installed as `program`.
+    static func text(program: String = "locate") -> String {
         var lines = [
-            ".TH LOCATE 1 \"\" \"locate \(Usage.version)\" \"User Commands\"",
+            ".TH \(escaped(program.uppercased())) 1 \"\" \"\(escaped(program)) \(Usage.version)\" \"User Commands\"",
             ".SH NAME",
-            "locate \\- " + escaped(Usage.summary),
+            escaped(program) + " \\- " + escaped(Usage.summary),
             ".SH SYNOPSIS",
         ]
         for usage in Usage.usageLines {
-            lines += [".nf", escaped("locate " + usage.line), ".fi"]
+            lines += [".nf", escaped(program + " " + usage.line), ".fi"]
         }
         lines += [".SH DESCRIPTION", escaped(Usage.overview), ".PP", escaped(Usage.footer), ".SH COMMANDS"]
         for command in CommandTable.commands {
@@ -29,7 +30,7 @@ enum ManPage {
             lines += [".TP", "\\fB\(status.code)\\fR", escaped(status.meaning)]
         }
         for command in Usage.commandStatuses {
-            lines.append(".SS " + escaped(command.command.isEmpty ? "locate, locate --follow" : "locate " + command.command))
+            lines.append(".SS " + escaped(command.command.isEmpty ? "\(program), \(program) --follow" : program + " " + command.command))
             for status in command.statuses {
                 lines += [".TP", "\\fB\(status.code)\\fR", escaped(status.meaning)]
             }
