@@ -1,38 +1,59 @@
 # fish completion for locate; generated from the same source as `locate --help`.
-complete -c locate -n __fish_use_subcommand -f -a 'permission status geocode monitor visits help'
-complete -c locate -n '__fish_seen_subcommand_from permission' -f -a 'status allow deny reset'
-complete -c locate -l once -d 'Print one fix and exit (the default).'
-complete -c locate -s f -l follow -d 'Print fixes as they come until interrupted, --count or --duration.'
-complete -c locate -l gpsd -r -d 'The gpsd endpoint, host[:port[:device]].'
-complete -c locate -l timeout -r -d '(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd\'s answer (default 3).'
-complete -c locate -l accuracy -r -d 'Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out.'
-complete -c locate -l max-age -r -d '(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd\'s current fix.'
-complete -c locate -s n -l count -r -d '(follow, monitor, visits) Stop after N records.'
-complete -c locate -l duration -r -d '(follow, monitor, visits) Stop after S seconds (inf: no limit).'
-complete -c locate -l distance -r -d '(follow) Print a fix only after moving M metres from the last one printed.'
-complete -c locate -l interval -r -d '(follow) Print at most one fix every S seconds.'
-complete -c locate -l heartbeat -r -d '(follow) Print the newest fix at least every S seconds, even when --distance holds it back.'
-complete -c locate -l json -d 'One JSON object per line.'
-complete -c locate -l geocode -d '(with --json or --csv) Add the place of each record: city, state, country, country_code, timezone.'
-complete -c locate -l lang -r -d 'Place names in LANG (such as ko or pt_BR; C for the data\'s English names) instead of LANGUAGE or the locale\'s.'
-complete -c locate -l limit -r -d '(geocode NAME) Print at most N places (default 10).'
-complete -c locate -l batch -d '(geocode) Read points from stdin (LAT LON, LAT,LON or JSON Lines with lat and lon) and write a record for each line.'
-complete -c locate -l events -d '(with --json) Status events on stdout as {"type":"status",...} objects.'
-complete -c locate -l csv -d 'CSV (RFC 4180) with a header line and the JSON fields as columns (geocode: with --batch).'
-complete -c locate -l no-header -d '(with --csv) Leave the header line out.'
-complete -c locate -l gpx -d 'GPX 1.1: a waypoint for --once, a track for --follow.'
-complete -c locate -l format -r -d 'A line per record from tokens: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place (monitor: %region %event %state %time %lat %lon %h_acc, visits: %event %arrival %departure %lat %lon %h_acc); %% is a percent sign, \n and \t a line break and a tab.'
-complete -c locate -l null -r -d '(with --format) What an unknown value is written as (default: nothing).'
-complete -c locate -l no-fallback -d 'Print nothing instead of the fallback coordinate.'
-complete -c locate -l app -r -d 'Whose permission applies ([app "NAME"] in the settings); also LOCATE_APP.'
-complete -c locate -l purpose -r -d 'Why the location is needed, shown in the permission prompt.'
-complete -c locate -l region -r -d '(monitor) A circular region of RADIUS metres; repeatable, and [region "NAME"] sections in the settings add more.'
-complete -c locate -l until -r -d '(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start).'
-complete -c locate -l radius -r -d '(visits) A visit keeps within M metres of its centre (default 50).'
-complete -c locate -l dwell -r -d '(visits) A visit lasts at least S seconds of receiver time (default 300).'
-complete -c locate -l replay -r -d 'Read the fixes of a track (GPX 1.1, NMEA 0183 or locate\'s JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached.'
-complete -c locate -l replay-speed -r -d '(with --replay) Play the track at X times its pace; 0 for as fast as the output is read (default 1).'
-complete -c locate -l always -d '(permission allow) Allow also without a terminal or in the background.'
-complete -c locate -l reduced -d '(permission allow) Allow only positions snapped to a grid cell of about 5.6 km.'
-complete -c locate -s V -l version -d 'Show the version and the libgps it was built with.'
-complete -c locate -s h -l help -d 'Show help information.'
+# The command word given so far ('' for none).
+function __locate_command
+    for word in (commandline -opc)[2..-1]
+        if contains -- $word permission status geocode monitor visits help
+            echo $word; return
+        end
+    end
+    echo ''
+end
+function __locate_in
+    contains -- (__locate_command) $argv
+end
+function __locate_sections
+    set -l file (set -q XDG_CONFIG_HOME; and echo $XDG_CONFIG_HOME; or echo $HOME/.config)/locate/locate.conf
+    test -r $file; and string replace -rf '^\s*\['$argv[1]' "([^"]*)"\].*' '$1' <$file
+end
+function __locate_until
+    for name in (__locate_sections region); echo inside:$name; echo outside:$name; end
+end
+complete -c locate -f
+complete -c locate -n 'test (__locate_command) = ""; and test (count (commandline -opc)) -eq 1' -a 'permission status geocode monitor visits help'
+complete -c locate -n '__fish_seen_subcommand_from permission; and test (commandline -opc)[-1] = permission' -a 'status allow deny reset'
+complete -c locate -n '__fish_seen_subcommand_from help; and test (commandline -opc)[-1] = help' -a 'permission status geocode monitor visits'
+complete -c locate -n '__locate_in ""' -l once -d 'Print one fix and exit (the default).'
+complete -c locate -n '__locate_in ""' -s f -l follow -d 'Print fixes as they come until interrupted, --count or --duration.'
+complete -c locate -n '__locate_in "" status monitor visits' -l gpsd -x -d 'The gpsd endpoint, host[:port[:device]].'
+complete -c locate -n '__locate_in "" status' -l timeout -x -d '(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd\'s answer (default 3).'
+complete -c locate -n '__locate_in "" monitor visits' -l accuracy -x -d 'Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out.'
+complete -c locate -n '__locate_in ""' -l max-age -x -d '(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd\'s current fix.'
+complete -c locate -n '__locate_in "" monitor visits' -s n -l count -x -d '(follow, monitor, visits) Stop after N records.'
+complete -c locate -n '__locate_in "" monitor visits' -l duration -x -d '(follow, monitor, visits) Stop after S seconds (inf: no limit).'
+complete -c locate -n '__locate_in ""' -l distance -x -d '(follow) Print a fix only after moving M metres from the last one printed.'
+complete -c locate -n '__locate_in ""' -l interval -x -d '(follow) Print at most one fix every S seconds.'
+complete -c locate -n '__locate_in ""' -l heartbeat -x -d '(follow) Print the newest fix at least every S seconds, even when --distance holds it back.'
+complete -c locate -n '__locate_in "" permission status geocode monitor visits' -l json -d 'One JSON object per line.'
+complete -c locate -n '__locate_in ""' -l geocode -d '(with --json or --csv) Add the place of each record: city, state, country, country_code, timezone.'
+complete -c locate -n '__locate_in "" geocode' -l lang -x -d 'Place names in LANG (such as ko or pt_BR; C for the data\'s English names) instead of LANGUAGE or the locale\'s.'
+complete -c locate -n '__locate_in geocode' -l limit -x -d '(geocode NAME) Print at most N places (default 10).'
+complete -c locate -n '__locate_in geocode' -l batch -d '(geocode) Read points from stdin (LAT LON, LAT,LON or JSON Lines with lat and lon) and write a record for each line.'
+complete -c locate -n '__locate_in "" monitor visits' -l events -d '(with --json) Status events on stdout as {"type":"status",...} objects.'
+complete -c locate -n '__locate_in "" geocode monitor visits' -l csv -d 'CSV (RFC 4180) with a header line and the JSON fields as columns (geocode: with --batch).'
+complete -c locate -n '__locate_in "" geocode monitor visits' -l no-header -d '(with --csv) Leave the header line out.'
+complete -c locate -n '__locate_in ""' -l gpx -d 'GPX 1.1: a waypoint for --once, a track for --follow.'
+complete -c locate -n '__locate_in "" monitor visits' -l format -x -d 'A line per record from tokens: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place (monitor: %region %event %state %time %lat %lon %h_acc, visits: %event %arrival %departure %lat %lon %h_acc); %% is a percent sign, \\n and \\t a line break and a tab.'
+complete -c locate -n '__locate_in "" monitor visits' -l null -x -d '(with --format) What an unknown value is written as (default: nothing).'
+complete -c locate -n '__locate_in ""' -l no-fallback -d 'Print nothing instead of the fallback coordinate.'
+complete -c locate -n '__locate_in "" permission status geocode monitor visits' -l app -x -a '(__locate_sections app)' -d 'Whose permission applies ([app "NAME"] in the settings); also LOCATE_APP.'
+complete -c locate -n '__locate_in "" monitor visits' -l purpose -x -d 'Why the location is needed, shown in the permission prompt.'
+complete -c locate -n '__locate_in monitor' -l region -x -d '(monitor) A circular region of RADIUS metres; repeatable, and [region "NAME"] sections in the settings add more.'
+complete -c locate -n '__locate_in monitor' -l until -x -a '(__locate_until)' -d '(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start).'
+complete -c locate -n '__locate_in visits' -l radius -x -d '(visits) A visit keeps within M metres of its centre (default 50).'
+complete -c locate -n '__locate_in visits' -l dwell -x -d '(visits) A visit lasts at least S seconds of receiver time (default 300).'
+complete -c locate -n '__locate_in "" monitor visits' -l replay -r -F -d 'Read the fixes of a track (GPX 1.1, NMEA 0183 or locate\'s JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached.'
+complete -c locate -n '__locate_in "" monitor visits' -l replay-speed -x -d '(with --replay) Play the track at X times its pace; 0 for as fast as the output is read (default 1).'
+complete -c locate -n '__locate_in permission' -l always -d '(permission allow) Allow also without a terminal or in the background.'
+complete -c locate -n '__locate_in permission' -l reduced -d '(permission allow) Allow only positions snapped to a grid cell of about 5.6 km.'
+complete -c locate -n '__locate_in "" permission status geocode monitor visits' -s V -l version -d 'Show the version and the libgps it was built with.'
+complete -c locate -n '__locate_in "" permission status geocode monitor visits' -s h -l help -d 'Show help information.'

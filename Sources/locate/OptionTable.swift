@@ -120,6 +120,18 @@ enum CommandTable {
     }
 }
 
+/// What a shell completion offers for an option's value.
+enum ValueCompletion: Sendable {
+    /// Nothing: a number or free text.
+    case nothing
+    /// File names.
+    case files
+    /// `inside:NAME` and `outside:NAME` for the settings' `[region "NAME"]` sections.
+    case regionConditions
+    /// The settings' `[app "NAME"]` names.
+    case appNames
+}
+
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
 /// switch), where it applies, its help, and what it sets. The parser, `--help`, the man page and
 /// the three shell completions all read `OptionTable.options`, so adding an option is one entry.
@@ -130,6 +142,8 @@ struct OptionSpec: Sendable {
     /// handful of cases, and no hashing machinery to set up at each start.
     let scopes: [OptionScope]?
     let help: String
+    /// What the shell completions offer for the option's value.
+    var completes = ValueCompletion.nothing
     /// Records the option (with its value, or `""` for a switch) in the arguments being parsed;
     /// throws only `UsageError` (the closures of the table cannot say so in their type without
     /// each spelling it out).
@@ -297,7 +311,7 @@ enum OptionTable {
         },
         OptionSpec(
             flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
-            help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP."
+            help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.", completes: .appNames
         ) { parsed, flag, value in
             do throws(GPSLocationError) {
                 try ConsentStore.checkAppName(value)
@@ -320,7 +334,7 @@ enum OptionTable {
         },
         OptionSpec(
             flags: ["--until"], value: "STATE:NAME", scopes: [.monitor],
-            help: "(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start)."
+            help: "(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start).", completes: .regionConditions
         ) { parsed, flag, value in
             parsed.options.until = try condition(value, for: flag)
         },
@@ -339,7 +353,8 @@ enum OptionTable {
         OptionSpec(
             flags: ["--replay"], value: "FILE", scopes: OptionScope.reading,
             help:
-                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached."
+                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached.",
+            completes: .files
         ) { parsed, flag, value in
             guard !value.isEmpty, !UntrustedText.hasHidden(value) else {
                 throw UsageError(message: "'\(flag)' needs a file name, not '\(UntrustedText.visible(value, limit: 80))'")
