@@ -89,6 +89,15 @@ struct NewcomerStatusEndToEndTests {
         #expect(allowed.status == 0 && !allowed.stderr.contains("overrides"), "\(allowed.stderr)")
     }
 
+    @Test func aPermissionChangeKeepsTheInlineCommentOnItsLine() async throws {
+        let settings = try SettingsHome(user: "[location]\nauthorization = denied   # until I trust it\naccuracy = full # precise\n")
+        let run = try await runLocate(["permission", "allow", "--always"], settings: settings)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            readWholeFile(settings.userFile.path)
+                == "[location]\nauthorization = always   # until I trust it\naccuracy = full # precise\n")
+    }
+
     @Test func statusWaitsForGpsdAsLongAsItsTimeoutSays() async throws {
         // A port that takes the connection and never says a word: status waits out its timeout.
         let silent = try ListeningPort()
