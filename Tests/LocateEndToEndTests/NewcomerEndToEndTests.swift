@@ -156,3 +156,34 @@ struct NewcomerInputEndToEndTests {
         #expect(name["lat"] == nil && name["place_lat"] is Double, "\(name)")
     }
 }
+
+/// README's recipes for scripts, run as README writes them (with the binary's path for `locate`).
+struct NewcomerRecipeEndToEndTests {
+    @Test func theOpeningExampleNeverTakesTheFallbackForAFix() async throws {
+        let locate = "'\(Package.locate.path)'"
+        let recipe = "read lat lon < <(\(locate) --no-fallback ENDPOINT) && echo \"it is $lat, $lon\""
+        let receiver = try await GpsdServer(track: "weather")
+        let live = try await runShell(recipe.replacing("ENDPOINT", with: receiver.endpoint), settings: .allowingAlways())
+        #expect(live.stdout == "it is 64.150432, -21.940457\n", "\(live.stderr)")
+        let denied = try SettingsHome(user: "[location]\nauthorization = denied\n")
+        let refused = try await runShell(recipe.replacing("ENDPOINT", with: receiver.endpoint), settings: denied)
+        #expect(refused.stdout.isEmpty && refused.status != 0, "no fallback taken for a fix: \(refused.stdout)")
+        let branch = try await runShell("if pos=$(\(locate) 127.0.0.1:1); then echo fix $pos; else echo none $?; fi", settings: denied)
+        #expect(branch.stdout == "none 77\n")
+    }
+
+    @Test func aVisitLogGetsItsHeaderOnce() async throws {
+        let settings = try SettingsHome()
+        let log = settings.root.appendingPathComponent("visits.csv").path
+        let track = Package.track("commute").path
+        let recipe =
+            "cd '\(settings.root.path)' && '\(Package.locate.path)' visits --replay '\(track)' --replay-speed 0 --dwell 30 --csv $([ -s visits.csv ] && echo --no-header) >> visits.csv"
+        for _ in 0..<2 {
+            let run = try await runShell(recipe, settings: settings)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let lines = readWholeFile(log).split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("type,") || $0.hasPrefix("event,") }.count == 1, "\(lines)")
+        #expect(lines.count > 3 && lines.count % 2 == 1, "one header and the same visits twice: \(lines)")
+    }
+}
