@@ -35,9 +35,39 @@ enum ManPage {
                 lines += [".TP", "\\fB\(status.code)\\fR", escaped(status.meaning)]
             }
         }
+        lines.append(".SH ENVIRONMENT")
+        for variable in Usage.environment {
+            lines += [".TP", "\\fB" + escaped(variable.name) + "\\fR", escaped(variable.meaning)]
+        }
         lines.append(".SH FILES")
         for file in Usage.files {
             lines += [".TP", "\\fI" + escaped(file.path) + "\\fR", escaped(file.meaning)]
+        }
+        lines += [
+            ".PP",
+            escaped(
+                "The settings are sections of key = value lines; # or ; starts a comment (after a value, when white space comes before it). Every key is optional:"
+            ),
+            ".PP", ".nf",
+        ]
+        lines += Usage.settingsSyntax.map(escaped)
+        lines += [".fi", ".SH JSON FIELDS", escaped("With --json, one object a line; with --csv, the same fields as columns.")]
+        let kinds: [(kind: RecordKind, name: String)] = [
+            (.fix, "fix (--geocode adds the last five)"), (.region, "region"), (.visit, "visit"),
+        ]
+        for (kind, name) in kinds {
+            let names = kind.fields(includingPlaces: kind == .fix).map(\.name)
+            lines += [".TP", "\\fB" + escaped(name) + "\\fR", escaped(names.joined(separator: ", "))]
+        }
+        lines += [
+            ".TP", "\\fBgeocode\\fR",
+            escaped(
+                "lat, lon (the coordinate asked about; geocode --batch: the input point), city, state, country, country_code, timezone, place_lat, place_lon (the place's own point), population, distance_m; --batch: line and error for a line that is no point."
+            ),
+        ]
+        lines.append(".SH EXAMPLES")
+        for example in Usage.examples {
+            lines += [".TP", "\\fB" + escaped(example.command.replacing("locate", with: program)) + "\\fR", escaped(example.meaning)]
         }
         lines += [".SH SEE ALSO", "\\fBgpsd\\fR(8), \\fBgpspipe\\fR(1)"]
         return lines.joined(separator: "\n") + "\n"

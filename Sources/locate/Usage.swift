@@ -146,6 +146,54 @@ enum Usage {
         ),
     ]
 
+    /// The environment variables locate reads.
+    static let environment: [(name: String, meaning: String)] = [
+        ("LOCATE_GPSD", "The gpsd endpoint, host[:port[:device]], when neither an argument nor --gpsd gives one."),
+        ("LOCATE_APP", "The app whose permission applies, as --app NAME (which wins)."),
+        ("LANGUAGE, LC_ALL, LC_MESSAGES, LANG", "The language of place names, as gettext takes them, unless --lang is given."),
+        ("XDG_CONFIG_HOME, XDG_CONFIG_DIRS", "Where the settings and the administrator's policy are (see FILES)."),
+        ("XDG_CACHE_HOME", "Where the last-fix cache and the place index are (see FILES)."),
+        (
+            "LOCATE_GENERATE",
+            "man, bash, zsh or fish: print the man page or that completion for the name run as, and exit (make install uses it)."
+        ),
+    ]
+
+    /// Command lines and what they do, for the man page.
+    static let examples: [(command: String, meaning: String)] = [
+        ("locate permission allow", "Allow location while in use: in the foreground of a terminal."),
+        ("locate --json --accuracy 20 --timeout 1m", "One fix of at most 20 m of error as JSON, waiting up to a minute."),
+        (
+            "read lat lon < <(locate --no-fallback) && echo \"$lat $lon\"",
+            "A script that takes only a real fix (without one, nothing is read)."
+        ),
+        ("locate -fn10 --gpx > track.gpx", "Ten fixes as a GPX track."),
+        ("locate geocode 37.5,127", "The place at a coordinate, offline."),
+        ("locate monitor --region home=37.5178,126.8863,100 --until inside:home", "Wait until the machine is home."),
+        ("locate visits --csv --no-header >> visits.csv", "Append arrivals and departures to a log that has its header."),
+        ("locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
+    ]
+
+    /// The settings file's syntax, for the man page.
+    static let settingsSyntax = [
+        "[location]",
+        "services = on               # on | off",
+        "authorization = when-in-use # when-in-use | always | denied (the policy: restricted)",
+        "accuracy = full             # full | reduced",
+        "timeout = 30                # --once's default, seconds",
+        "[fallback]",
+        "latitude = 37.517829        # or: place = Seoul",
+        "longitude = 126.886270",
+        "enabled = yes               # no: print nothing instead",
+        "[gpsd]",
+        "server = localhost:2947",
+        "[app \"weather\"]             # --app weather, LOCATE_APP=weather",
+        "authorization = always",
+        "[region \"home\"]             # for monitor, and --until inside:home",
+        "center = 37.5178, 126.8863",
+        "radius = 100                # metres",
+    ]
+
     static let files: [(path: String, meaning: String)] = [
         (
             "$XDG_CONFIG_HOME/locate/locate.conf",

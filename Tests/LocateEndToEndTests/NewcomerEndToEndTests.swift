@@ -187,3 +187,20 @@ struct NewcomerRecipeEndToEndTests {
         #expect(lines.count > 3 && lines.count % 2 == 1, "one header and the same visits twice: \(lines)")
     }
 }
+
+/// The man page's example settings are settings locate reads.
+struct ManPageSettingsEndToEndTests {
+    @Test func theManPagesSettingsExampleIsReadAsWritten() async throws {
+        let lines = readWholeFile(Package.root.appendingPathComponent("Scripts/locate.1").path).split(separator: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("[location]") })
+        let end = try #require(lines[start...].firstIndex(of: ".fi"))
+        let example = lines[start..<end].map { $0.replacing("\\-", with: "-") }.joined(separator: "\n") + "\n"
+        #expect(example.contains("[region \"home\"]") && example.contains("[app \"weather\"]"))
+        let settings = try SettingsHome(user: example)
+        let status = try await runLocate(["permission", "status", "--app", "weather"], settings: settings)
+        #expect(status.status == 0 && status.stdout.hasPrefix("app \"weather\": always"), "\(status.stdout) \(status.stderr)")
+        let monitor = try await runLocate(
+            ["monitor", "--replay", Package.track("commute").path, "--replay-speed", "0", "--count", "1"], settings: settings)
+        #expect(monitor.status == 0 && monitor.stdout.hasSuffix(" home\n"), "\(monitor.stdout) \(monitor.stderr)")
+    }
+}
