@@ -8,9 +8,11 @@ enum Usage {
     /// installed beside plocate), which every usage line and hint uses; `locate` when it has none
     /// fit to show.
     static let program: String = {
-        let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
-        let fits = !name.isEmpty && name.count <= 64 && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "'") }
-        return fits ? name : "locate"
+        // Bytes, not characters: this runs at every start, --once's too.
+        let path = Array((CommandLine.arguments.first ?? "").utf8)
+        let name = path[((path.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1)...]
+        let fits = !name.isEmpty && name.count <= 64 && name.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "'") }
+        return fits ? String(decoding: name, as: UTF8.self) : "locate"
     }()
 
     static let summary = "print this machine's position from gpsd, with the user's permission"

@@ -204,3 +204,59 @@ struct ManPageSettingsEndToEndTests {
         #expect(monitor.status == 0 && monitor.stdout.hasSuffix(" home\n"), "\(monitor.stdout) \(monitor.stderr)")
     }
 }
+
+/// README's status-bar and track-logger recipes, run as written there: i3blocks itself, waybar's
+/// `custom` module's command, and the systemd unit (checked by systemd-analyze, its command run
+/// as systemd runs it: no terminal, stopped by SIGTERM).
+struct BarAndServiceRecipeEndToEndTests {
+    static let barApp = "[app \"bar\"]\nauthorization = always\naccuracy = reduced\n"
+
+    @Test func i3blocksShowsThePlaceOrNoFix() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        for (user, shown) in [(Self.barApp, "\"full_text\":\"Reykjav"), ("", "\"full_text\":\"no fix\"")] {
+            let settings = try await SettingsHome.withPlaceIndex(user: user)
+            let config = settings.root.appendingPathComponent("i3blocks.conf")
+            let command = "'\(Package.locate.path)' --app bar --no-fallback --format '%place' \(receiver.endpoint) || echo 'no fix'"
+            try "[location]\ncommand=\(command)\ninterval=once\n".write(to: config, atomically: true, encoding: .utf8)
+            let bar = try RunningProcess(URL(fileURLWithPath: "/usr/bin/i3blocks"), ["-c", config.path], environment: settings.environment)
+            try await bar.stdout.wait(for: shown) { bar.stdout.text.contains(shown) }
+            bar.signal(SIGTERM)
+            _ = try await bar.waitForExit()
+        }
+    }
+
+    @Test func waybarsCustomModuleGetsItsJSON() async throws {
+        let receiver = try await GpsdServer(track: "weather")
+        let settings = try await SettingsHome.withPlaceIndex(user: Self.barApp)
+        let exec = "'\(Package.locate.path)' --app bar --no-fallback --format %place \(receiver.endpoint) | jq -Rc '{text: .}'"
+        let run = try await runShell(exec, settings: settings)
+        let object = try jsonObject(run.stdout.trimmingCharacters(in: .newlines))
+        #expect((object["text"] as? String)?.hasPrefix("Reykjav") == true, "\(run.stdout) \(run.stderr)")
+    }
+
+    @Test func theTrackLoggerUnitIsValidAndItsCommandLogsUntilStopped() async throws {
+        let receiver = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"tracker\"]\nauthorization = always\n")
+        let arguments = ["--follow", "--json", "--distance", "10", "--app", "tracker", receiver.endpoint]
+        let unit = settings.root.appendingPathComponent("track-logger.service")
+        try """
+        [Unit]
+        Description=Log this machine's track
+        [Service]
+        ExecStart=\(Package.locate.path) \(arguments.joined(separator: " "))
+        StandardOutput=append:%h/track.jsonl
+        Restart=on-failure
+        RestartSec=30
+        [Install]
+        WantedBy=default.target
+
+        """.write(to: unit, atomically: true, encoding: .utf8)
+        let verify = try await runShell("systemd-analyze verify '\(unit.path)'", settings: settings)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        let logger = try startLocate(arguments, settings: settings)
+        try await logger.stdout.wait(for: "two fixes") { logger.stdout.lines.count >= 2 }
+        logger.signal(SIGTERM)
+        #expect(try await logger.waitForExit() == 0, "systemctl stop is a normal end: \(logger.stderr.text)")
+        #expect(try logger.stdout.lines.allSatisfy { try jsonObject($0)["type"] as? String == "fix" })
+    }
+}
