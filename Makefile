@@ -8,7 +8,9 @@
 #   make lint       fail on any difference from the format or any lint finding (.ci/run runs it)
 #   make docs       build the libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
 #   make bench      locate beside gpspipe, the Python gps client, C libgps clients and a Swift start (the floor)
-#   make install    install locate, its man page, completions and systemd user unit under $(PREFIX) (default /usr/local)
+#   make install    install locate, its man page, completions and systemd user unit under $(PREFIX) (default /usr/local);
+#                   NAME=gps-locate installs them under that name (beside plocate)
+#   make uninstall  remove what make install put there (the same PREFIX, DESTDIR and NAME)
 #   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
 #   make order      rewrite Scripts/locate.order, the link order of the hot functions (needs valgrind)
 #   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
@@ -20,7 +22,7 @@ CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 PEERS := .build/bench-peers
 
-.PHONY: help run test build docs bench order corpus install generated tracks clean bootstrap format lint upcoming
+.PHONY: help run test build docs bench order corpus install install-files uninstall generated tracks clean bootstrap format lint upcoming
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -115,19 +117,40 @@ order:
 corpus: build
 	@Scripts/corpus-check $(CORPUS) $(RELEASE)
 
-install: build
+# NAME installs the command under another name (gps-locate beside plocate): the binary, its man
+# page and its completions, all rendered by the installed binary for the name it runs as
+# (LOCATE_GENERATE=man|bash|zsh|fish), so every usage line and hint says that name. The binary is
+# stripped. `make uninstall` with the same PREFIX, DESTDIR and NAME removes exactly those files.
+NAME ?= locate
+INSTALLED = $(DESTDIR)$(PREFIX)/bin/$(NAME) $(DESTDIR)$(PREFIX)/share/man/man1/$(NAME).1 \
+	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
+	$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) \
+	$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish \
+	$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
+
+install: build install-files
+
+install-files:
+	@case "$(NAME)" in ""|*/*|*" "*) echo "NAME must be a plain file name" >&2; exit 64;; esac
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
 		$(DESTDIR)$(PREFIX)/share/systemd/user
-	install -m 0755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/locate
-	install -m 0644 Scripts/locate.1 $(DESTDIR)$(PREFIX)/share/man/man1/locate.1
-	install -m 0644 Scripts/completions/locate.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/locate
-	install -m 0644 Scripts/completions/_locate $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_locate
-	install -m 0644 Scripts/completions/locate.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/locate.fish
-	sed 's|@BINDIR@|$(PREFIX)/bin|' Scripts/locate-serve.service > $(DESTDIR)$(PREFIX)/share/systemd/user/locate-serve.service
-	chmod 0644 $(DESTDIR)$(PREFIX)/share/systemd/user/locate-serve.service
+	install -m 0755 -s $(RELEASE) $(DESTDIR)$(PREFIX)/bin/$(NAME)
+	LOCATE_GENERATE=man $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/man/man1/$(NAME).1
+	LOCATE_GENERATE=bash $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME)
+	LOCATE_GENERATE=zsh $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME)
+	LOCATE_GENERATE=fish $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish
+	sed -e 's|@BINDIR@/locate|$(PREFIX)/bin/$(NAME)|' -e 's|man:locate(1)|man:$(NAME)(1)|' Scripts/locate-serve.service \
+		> $(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man1/$(NAME).1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish \
+		$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
+
+uninstall:
+	@case "$(NAME)" in ""|*/*|*" "*) echo "NAME must be a plain file name" >&2; exit 64;; esac
+	rm -f $(INSTALLED)
 
 generated:
 	swift build --build-tests

@@ -1,15 +1,47 @@
 # bash completion for locate; generated from the same source as `locate --help`.
 _locate() {
-    local current=${COMP_WORDS[COMP_CWORD]}
-    local previous=${COMP_WORDS[COMP_CWORD-1]}
-    case $previous in
-        permission) COMPREPLY=($(compgen -W "status allow deny reset" -- "$current")); return ;;
-        --gpsd|--listen|--nmea|--timeout|--accuracy|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--app|--purpose|--region|--until|--name|--by|--radius|--dwell|--replay|--replay-speed|--as|--qos|--mqtt-version) return ;;
-    esac
-    if [[ $COMP_CWORD -eq 1 && $current != -* ]]; then
-        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access" -- "$current"))
-        return
+    local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD-1]} command= word names
+    # A colon splits words in bash: --until inside:NAME arrives as --until, inside, :, NAME.
+    if [[ $previous == : && ${COMP_WORDS[COMP_CWORD-3]} == --until ]]; then
+        COMPREPLY=($(compgen -W "$(sed -n 's/^[[:space:]]*\[region "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)" -- "$current")); return
     fi
-    COMPREPLY=($(compgen -W "--once -f --follow --gpsd --listen --nmea --timeout --accuracy --max-age -n --count --duration --distance --interval --heartbeat --json --geocode --lang --limit --batch --events --csv --no-header --gpx --format --null --no-fallback --app --purpose --region --until --name --by --radius --dwell --replay --replay-speed --as --qos --retain --mqtt-version --always --reduced -V --version -h --help" -- "$current"))
+    case $previous in
+        --replay) COMPREPLY=($(compgen -f -- "$current")); compopt -o filenames 2>/dev/null; return ;;
+        --until)
+            names=$(sed -n 's/^[[:space:]]*\[region "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)
+            COMPREPLY=($(compgen -W "$(for word in $names; do printf 'inside:%s outside:%s ' "$word" "$word"; done)" -- "$current")); return ;;
+        --app) COMPREPLY=($(compgen -W "$(sed -n 's/^[[:space:]]*\[app "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)" -- "$current")); return ;;
+        --gpsd|--listen|--nmea|--timeout|--accuracy|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--mqtt-version) return ;;
+    esac
+    for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+        case $word in permission|status|geocode|monitor|visits|publish|serve|access|help) command=$word; break ;; esac
+    done
+    if [[ -z $command && $COMP_CWORD -eq 1 && $current != -* ]]; then
+        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access help" -- "$current")); return
+    fi
+    case $command in
+        '')
+            COMPREPLY=($(compgen -W "--once -f --follow --gpsd --timeout --accuracy --max-age -n --count --duration --distance --interval --heartbeat --json --geocode --lang --events --csv --no-header --gpx --format --null --no-fallback --app --purpose --replay --replay-speed -V --version -h --help" -- "$current")) ;;
+        permission)
+            if [[ $previous == permission && $current != -* ]]; then COMPREPLY=($(compgen -W "status allow deny reset" -- "$current")); return; fi
+            COMPREPLY=($(compgen -W "--json --app --always --reduced -V --version -h --help" -- "$current")) ;;
+        status)
+            COMPREPLY=($(compgen -W "--gpsd --timeout --json --app -V --version -h --help" -- "$current")) ;;
+        geocode)
+            COMPREPLY=($(compgen -W "--json --lang --limit --batch --csv --no-header --app -V --version -h --help" -- "$current")) ;;
+        monitor)
+            COMPREPLY=($(compgen -W "--gpsd --accuracy -n --count --duration --json --events --csv --no-header --format --null --app --purpose --region --until --name --by --replay --replay-speed -V --version -h --help" -- "$current")) ;;
+        visits)
+            COMPREPLY=($(compgen -W "--gpsd --accuracy -n --count --duration --json --events --csv --no-header --format --null --app --purpose --by --radius --dwell --replay --replay-speed -V --version -h --help" -- "$current")) ;;
+        publish)
+            COMPREPLY=($(compgen -W "--gpsd --accuracy -n --count --duration --distance --interval --heartbeat --app --purpose --region --replay --replay-speed --as --qos --retain --mqtt-version -V --version -h --help" -- "$current")) ;;
+        serve)
+            COMPREPLY=($(compgen -W "--gpsd --listen --nmea --app -V --version -h --help" -- "$current")) ;;
+        access)
+            COMPREPLY=($(compgen -W "--json --app -V --version -h --help" -- "$current")) ;;
+        help)
+            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access" -- "$current")); return; fi
+            COMPREPLY=($(compgen -W "" -- "$current")) ;;
+    esac
 }
 complete -F _locate locate

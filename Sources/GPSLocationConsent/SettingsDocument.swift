@@ -14,6 +14,9 @@ struct SettingsDocument {
         var line: Int
         var keyColumn: Int
         var valueColumn: Int
+        /// Where the value is written in the line's bytes (quotes included), so that an edit
+        /// keeps what surrounds it: the indentation, the spacing and an inline comment.
+        var valueBytes: Range<Int>
     }
 
     /// A section header: a plain name, or `app` with its quoted name.
@@ -70,6 +73,8 @@ struct SettingsDocument {
             reader.skipSpaces()
             let valueStart = reader.position
             let value = try reader.value()
+            var valueEnd = reader.position
+            while valueEnd > valueStart, LineReader.isSpace(line.content[valueEnd - 1]) { valueEnd -= 1 }
             guard let section = current else {
                 throw reader.fail(at: keyStart, "'\(key)' is outside any section (expected a [section] first)")
             }
@@ -79,7 +84,7 @@ struct SettingsDocument {
             entries.append(
                 Entry(
                     section: section, key: key, value: value, line: reader.line,
-                    keyColumn: reader.column(keyStart), valueColumn: reader.column(valueStart)))
+                    keyColumn: reader.column(keyStart), valueColumn: reader.column(valueStart), valueBytes: valueStart..<valueEnd))
         }
     }
 
@@ -148,7 +153,7 @@ private struct LineReader {
         String(decoding: bytes[range], as: UTF8.self)
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
     private static func isComment(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "#") || byte == UInt8(ascii: ";") }
 

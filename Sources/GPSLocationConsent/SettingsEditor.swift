@@ -108,7 +108,11 @@ struct SettingsEditor {
             if removing.contains(where: { $0.rawValue == entry.key }) {
                 dropped.insert(entry.line - 1)
             } else if let index = pending.firstIndex(where: { $0.key.rawValue == entry.key }) {
-                lines.lines[entry.line - 1].content = Array("\(entry.key) = \(pending[index].value)".utf8)
+                // Only the value changes: the key, the spacing and an inline comment stay.
+                let content = lines.lines[entry.line - 1].content
+                lines.lines[entry.line - 1].content =
+                    Array(content[..<entry.valueBytes.lowerBound]) + Array(pending[index].value.utf8)
+                    + Array(content[entry.valueBytes.upperBound...])
                 pending.remove(at: index)
             }
         }

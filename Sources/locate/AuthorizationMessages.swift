@@ -16,6 +16,8 @@ struct AuthorizationMessages: Sendable {
         guard let settings = try? store.settings() else { return "location is not authorized (\(reason.rawValue))" }
         // App names are a strict charset, so they are shell words as they are.
         let appOption = app.map { " --app \($0)" } ?? ""
+        // The name it was run as: `gps-locate permission allow`, not plocate's `locate`.
+        let program = Usage.program
         let origin = settings.statusDecidedBy.map { " (\($0))" } ?? ""
         switch reason {
         case .servicesOff:
@@ -28,17 +30,17 @@ struct AuthorizationMessages: Sendable {
             let toApp = app.map { " to app \"\($0)\"" } ?? ""
             if wasAsked {
                 return
-                    "location permission has not been given\(toApp): the prompt got no answer; allow it with: locate permission allow\(appOption)"
+                    "location permission has not been given\(toApp): the prompt got no answer; allow it with: \(program) permission allow\(appOption)"
             }
             return
-                "location permission has not been given\(toApp); run locate in a terminal to be asked, or allow it with: locate permission allow\(appOption)"
+                "location permission has not been given\(toApp); run \(program) in a terminal to be asked, or allow it with: \(program) permission allow\(appOption)"
         case .restricted:
             return "location is restricted by the administrator's policy\(origin) and cannot be changed by the user"
         case .denied:
-            return "location permission is denied\(origin); allow it with: locate permission allow\(appOption)"
+            return "location permission is denied\(origin); allow it with: \(program) permission allow\(appOption)"
         case .background:
             return
-                "location is allowed only while in use, and locate is not in the foreground of a terminal; allow background use with: locate permission allow --always\(appOption)"
+                "location is allowed only while in use, and \(program) is not in the foreground of a terminal; allow background use with: \(program) permission allow --always\(appOption)"
         case .settingsInvalid:
             return "the settings cannot be read now; nothing is delivered until they can"
         }

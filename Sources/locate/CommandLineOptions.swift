@@ -78,6 +78,9 @@ struct CommandLineOptions: Sendable {
     var always = false
     var reduced = false
     var showHelp = false
+    /// The command whose help `--help` or `locate help COMMAND` shows: `nil` for all of them,
+    /// `""` for `locate` itself.
+    var helpCommand: String?
     var showVersion = false
     /// `--geocode`: place fields in JSON and CSV records.
     var placeFields = false
@@ -187,42 +190,17 @@ extension CommandLineOptions {
     init(arguments: [String], environment: EnvironmentVariables) throws(UsageError) {
         var remaining = arguments[...]
         var parsed = ParsedArguments()
-        if let first = remaining.first,
-            ["permission", "status", "geocode", "monitor", "visits", "publish", "serve", "access"].contains(first)
-        {
+        if let first = remaining.first, let command = CommandTable.command(first) {
             remaining.removeFirst()
-            if first == "status" {
-                parsed.options.command = .status
-            } else if first == "geocode" {
-                parsed.options.command = .geocode
-            } else if first == "monitor" {
-                parsed.options.command = .monitor
-            } else if first == "visits" {
-                parsed.options.command = .visits
-            } else if first == "publish" {
-                parsed.options.command = .publish
-                parsed.options.mode = .follow
-            } else if first == "serve" {
-                parsed.options.command = .serve
-            } else if first == "access" {
-                parsed.options.command = .access
-            } else if let word = remaining.first, !word.hasPrefix("-") {
-                guard let action = PermissionAction(rawValue: word) else {
-                    throw UsageError(
-                        message:
-                            "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)")
-                }
-                remaining.removeFirst()
-                parsed.options.command = .permission(action)
-            } else {
-                parsed.options.command = .permission(.status)
-            }
+            parsed.options.helpCommand = command.name
+            try command.select(&parsed, &remaining)
         }
         var positional: [String] = []
         var used: [OptionSpec] = []
         while let argument = remaining.popFirst() {
-            // A negative number is an argument (a coordinate), not an option.
-            guard argument.hasPrefix("-"), argument != "-", !NumericText.isNumber(argument) else {
+            // A negative number is an argument (a coordinate, also `-33.9,151.2`), not an option.
+            let firstNumber = argument.split(maxSplits: 1) { $0 == "," || $0 == " " }.first.map(String.init) ?? argument
+            guard argument.hasPrefix("-"), argument != "-", !NumericText.isNumber(firstNumber) else {
                 positional.append(argument)
                 continue
             }
@@ -230,10 +208,18 @@ extension CommandLineOptions {
                 positional += remaining
                 break
             }
+            // `-fn2` is `-f -n 2`, as getopt reads it: switches bundle, and a short option that
+            // takes a value takes the rest of the word.
+            if !argument.hasPrefix("--"), argument.dropFirst().count > 1 {
+                remaining = ArraySlice(Self.unbundled(argument)) + remaining
+                continue
+            }
             let name = String(argument.prefix { $0 != "=" })
             let inlineValue = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
             guard let option = OptionTable.option(name) else {
-                throw UsageError(message: "unknown option '\(UntrustedText.visible(name, limit: 80))'")
+                throw UsageError(
+                    message: "unknown option '\(UntrustedText.visible(name, limit: 80))'"
+                        + Suggestion.didYouMean(name, among: OptionTable.options.flatMap(\.flags)))
             }
             let value: String
             if option.value == nil {
@@ -271,6 +257,9 @@ extension CommandLineOptions {
                 throw UsageError(message: error.description)
             }
             if let broker { try PublishFormat.check(publishAs, topic: broker.topic) }
+        }
+        if let word = positional.first, command == .locate || command == .status || command == .serve || command == .publish {
+            try Self.checkIsNoCommand(word)
         }
         guard positional.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(UntrustedText.visible(positional[1], limit: 80))'")
@@ -354,6 +343,48 @@ extension CommandLineOptions {
         return .loopback(host: host, port: port)
     }
 
+    /// The options of a bundle of short ones (`-fn2` as `-f`, `-n`, `2`); a letter that is no
+    /// option ends the bundle, to be reported as unknown.
+    private static func unbundled(_ bundle: String) -> [String] {
+        var words: [String] = []
+        var rest = bundle.dropFirst()
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            let flag = "-" + String(letter)
+            words.append(flag)
+            guard let option = OptionTable.option(flag) else { break }
+            if option.value != nil {
+                if !rest.isEmpty { words.append(String(rest.first == "=" ? rest.dropFirst() : rest)) }
+                return words
+            }
+        }
+        return rest.isEmpty ? words : words + ["-" + rest]
+    }
+
+    /// A gpsd endpoint word that is a slip of a command or option name (`statsu`, `follow`,
+    /// `help`) is a usage error, before any name lookup; `host:port`, a dotted name or an address
+    /// is always an endpoint, as is anything given with `--gpsd`.
+    private static func checkIsNoCommand(_ word: String) throws(UsageError) {
+        guard !word.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "[") }) else {
+            return
+        }
+        var names: [(name: String, shown: String)] = []
+        for command in CommandTable.commands { names.append((command.name, command.name)) }
+        for command in CommandTable.commands {
+            for subcommand in command.words { names.append((subcommand, command.name + " " + subcommand)) }
+        }
+        for option in OptionTable.options where option.name.hasPrefix("--") {
+            names.append((String(option.name.dropFirst(2)), option.name))
+        }
+        let near = Suggestion.nearest(word, among: names)
+        guard !near.isEmpty else { return }
+        let shown = UntrustedText.visible(word, limit: 80)
+        throw UsageError(
+            message: "'\(shown)' is not a command; did you mean "
+                + near.prefix(2).map { "'\($0)'" }.joined(separator: " or ")
+                + "? (a gpsd host of that name is given as \(shown):2947 or with --gpsd \(shown))")
+    }
+
     /// `--batch`: no coordinate or name (the points come from stdin), and no `--limit`.
     private static func batchQuery(_ words: [String], used: [OptionSpec]) throws(UsageError) -> GeocodeQuery {
         if let word = words.first {
@@ -366,14 +397,18 @@ extension CommandLineOptions {
         return .batch
     }
 
-    /// `LAT LON` (two numbers in range) or a name (the words, joined by spaces); CSV only with
+    /// `LAT LON`, `LAT,LON` or either as one word (two numbers in range) or a name (the words,
+    /// joined by spaces); CSV only with
     /// `--batch`.
     private static func geocodeQuery(_ words: [String], used: [OptionSpec]) throws(UsageError) -> GeocodeQuery {
         if let csv = used.first(where: { $0.flags.contains("--csv") || $0.flags.contains("--no-header") }) {
             throw UsageError(message: "'\(csv.name)' with geocode needs --batch")
         }
         guard !words.isEmpty else { throw UsageError(message: "'geocode' needs a coordinate (LAT LON) or a place name") }
-        if words.count <= 2, words.contains(where: NumericText.isNumber) {
+        // `37.5 127`, `37.5,127`, `"37.5 127"` and `37.5, 127` are all one coordinate.
+        let parts = words.joined(separator: " ").split { $0 == "," || $0 == " " || $0 == "\t" }.map(String.init)
+        if parts.count <= 2, parts.contains(where: NumericText.isNumber) {
+            let words = parts
             guard words.count == 2, words.allSatisfy(NumericText.isNumber) else {
                 throw UsageError(message: "'geocode' needs a latitude and a longitude, or a place name")
             }

@@ -39,7 +39,8 @@ struct GeocodeCommand {
                         + "\(NumberFormatting.plain(latitude)), \(NumberFormatting.plain(longitude))")
                 return .failure
             }
-            try StandardStreams.writeRecord(isJSON ? Self.json(place) : UntrustedText.visible(place.formatted))
+            try StandardStreams.writeRecord(
+                isJSON ? Self.json(place, asked: (latitude, longitude)) : UntrustedText.visible(place.formatted))
         case .name(let name):
             let places = finder.geocode(name, limit: limit)
             guard !places.isEmpty else {
@@ -48,7 +49,7 @@ struct GeocodeCommand {
             }
             var lines = ""
             for place in places {
-                lines += isJSON ? Self.json(place) : Self.coordinates(place) + " " + UntrustedText.visible(place.formatted)
+                lines += isJSON ? Self.json(place, asked: nil) : Self.coordinates(place) + " " + UntrustedText.visible(place.formatted)
                 lines += "\n"
             }
             try StandardStreams.write(Array(lines.utf8))
@@ -80,13 +81,18 @@ struct GeocodeCommand {
         ("distance_m", place?.distance.map { .number($0, decimals: 0) } ?? .unknown)
     }
 
-    /// `{"city":…,"state":…,"country":…,"country_code":…,"timezone":…,"lat":…,"lon":…,"population":…,"distance_m":…}`,
-    /// with the place's own coordinate.
-    static func json(_ place: Placemark) -> String {
+    /// `{"lat":…,"lon":…,"city":…,"state":…,"country":…,"country_code":…,"timezone":…,"place_lat":…,"place_lon":…,"population":…,"distance_m":…}`.
+    /// One meaning per key, as in every record: `lat` and `lon` are the point asked about (as in
+    /// `--batch` and the fix records; absent for a name), `place_lat` and `place_lon` the place's.
+    static func json(_ place: Placemark, asked point: (latitude: Double, longitude: Double)?) -> String {
         var object = JSONObjectWriter()
+        if let point {
+            object.add("lat", .number(point.latitude, decimals: 7))
+            object.add("lon", .number(point.longitude, decimals: 7))
+        }
         let fields =
             nameFields(place) + [
-                ("lat", .number(place.latitude, decimals: 6)), ("lon", .number(place.longitude, decimals: 6)),
+                ("place_lat", .number(place.latitude, decimals: 6)), ("place_lon", .number(place.longitude, decimals: 6)),
                 ("population", .number(Double(place.population), decimals: 0)), distanceField(place),
             ]
         for field in fields { object.add(field.name, field.value) }

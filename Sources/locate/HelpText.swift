@@ -3,24 +3,45 @@
 /// Rendered in one pass over the tables' UTF-8 bytes into one buffer (a column is a scalar: the
 /// help is plain text), so that `--help` costs about what `--version` does.
 enum HelpText {
-    static var text: String {
+    /// The help of every command (`command` `nil`), or of one (`""` for `locate` itself), with
+    /// `program` as the name it was run as.
+    static func text(for command: String? = nil, program: String = "locate") -> String {
+        let spec = command.map { CommandTable.command($0) ?? CommandTable.positions }
         var page = Page()
-        page.wrap(Usage.overview, first: "OVERVIEW: ", indent: "          ")
+        if let spec {
+            page.wrap(spec.summary, first: "OVERVIEW: ", indent: "          ")
+        } else {
+            page.wrap(Usage.overview, first: "OVERVIEW: ", indent: "          ")
+        }
         page.line("")
-        page.line("USAGE: " + Usage.usageLines[0])
-        for usage in Usage.usageLines.dropFirst() { page.line("       " + usage) }
-        page.section("ARGUMENTS:")
-        page.entry(Usage.argument.name, Usage.argument.help)
+        var first = true
+        for usage in Usage.usageLines where command == nil || usage.command == command {
+            page.line((first ? "USAGE: " : "       ") + program + " " + usage.line)
+            first = false
+        }
+        let arguments = Usage.arguments.filter { command == nil || $0.commands.contains(command ?? "") }
+        if !arguments.isEmpty { page.section("ARGUMENTS:") }
+        for argument in arguments { page.entry(argument.name, argument.help) }
         page.section("OPTIONS:")
-        for option in OptionTable.options {
+        for option in OptionTable.options where spec.map({ option.applies(to: $0) }) ?? true {
             page.entry(option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? ""), option.help)
         }
-        page.section("EXIT STATUS:")
-        for status in Usage.exitStatuses { page.entry(String(status.code), status.meaning) }
-        page.section("FILES:")
-        for file in Usage.files { page.entry(file.path, file.meaning) }
-        page.line("")
-        page.bytes += Usage.footer.utf8
+        if spec == nil {
+            page.section("COMMANDS:")
+            for command in CommandTable.commands { page.entry(command.name, command.summary) }
+            page.section("EXIT STATUS:")
+            for status in Usage.exitStatuses { page.entry(String(status.code), status.meaning) }
+            page.section("FILES:")
+            for file in Usage.files { page.entry(file.path, file.meaning) }
+            page.line("")
+            page.bytes += Usage.footer.utf8
+        } else {
+            let statuses = Usage.commandStatuses.first { $0.command == command }?.statuses ?? []
+            if !statuses.isEmpty { page.section("EXIT STATUS:") }
+            for status in statuses { page.entry(String(status.code), status.meaning) }
+            page.line("")
+            page.bytes += "Every status (64 for a usage error), files and commands: \(program) --help, or man \(program).".utf8
+        }
         return String(decoding: page.bytes, as: UTF8.self)
     }
 

@@ -23,16 +23,28 @@ enum Locate {
         // A closed pipe must surface as EPIPE from write(2), not kill the process mid-line.
         StandardIO.ignoreBrokenPipes()
         let environment = EnvironmentVariables.process
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let file = environment["LOCATE_GENERATE"], let text = generated(file) {
+            // `make install NAME=...`: the man page and completions for the name it was run as.
+            StandardIO.exit((try? StandardStreams.write(Array(text.utf8))) == nil ? ExitStatus.ioError.rawValue : 0)
+        }
         let status: ExitStatus
         do {
-            let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+            let options = try CommandLineOptions(arguments: arguments, environment: environment)
             // Only the streams end cleanly on a signal; everything else ends with its default action.
             if !options.isStream { SignalTrap.restoreDefaultActions() }
             status = run(options, environment: environment)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
-            StandardStreams.writeMessage(Usage.synopsis)
-            StandardStreams.writeMessage("See 'locate --help' for more information.")
+            let command = CommandTable.command(of: arguments)
+            let program = Usage.program
+            var first = true
+            for usage in Usage.usageLines where usage.command == command.name {
+                StandardStreams.writeMessage((first ? "Usage: " : "       ") + program + " " + usage.line)
+                first = false
+            }
+            let helpCommand = command.name.isEmpty || command.name == "help" ? "" : " " + command.name
+            StandardStreams.writeMessage("See '\(program)\(helpCommand) --help' for more information.")
             status = .usage
         }
         StandardIO.exit(status.rawValue)
@@ -53,6 +65,17 @@ enum Locate {
             }
         if let problem { StandardStreams.diagnose("error: " + problem) }
         return problem == nil
+    }
+
+    /// The man page (`man`) or a completion script (`bash`, `zsh`, `fish`) for `Usage.program`.
+    private static func generated(_ file: String) -> String? {
+        switch file {
+        case "man": ManPage.text(program: Usage.program)
+        case "bash": Completions.bash(program: Usage.program)
+        case "zsh": Completions.zsh(program: Usage.program)
+        case "fish": Completions.fish(program: Usage.program)
+        default: nil
+        }
     }
 
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its value.
@@ -104,11 +127,11 @@ enum Locate {
         _ options: CommandLineOptions, environment: EnvironmentVariables
     ) throws(StandardStreams.OutputError) -> ExitStatus {
         if options.showHelp {
-            try StandardStreams.writeRecord(HelpText.text)
+            try StandardStreams.writeRecord(HelpText.text(for: options.helpCommand, program: Usage.program))
             return .success
         }
         if options.showVersion {
-            try StandardStreams.writeRecord("locate \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
+            try StandardStreams.writeRecord("\(Usage.program) \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
             return .success
         }
         if options.command == .geocode, let query = options.geocodeQuery {

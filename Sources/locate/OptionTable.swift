@@ -32,6 +32,133 @@ enum OptionScope: String, Sendable, CaseIterable {
     static let ending: [OptionScope] = streams + [.publish]
 }
 
+/// One command, the first word of a command line, declared once: its name, the scopes of the
+/// options it takes, a line saying what it does, and how it is read. The parser, the help of each
+/// command, the man page and the completions all read `CommandTable.commands`, so adding a command
+/// is one entry here, its scope in `OptionScope`, and its usage lines in `Usage.usageLines`.
+struct CommandSpec: Sendable {
+    let name: String
+    let scopes: [OptionScope]
+    let summary: String
+    /// The words the command takes after its name before any option (permission's actions).
+    var words: [String] = []
+    /// Records the command in the arguments being parsed, reading its own words from the front of
+    /// `remaining`.
+    let select: @Sendable (inout ParsedArguments, _ remaining: inout ArraySlice<String>) throws(UsageError) -> Void
+}
+
+enum CommandTable {
+    /// `locate` without a command word: positions, one fix or a stream.
+    static let positions = CommandSpec(
+        name: "", scopes: OptionScope.positions,
+        summary: "Print this machine's position from gpsd: one fix (--once, the default) or a live stream (--follow)."
+    ) { _, _ in }
+
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            name: "permission", scopes: [.permissionStatus, .permissionAllow, .permissionDeny, .permissionReset],
+            summary: "Show, give, refuse or forget an app's location permission (the settings' [location] and [app] sections).",
+            words: CommandLineOptions.PermissionAction.allCases.map(\.rawValue)
+        ) { parsed, remaining throws(UsageError) in
+            guard let word = remaining.first, !word.hasPrefix("-") else {
+                parsed.options.command = .permission(.status)
+                return
+            }
+            guard let action = CommandLineOptions.PermissionAction(rawValue: word) else {
+                throw UsageError(
+                    message:
+                        "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)"
+                        + Suggestion.didYouMean(word, among: CommandLineOptions.PermissionAction.allCases.map(\.rawValue)))
+            }
+            remaining.removeFirst()
+            parsed.options.command = .permission(action)
+        },
+        CommandSpec(
+            name: "status", scopes: [.status],
+            summary: "Explain the location services, the permission, gpsd and the receiver, and exit with the status a fix would get."
+        ) { parsed, _ in
+            parsed.options.command = .status
+        },
+        CommandSpec(
+            name: "geocode", scopes: [.geocode],
+            summary: "Name the place at a coordinate, find the places of a name, or name the place of every point read from stdin; offline."
+        ) { parsed, _ in
+            parsed.options.command = .geocode
+        },
+        CommandSpec(
+            name: "monitor", scopes: [.monitor],
+            summary: "Print an event each time the position enters or leaves a circular region."
+        ) { parsed, _ in
+            parsed.options.command = .monitor
+        },
+        CommandSpec(
+            name: "visits", scopes: [.visits],
+            summary: "Print an arrival when the position stays put a while, and a departure when it leaves."
+        ) { parsed, _ in
+            parsed.options.command = .visits
+        },
+        CommandSpec(
+            name: "publish", scopes: [.publish],
+            summary: "Publish the position to an MQTT broker (OwnTracks, Home Assistant or JSON), through outages, under the permission."
+        ) { parsed, _ in
+            parsed.options.command = .publish
+            parsed.options.mode = .follow
+        },
+        CommandSpec(
+            name: "serve", scopes: [.serve],
+            summary: "Serve gpsd's protocol (and NMEA) to local programs, each through its own permission, over one gpsd connection."
+        ) { parsed, _ in
+            parsed.options.command = .serve
+        },
+        CommandSpec(
+            name: "access", scopes: [.access],
+            summary: "List who had the location (the access log's sessions, never a position) and who receives it now."
+        ) { parsed, _ in
+            parsed.options.command = .access
+        },
+        CommandSpec(
+            name: "help", scopes: [], summary: "Show the help of locate, or of one command."
+        ) { parsed, remaining throws(UsageError) in
+            parsed.options.showHelp = true
+            parsed.options.helpCommand = nil
+            guard let word = remaining.popFirst() else { return }
+            guard let topic = command(word), topic.name != "help" else {
+                throw UsageError(
+                    message: "no help for '\(UntrustedText.visible(word, limit: 80))'" + Suggestion.didYouMean(word, among: topics))
+            }
+            parsed.options.helpCommand = topic.name
+            if let extra = remaining.first {
+                throw UsageError(message: "unexpected argument '\(UntrustedText.visible(extra, limit: 80))'")
+            }
+        },
+    ]
+
+    /// The commands `help` explains.
+    static var topics: [String] { commands.map(\.name).filter { $0 != "help" } }
+
+    /// The command named `name`.
+    static func command(_ name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    /// The command a command line runs: its first word's, else `locate`'s own (positions).
+    static func command(of arguments: some Collection<String>) -> CommandSpec {
+        arguments.first.flatMap(command) ?? positions
+    }
+}
+
+/// What a shell completion offers for an option's value.
+enum ValueCompletion: Sendable {
+    /// Nothing: a number or free text.
+    case nothing
+    /// File names.
+    case files
+    /// `inside:NAME` and `outside:NAME` for the settings' `[region "NAME"]` sections.
+    case regionConditions
+    /// The settings' `[app "NAME"]` names.
+    case appNames
+}
+
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
 /// switch), where it applies, its help, and what it sets. The parser, `--help`, the man page and
 /// the three shell completions all read `OptionTable.options`, so adding an option is one entry.
@@ -42,6 +169,8 @@ struct OptionSpec: Sendable {
     /// handful of cases, and no hashing machinery to set up at each start.
     let scopes: [OptionScope]?
     let help: String
+    /// What the shell completions offer for the option's value.
+    var completes = ValueCompletion.nothing
     /// Records the option (with its value, or `""` for a switch) in the arguments being parsed;
     /// throws only `UsageError` (the closures of the table cannot say so in their type without
     /// each spelling it out).
@@ -49,6 +178,11 @@ struct OptionSpec: Sendable {
 
     /// The option's long name (its last spelling), as messages name it.
     var name: String { flags.last ?? "" }
+
+    /// Whether the option applies to `command` (everywhere-options apply to every command).
+    func applies(to command: CommandSpec) -> Bool {
+        scopes.map { scopes in scopes.contains { command.scopes.contains($0) } } ?? true
+    }
 }
 
 /// What the parser has read so far: the options, and what it checks only at the end.
@@ -94,10 +228,11 @@ enum OptionTable {
             parsed.options.nmea.append(value)
         },
         OptionSpec(
-            flags: ["--timeout"], value: "S", scopes: [.once],
-            help: "(once) Give up after S seconds without an acceptable fix (default 30)."
+            flags: ["--timeout"], value: "S", scopes: [.once, .status],
+            help:
+                "(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd's answer (default 3)."
         ) { parsed, flag, value in
-            parsed.options.timeout = try seconds(value, for: flag, allowingZero: false)
+            parsed.options.timeout = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
         },
         OptionSpec(
             flags: ["--accuracy"], value: "M", scopes: OptionScope.sourced,
@@ -110,7 +245,7 @@ enum OptionTable {
             flags: ["--max-age"], value: "S", scopes: [.once],
             help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix."
         ) { parsed, flag, value in
-            parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true)
+            parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true, allowingForever: true)
         },
         OptionSpec(
             flags: ["-n", "--count"], value: "N", scopes: OptionScope.ending,
@@ -120,10 +255,11 @@ enum OptionTable {
             parsed.options.count = try count(value, for: flag)
         },
         OptionSpec(
-            flags: ["--duration"], value: "S", scopes: OptionScope.ending, help: "(follow, monitor, visits, publish) Stop after S seconds."
+            flags: ["--duration"], value: "S", scopes: OptionScope.ending,
+            help: "(follow, monitor, visits, publish) Stop after S seconds (inf: no limit)."
         ) {
             parsed, flag, value in
-            parsed.options.duration = try seconds(value, for: flag, allowingZero: false)
+            parsed.options.duration = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
         },
         OptionSpec(
             flags: ["--distance"], value: "M", scopes: [.follow, .publish],
@@ -220,7 +356,7 @@ enum OptionTable {
         },
         OptionSpec(
             flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
-            help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP."
+            help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.", completes: .appNames
         ) { parsed, flag, value in
             do throws(GPSLocationError) {
                 try ConsentStore.checkAppName(value)
@@ -244,7 +380,7 @@ enum OptionTable {
         },
         OptionSpec(
             flags: ["--until"], value: "STATE:NAME", scopes: [.monitor],
-            help: "(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start)."
+            help: "(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start).", completes: .regionConditions
         ) { parsed, flag, value in
             parsed.options.until = try condition(value, for: flag)
         },
@@ -284,7 +420,8 @@ enum OptionTable {
         OptionSpec(
             flags: ["--replay"], value: "FILE", scopes: OptionScope.sourced,
             help:
-                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached."
+                "Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; - for stdin) instead of gpsd; no permission needed, nothing cached.",
+            completes: .files
         ) { parsed, flag, value in
             guard !value.isEmpty, !UntrustedText.hasHidden(value) else {
                 throw UsageError(message: "'\(flag)' needs a file name, not '\(UntrustedText.visible(value, limit: 80))'")
@@ -370,9 +507,22 @@ enum OptionTable {
         }
     }
 
-    private static func seconds(_ text: String, for option: String, allowingZero: Bool) throws(UsageError) -> Duration {
+    /// Seconds, as a number or with a unit (`90`, `90s`, `1.5m`, `2h`); `inf` too where waiting
+    /// without end makes sense (`allowingForever`), as the longest wait there is.
+    private static func seconds(
+        _ text: String, for option: String, allowingZero: Bool, allowingForever: Bool = false
+    ) throws(UsageError) -> Duration {
+        if allowingForever, text == "inf" || text == "infinity" { return NumericText.maximumDuration }
+        let units: [(suffix: UInt8, seconds: Double)] = [(UInt8(ascii: "s"), 1), (UInt8(ascii: "m"), 60), (UInt8(ascii: "h"), 3600)]
         do {
-            return try NumericText.seconds(text, allowingZero: allowingZero)
+            guard let last = text.utf8.last, let unit = units.first(where: { $0.suffix == last }), text.utf8.count > 1 else {
+                return try NumericText.seconds(text, allowingZero: allowingZero)
+            }
+            let number = String(text.dropLast())
+            guard unit.seconds > 1 else { return try NumericText.seconds(number, allowingZero: allowingZero) }
+            let value = try NumericText.number(number, in: 0...(1e9 / unit.seconds), excludingZero: !allowingZero)
+            // As a number of seconds, so that a value below a millisecond is refused as there.
+            return try NumericText.seconds(NumberFormatting.plain(value * unit.seconds), allowingZero: allowingZero)
         } catch {
             throw UsageError(message: "'\(option)' needs \(error.expected), not '\(UntrustedText.visible(text, limit: 40))'")
         }

@@ -15,8 +15,7 @@ struct PermissionCommand {
         let lines: [String]
         do throws(GPSLocationError) {
             if action != .status {
-                try change()
-                return .success
+                return try change() ? .success : .notAuthorized
             }
             lines = try statusLines()
         } catch {
@@ -28,10 +27,13 @@ struct PermissionCommand {
     }
 
     /// Allows, denies or resets, and says on stderr what holds now.
-    private func change() throws(GPSLocationError) {
+    /// - Returns: whether what was asked for holds now: `false` for an allow that the
+    ///   administrator's policy or the services switch overrides (the choice is written, and
+    ///   counts once they permit it), so that a set-up script can tell.
+    private func change() throws(GPSLocationError) -> Bool {
         switch action {
         case .status:
-            return
+            return true
         case .allow:
             try store.allow(always: options.always, accuracy: options.reduced ? .reducedAccuracy : .fullAccuracy)
         case .deny:
@@ -42,9 +44,17 @@ struct PermissionCommand {
         let settings = try store.settings()
         let authorization = Authorization(decision: settings.decision, appState: .terminal)
         StandardStreams.diagnose("\(subject): \(describe(authorization, settings: settings))")
-        if settings.decision.status == .restricted || !settings.decision.locationServicesEnabled {
-            StandardStreams.diagnose("note: the administrator's policy or the services switch still applies")
+        guard action == .allow else { return true }
+        let asked: AuthorizationStatus = options.always ? .authorizedAlways : .authorizedWhenInUse
+        let overridden =
+            !settings.decision.locationServicesEnabled || settings.decision.status != asked
+            || (!options.reduced && settings.decision.accuracy == .reducedAccuracy)
+        if overridden {
+            StandardStreams.diagnose(
+                "error: the administrator's policy or the services switch overrides this choice; it is saved, and applies once they allow it"
+            )
         }
+        return !overridden
     }
 
     private var subject: String { options.app.map { "app \"\($0)\"" } ?? "default" }

@@ -72,7 +72,7 @@ enum StandardStreams {
     /// Writes `locate: message` to stderr, with any control character in it made visible: a
     /// message may quote outside text (a settings value, a path, gpsd's words).
     static func diagnose(_ message: String) {
-        writeMessage("locate: " + UntrustedText.visible(message))
+        writeMessage(Usage.program + ": " + UntrustedText.visible(message))
     }
 
     /// Writes one line to stderr; errors there are ignored, as there is nowhere to report them.

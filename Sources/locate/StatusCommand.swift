@@ -11,6 +11,9 @@ struct StatusCommand {
     let settings: ConsentSettings
     let accessLog: AccessLog
 
+    /// How long gpsd has to answer without `--timeout`.
+    static let defaultTimeout = Duration.seconds(3)
+
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
         let authorization = (try? manager.authorization()) ?? Authorization(decision: settings.decision, appState: .terminal)
@@ -34,7 +37,7 @@ struct StatusCommand {
             status = ExitStatus(FallbackReason.notAuthorized(reason))
         } else {
             do throws(GPSLocationError) {
-                let receiver = try await manager.receiverStatus()
+                let receiver = try await manager.receiverStatus(timeout: options.timeout ?? Self.defaultTimeout)
                 facts.append(("gpsd_state", .text("reachable")))
                 facts.append(("devices", .text(receiver.devices.joined(separator: " "))))
                 facts.append(("fix", .text(receiver.mode?.rawValue ?? "none")))

@@ -39,9 +39,9 @@ struct StatusEvent {
                     ("reason", denial.map { .text($0.rawValue) } ?? .unknown),
                 ])
         case .paused:
-            self.init(name: event.name, message: "paused: location is allowed only while in use, and locate is in the background")
+            self.init(name: event.name, message: "paused: location is allowed only while in use, and \(Usage.program) is in the background")
         case .resumed:
-            self.init(name: event.name, message: "resumed: locate is in the foreground again")
+            self.init(name: event.name, message: "resumed: \(Usage.program) is in the foreground again")
         case .dropped(let count):
             self.init(
                 name: event.name, message: "the output was not read for a while; dropped the \(count) oldest records",

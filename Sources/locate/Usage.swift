@@ -4,6 +4,17 @@
 enum Usage {
     static let version = "0.3.0"
 
+    /// The name locate was run as (the last component of its argv[0], such as `gps-locate` when
+    /// installed beside plocate), which every usage line and hint uses; `locate` when it has none
+    /// fit to show.
+    static let program: String = {
+        // Bytes, not characters: this runs at every start, --once's too.
+        let path = Array((CommandLine.arguments.first ?? "").utf8)
+        let name = path[((path.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1)...]
+        let fits = !name.isEmpty && name.count <= 64 && name.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "'") }
+        return fits ? String(decoding: name, as: UTF8.self) : "locate"
+    }()
+
     static let summary = "print this machine's position from gpsd, with the user's permission"
 
     static let overview = """
@@ -11,31 +22,49 @@ enum Usage {
         stream. Without permission, or without gpsd, print a fallback coordinate and say why.
         """
 
-    static let synopsis = "Usage: locate [--once | --follow] [options] [host[:port[:device]]]"
-
-    static let usageLines = [
-        "locate [--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]",
-        "locate --follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]",
-        "locate permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]",
-        "locate status [--json] [--app NAME] [host[:port[:device]]]",
-        "locate geocode LAT LON | NAME [--json] [--limit N] [--lang LANG]",
-        "locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points",
-        "locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]",
-        "locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]",
-        "locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]",
-        "locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]",
-        "locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)",
-        "locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]",
-        "locate access [--json]",
+    /// The usage lines, each after the program's name, by the command (`CommandSpec.name`) they
+    /// use; a command's help and its usage errors show its own.
+    static let usageLines: [(command: String, line: String)] = [
+        ("", "[--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]"),
+        ("", "--follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]"),
+        ("permission", "permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]"),
+        ("status", "status [--json] [--app NAME] [host[:port[:device]]]"),
+        ("geocode", "geocode LAT LON | LAT,LON | NAME [--json] [--limit N] [--lang LANG]"),
+        ("geocode", "geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points"),
+        (
+            "monitor",
+            "monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]"
+        ),
+        ("visits", "visits [--radius M] [--dwell S] [--count N] [--duration S] [options]"),
+        (
+            "publish",
+            "publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]"
+        ),
+        ("", "[--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]"),
+        ("monitor", "monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"),
+        ("visits", "visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"),
+        ("serve", "serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]"),
+        ("access", "access [--json]"),
+        ("help", "help [COMMAND]"),
     ]
 
-    static let argument = (
-        name: "host[:port[:device]]",
-        help: """
-        The gpsd to ask, as gpsd's clients take it ([::1]:2947 for IPv6); also --gpsd SPEC, \
-        LOCATE_GPSD, or [gpsd] server in the settings. Default localhost:2947.
-        """
-    )
+    /// The positional arguments, by the commands that take them.
+    static let arguments: [(commands: [String], name: String, help: String)] = [
+        (
+            ["", "status"], "host[:port[:device]]",
+            """
+            The gpsd to ask, as gpsd's clients take it ([::1]:2947 for IPv6); also --gpsd SPEC, \
+            LOCATE_GPSD, or [gpsd] server in the settings. Default localhost:2947. A bare word near \
+            a command or option name (statsu, follow, help) is taken as a mistake, not a host: give \
+            such a host as NAME:2947.
+            """
+        ),
+        (
+            ["geocode"], "LAT LON | LAT,LON | NAME",
+            "A coordinate in degrees (north and east positive; also as one word \"LAT LON\"), or the name of a place."
+        ),
+        (["help"], "COMMAND", "The command to explain: \(CommandTable.topics.joined(separator: ", "))."),
+    ]
 
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (
@@ -67,6 +96,147 @@ enum Usage {
         (1, "locate geocode found no place (nothing within 1,500 km, or no place of that name); anything else."),
     ]
 
+    /// What each command's exit status means, for its own help and the man page.
+    static let commandStatuses: [(command: String, statuses: [(code: Int32, meaning: String)])] = [
+        (
+            "",
+            [
+                (0, "A fix was printed (--once), or the stream printed a live fix before it ended."),
+                (69, "gpsd unreachable or without a device; the fallback is printed unless disabled."),
+                (
+                    75,
+                    "No fix accurate enough (--accuracy) or young enough (--max-age) in time; with --follow, no fix from a gpsd that answered."
+                ),
+                (77, "Location not authorized; the fallback is printed unless disabled."),
+            ]
+        ),
+        (
+            "permission",
+            [
+                (0, "The choice was written and holds now (status: the permissions were shown)."),
+                (
+                    77,
+                    "allow: the choice was written, but the administrator's policy (restricted, or a reduced accuracy) or the services switch overrides it, so location is still not as asked."
+                ),
+                (78, "A settings or policy file is unusable; nothing was written."),
+            ]
+        ),
+        (
+            "status",
+            [
+                (0, "Location is authorized and gpsd answered (with or without a fix)."),
+                (69, "gpsd unreachable, refused or did not answer in --timeout (default 3 s)."),
+                (77, "Location is not authorized now (gpsd is not asked)."),
+                (78, "A settings or policy file is unusable."),
+            ]
+        ),
+        (
+            "geocode",
+            [
+                (0, "A place was printed for the coordinate or name (every --batch line was a point)."),
+                (1, "No place: nothing within 1,500 km, or no place of that name."),
+                (65, "--batch read lines that are not points (each got an error record)."),
+                (69, "The place data (libgeonames) cannot be read."),
+            ]
+        ),
+        (
+            "monitor",
+            [
+                (0, "--until was met, or the monitor ended normally after a position."),
+                (69, "gpsd never answered while it ran."),
+                (75, "It ended (--count, --duration, a signal) before --until was met."),
+                (77, "Location is not authorized at full accuracy; nothing is printed."),
+            ]
+        ),
+        (
+            "visits",
+            [
+                (0, "It ended normally (--count, --duration, a signal) after a position."),
+                (69, "gpsd never answered while it ran."),
+                (75, "It ended without a position from a gpsd that answered."),
+                (77, "Location is not authorized at full accuracy; nothing is printed."),
+            ]
+        ),
+        (
+            "publish",
+            [
+                (
+                    0,
+                    "It ended normally (--count, --duration, a signal, the end of a replay) after a position, every record taken by the broker."
+                ),
+                (64, "A broker URL, format or option that does not go with publish."),
+                (69, "Records the broker never took (away, refused, TLS failed, dropped by the queue's bound), or gpsd unreachable."),
+                (77, "Location not authorized: a status was published, never a position."),
+                (78, "A settings or policy file, or the [mqtt] password-file, is unusable or not private."),
+            ]
+        ),
+        (
+            "serve",
+            [
+                (0, "It ended by a signal (SIGTERM, SIGINT)."),
+                (64, "A --listen address beyond loopback, or a bad option."),
+                (69, "It cannot listen on an address (in use, a path that is not yours)."),
+                (78, "A settings or policy file is unusable."),
+            ]
+        ),
+        (
+            "access",
+            [
+                (0, "The sessions were listed."),
+                (78, "The state directory cannot be trusted."),
+            ]
+        ),
+    ]
+
+    /// The environment variables locate reads.
+    static let environment: [(name: String, meaning: String)] = [
+        ("LOCATE_GPSD", "The gpsd endpoint, host[:port[:device]], when neither an argument nor --gpsd gives one."),
+        ("LOCATE_APP", "The app whose permission applies, as --app NAME (which wins)."),
+        ("LANGUAGE, LC_ALL, LC_MESSAGES, LANG", "The language of place names, as gettext takes them, unless --lang is given."),
+        ("XDG_CONFIG_HOME, XDG_CONFIG_DIRS", "Where the settings and the administrator's policy are (see FILES)."),
+        ("XDG_CACHE_HOME", "Where the last-fix cache and the place index are (see FILES)."),
+        ("XDG_STATE_HOME", "Where the access log and the named monitors' states are (see FILES)."),
+        (
+            "LOCATE_GENERATE",
+            "man, bash, zsh or fish: print the man page or that completion for the name run as, and exit (make install uses it)."
+        ),
+    ]
+
+    /// Command lines and what they do, for the man page.
+    static let examples: [(command: String, meaning: String)] = [
+        ("locate permission allow", "Allow location while in use: in the foreground of a terminal."),
+        ("locate --json --accuracy 20 --timeout 1m", "One fix of at most 20 m of error as JSON, waiting up to a minute."),
+        (
+            "read lat lon < <(locate --no-fallback) && echo \"$lat $lon\"",
+            "A script that takes only a real fix (without one, nothing is read)."
+        ),
+        ("locate -fn10 --gpx > track.gpx", "Ten fixes as a GPX track."),
+        ("locate geocode 37.5,127", "The place at a coordinate, offline."),
+        ("locate monitor --region home=37.5178,126.8863,100 --until inside:home", "Wait until the machine is home."),
+        ("locate visits --csv --no-header >> visits.csv", "Append arrivals and departures to a log that has its header."),
+        ("locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
+    ]
+
+    /// The settings file's syntax, for the man page.
+    static let settingsSyntax = [
+        "[location]",
+        "services = on               # on | off",
+        "authorization = when-in-use # when-in-use | always | denied (the policy: restricted)",
+        "accuracy = full             # full | reduced",
+        "timeout = 30                # --once's default, seconds",
+        "[fallback]",
+        "latitude = 37.517829        # or: place = Seoul",
+        "longitude = 126.886270",
+        "enabled = yes               # no: print nothing instead",
+        "[gpsd]",
+        "server = localhost:2947",
+        "[app \"weather\"]             # --app weather, LOCATE_APP=weather",
+        "authorization = always",
+        "[region \"home\"]             # for monitor, and --until inside:home",
+        "center = 37.5178, 126.8863",
+        "radius = 100                # metres",
+    ]
+
     static let files: [(path: String, meaning: String)] = [
         (
             "$XDG_CONFIG_HOME/locate/locate.conf",
@@ -91,5 +261,9 @@ enum Usage {
         ),
     ]
 
-    static let footer = "Records go to stdout, one per line; messages and status events go to stderr."
+    static let footer = """
+        Records go to stdout, one per line; messages and status events go to stderr. S is seconds, \
+        also with a unit: 90, 90s, 1.5m and 2h; --timeout, --max-age and --duration also take inf. \
+        Short options bundle as getopt's do: -fn2 is -f -n 2.
+        """
 }

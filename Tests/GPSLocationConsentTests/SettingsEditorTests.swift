@@ -35,7 +35,14 @@ struct SettingsEditorTests {
         try write("# my settings\n[location]\nauthorization = denied   # said no\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n")
         let editor = SettingsEditor(file: file)
         try editor.update(app: nil, setting: [.authorization(.authorizedAlways)])
-        #expect(try content() == "# my settings\n[location]\nauthorization = always\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n")
+        #expect(
+            try content()
+                == "# my settings\n[location]\nauthorization = always   # said no\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n",
+            "the inline comment stays on the line that changed")
+        try write("[location]\n  authorization=\"denied\"\t; quoted\n")
+        try editor.update(app: nil, setting: [.authorization(.authorizedWhenInUse)])
+        #expect(try content() == "[location]\n  authorization=when-in-use\t; quoted\n", "only the value changes")
+        try write("# my settings\n[location]\nauthorization = always   # said no\naccuracy = reduced\n\n[fallback]\nlatitude = 1\n")
         try editor.update(app: AppName("weather"), setting: [.authorization(.authorizedWhenInUse)])
         #expect(try content().hasSuffix("latitude = 1\n\n[app \"weather\"]\nauthorization = when-in-use\n"))
         try editor.update(app: nil, setting: [], removing: [.authorization, .accuracy])
@@ -47,7 +54,7 @@ struct SettingsEditorTests {
         ("CRLF", "# mine\r\n[location]\r\nauthorization = always\r\n", "# mine\r\n[location]\r\nauthorization = denied\r\n"),
         ("no final line end", "[location]\nauthorization = always", "[location]\nauthorization = denied"),
         ("byte-order mark", "\u{FEFF}[location]\nauthorization = always\n", "\u{FEFF}[location]\nauthorization = denied\n"),
-        ("tabs", "[location]\n\tauthorization\t=\talways\t# tab\n", "[location]\nauthorization = denied\n"),
+        ("tabs", "[location]\n\tauthorization\t=\talways\t# tab\n", "[location]\n\tauthorization\t=\tdenied\t# tab\n"),
         (
             "CRLF, a new section", "[fallback]\r\nlatitude = 1\r\nlongitude = 2",
             "[fallback]\r\nlatitude = 1\r\nlongitude = 2\r\n\r\n[location]\r\nauthorization = denied\r\n"

@@ -27,6 +27,24 @@ struct CommandLineOptionsTests {
         #expect(try parse([], environment: ["LOCATE_APP": "run"]).app == "run")
     }
 
+    @Test func shortOptionsBundleAndTakeAttachedValuesAsGetoptDoes() throws {
+        for arguments in [["-fn2"], ["-f", "-n2"], ["-fn", "2"], ["-f", "-n=2"], ["-n2", "-f"]] {
+            let options = try parse(arguments)
+            #expect(options.mode == .follow && options.count == 2, "\(arguments)")
+        }
+        #expect(try parse(["-fVh"]).showHelp)
+    }
+
+    @Test func durationsTakeAUnitAndInfWhereWaitingWithoutEndMakesSense() throws {
+        #expect(try parse(["--timeout", "5s"]).timeout == .seconds(5))
+        #expect(try parse(["--timeout", "1.5m"]).timeout == .seconds(90))
+        #expect(try parse(["--timeout=2h"]).timeout == .seconds(7200))
+        #expect(try parse(["--timeout", "inf"]).timeout == NumericText.maximumDuration)
+        #expect(try parse(["--max-age", "inf"]).maxAge == NumericText.maximumDuration)
+        #expect(try parse(["--follow", "--duration", "10m"]).duration == .seconds(600))
+        #expect(try parse(["--follow", "--interval", "0s"]).interval == .zero)
+    }
+
     @Test func readsFollowOptionsInBothSpellings() throws {
         let options = try parse([
             "--follow", "--count", "3", "--duration=2.5", "--distance", "10", "--interval=1", "--heartbeat", "30", "--json",
@@ -64,7 +82,11 @@ struct CommandLineOptionsTests {
         (["--follow", "--count", "+3"], "'--count' needs a whole number from 1 to 1000000000, not '+3'"),
         (["--timeout", "0.0004"], "'--timeout' needs a number of seconds of at least 0.001, not '0.0004'"),
         (["--max-age", "0.0004"], "'--max-age' needs 0 or a number of seconds of at least 0.001, not '0.0004'"),
-        (["--timeout", "inf"], "'--timeout' needs a number above 0, not 'inf'"),
+        (["--follow", "--interval", "inf"], "'--interval' needs a number of 0 or more, not 'inf'"),
+        (["--timeout", "5x"], "'--timeout' needs a number above 0, not '5x'"),
+        (["--timeout", "0.000001m"], "'--timeout' needs a number of seconds of at least 0.001, not '0.000001m'"),
+        (["--timeout", "h"], "'--timeout' needs a number above 0, not 'h'"),
+        (["-fx"], "unknown option '-x'"),
         (["--timeout", "-1"], "'--timeout' needs a number above 0, not '-1'"),
         (["--timeout", "1e308"], "'--timeout' needs a number up to 1000000000, not '1e308'"),
         (["--timeout", "0x10"], "'--timeout' needs a number above 0, not '0x10'"),

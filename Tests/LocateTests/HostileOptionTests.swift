@@ -16,12 +16,13 @@ struct HostileOptionTests {
     ]
 
     /// What each option must accept of `values`; everything else is a usage error. Seconds and
-    /// metres are plain decimals in range (a duration of at least a millisecond); counts are whole
+    /// metres are plain decimals in range (a duration of at least a millisecond; `inf` where waiting
+    /// without end makes sense); counts are whole
     /// numbers from 1; an endpoint is host[:port[:device]] of a host name's characters; a language
     /// is a locale name; an app name (and a monitor's) is 1 to 64 of letters, digits, `.`, `_`, `-`; free text is free.
     static let accepted: [String: Set<String>] = [
-        "--timeout": [], "--duration": [], "--heartbeat": [],
-        "--max-age": ["0", "-0"], "--interval": ["0", "-0"],
+        "--timeout": ["inf"], "--duration": ["inf"], "--heartbeat": [],
+        "--max-age": ["0", "-0", "inf"], "--interval": ["0", "-0"],
         "--accuracy": ["1e-308"], "--distance": ["0", "-0", "1e-308"],
         "--radius": ["1e-308"], "--dwell": [], "--replay-speed": ["0", "-0", "1e-308"],
         "--region": [], "--until": [],

@@ -133,7 +133,8 @@ final class GPSDConnection {
         case .success(let addresses):
             return connect(addresses[...], lastError: .connectionRefused)
         case .failure(let error):
-            immediateFailure = .gpsdUnreachable(endpoint: endpoint, reason: "cannot look up \(endpoint.host): \(error.reason)")
+            immediateFailure = .gpsdUnreachable(
+                endpoint: endpoint, reason: "cannot look up \(endpoint.host), taken as gpsd's host name: \(error.reason)")
             return .closed
         }
     }
