@@ -1,11 +1,20 @@
 /// `locate --help`, in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS layout, rendered from `Usage`.
 ///
 /// Rendered in one pass over the tables' UTF-8 bytes into one buffer (a column is a scalar: the
-/// help is plain text), so that `--help` costs about what `--version` does.
+/// help is plain text). For the name `locate` the pages are rendered at build time
+/// (`HelpPages`, written by `make generated` and checked by its test), so that `--help` costs
+/// what `--version` does: the tables themselves take the Swift runtime longer to build than
+/// the page to print.
 enum HelpText {
     /// The help of every command (`command` `nil`), or of one (`""` for `locate` itself), with
     /// `program` as the name it was run as.
     static func text(for command: String? = nil, program: String = "locate") -> String {
+        if program == "locate", let page = HelpPages.page(command) { return page }
+        return rendered(for: command, program: program)
+    }
+
+    /// ``text(for:program:)``, rendered from the tables now.
+    static func rendered(for command: String?, program: String) -> String {
         let spec = command.map { CommandTable.command($0) ?? CommandTable.positions }
         var page = Page()
         if let spec {
