@@ -26,6 +26,18 @@ package enum StandardIO {
         }
     }
 
+    /// Whether `count` bytes can be written to `stream` now without waiting for a reader: a
+    /// regular file always can; a pipe, socket or terminal when it is writable now and the write
+    /// is no more than `atomicWrite` (a pipe with room for one takes it whole). Otherwise the write
+    /// may wait as long as its reader does, and belongs on a thread of its own.
+    package static func canWriteAtOnce(_ count: Int, to stream: Stream) -> Bool {
+        var status = stat()
+        if fstat(stream.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG { return true }
+        guard count <= atomicWrite else { return false }
+        var request = pollfd(fd: stream.rawValue, events: Int16(POLLOUT), revents: 0)
+        return poll(&request, 1, 0) == 1 && request.revents & Int16(POLLOUT) != 0
+    }
+
     /// Writes all of `bytes` to `stream`.
     /// - Returns: `nil` when written, otherwise why not.
     @discardableResult

@@ -37,7 +37,7 @@ struct EventCommand<Detector: LocationEventDetector> {
         let started = ContinuousClock.now
         do throws(StandardStreams.OutputError) {
             status = try await stream(into: &writer, progress: &progress, started: started)
-            try writer.finish()
+            try await writer.finish()
         } catch .closed {
             // The reader went away: the stream ends as it would now (never 0 after nothing).
             return .success(status ?? statusIfEndedNow(progress, started: started))
@@ -65,7 +65,7 @@ struct EventCommand<Detector: LocationEventDetector> {
         // Known before the first write, so that a reader gone at once still gets the right status.
         progress.note(events.authorization)
         writer.start()
-        try writer.flush()
+        try await writer.flush()
         var printed = 0
         let endpoint = manager.configuration.endpoint
         while true {
@@ -89,10 +89,11 @@ struct EventCommand<Detector: LocationEventDetector> {
             switch update {
             case .event(let event):
                 let changes = events.authorizationChanges
+                let admission = events.lastEventAdmission
                 writer.write(record(event))
                 printed += 1
-                // Written only while the authorization it was made under holds.
-                try writer.flush { events.authorizationChanges == changes }
+                // Written only while the authorization the fix it was made of was released under holds.
+                try await writer.flush { admission?.isAdmittedPrecise ?? false }
                 if let handedOut, events.authorizationChanges == changes,
                     case .failure(let error) = handedOut(event, options.replay == nil ? events.authorization : nil)
                 {
@@ -104,7 +105,7 @@ struct EventCommand<Detector: LocationEventDetector> {
             case .status(let event):
                 progress.note(event)
                 writer.report(StatusEvent(event, endpoint: endpoint, explanation: explainer.explain))
-                try writer.flush()
+                try await writer.flush()
                 if case .authorizationChanged(_, let denial?) = event {
                     let what = options.command == .monitor ? "region monitoring" : "visit detection"
                     StandardStreams.diagnose("\(what) ends: \(explainer.explain(denial))")

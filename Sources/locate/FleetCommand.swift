@@ -58,7 +58,7 @@ struct FleetCommand<Detector: FleetDetector> {
                 do throws(GPSLocationError) {
                     record = try source.next()
                 } catch {
-                    try writer.flush()
+                    try writer.flushHere()
                     StandardStreams.diagnose(error.description)
                     return ExitStatus(error)
                 }
@@ -70,7 +70,7 @@ struct FleetCommand<Detector: FleetDetector> {
                     StandardStreams.diagnose(UntrustedText.visible("\(source.name):\(line): skipped: \(reason)"))
                 }
             }
-            try writer.finish()
+            try writer.finishHere()
         } catch .closed {
             return .success
         }
@@ -95,12 +95,12 @@ struct FleetCommand<Detector: FleetDetector> {
             writer.write(record(event), device: location.device)
             printed += 1
             if let count = options.count, printed >= count {
-                try writer.flush()
-                try writer.finish()
+                try writer.flushHere()
+                try writer.finishHere()
                 return true
             }
         }
-        try writer.flush()
+        try writer.flushHere()
         return false
     }
 }

@@ -38,7 +38,7 @@ struct FollowCommand {
         var status: ExitStatus?
         do throws(StandardStreams.OutputError) {
             status = try await stream(into: &writer, progress: &progress)
-            try writer.finish()
+            try await writer.finish()
         } catch .closed {
             // The reader went away (`locate --follow | head`): the stream ends as it would now,
             // with its last record's status, or the one for no position (never 0 after nothing).
@@ -61,14 +61,15 @@ struct FollowCommand {
         // Known before the first write, so that a reader gone at once still gets the right status.
         progress.stream.note(updates.authorization)
         writer.start()
-        try writer.flush()
+        try await writer.flush()
         do throws(GPSLocationError) {
             stream: while let first = try await updates.next() {
-                // The batch's positions go out only while the authorization they were taken
-                // under holds: a reader that is slow never gets them after a revoke.
-                let changes = updates.authorizationChanges
+                // The batch's positions go out only while the authorization its first was
+                // released under holds: a reader that is slow never gets them after a revoke.
+                var admission: LocationAdmission?
                 var update: LocationUpdate? = first
                 while let current = update {
+                    if admission == nil, case .location = current { admission = updates.lastLocationAdmission }
                     add(current, to: &writer, progress: &progress)
                     progress.stream.note(updates.authorization)
                     if isDone(progress) || writer.isBatchFull { break }
@@ -76,7 +77,7 @@ struct FollowCommand {
                 }
                 progress.stream.noteHeldBack(updates.locationsHeldBack)
                 do throws(StandardStreams.OutputError) {
-                    try writer.flush { updates.authorizationChanges == changes }
+                    try await writer.flush { [admission] in admission?.isAdmitted ?? true }
                 } catch {
                     outputFailure = error
                     break stream

@@ -70,7 +70,7 @@ struct OnceCommand {
             StandardStreams.diagnose(error.description)
             return ExitStatus(error)
         }
-        try writer.finish()
+        try await writer.finish()
         return status
     }
 
@@ -113,7 +113,7 @@ struct OnceCommand {
             status = ExitStatus(error)
         }
         do throws(StandardStreams.OutputError) {
-            try writer.finish()
+            try writer.finishHere()
         } catch .closed {
             // The reader went away (`locate | true`): the status is still the record's.
         }

@@ -113,11 +113,10 @@ struct RecordWriter {
     /// Whether a batch's worth is gathered, to be written before more is added.
     var isBatchFull: Bool { pending.count >= Self.batchSize }
 
-    /// Writes what was gathered for stdout, in one go.
-    mutating func flush() throws(StandardStreams.OutputError) {
-        guard !pending.isEmpty else { return }
-        defer { clear() }
-        try StandardStreams.write(pending)
+    /// Writes what was gathered, on this thread, which may wait for the reader: only for a
+    /// thread of its own (`--once` on the main thread), never Swift's cooperative pool.
+    mutating func flushHere() throws(StandardStreams.OutputError) {
+        try takeBatch().write { true }
     }
 
     /// Writes what was gathered for a stream that may stop authorizing its positions while its
@@ -125,31 +124,66 @@ struct RecordWriter {
     /// `PIPE_BUF` bytes at a time, each only while `isCurrent()` says they may still be handed
     /// out (asked just before its write, which may then wait for the reader). Once it says not,
     /// the positions left are dropped, whole; everything else (status lines, the fallback)
-    /// still goes out.
-    mutating func flush(positionsWhile isCurrent: () -> Bool) throws(StandardStreams.OutputError) {
-        guard !pending.isEmpty else { return }
+    /// still goes out. A write that may wait for the reader (a batch larger than a pipe takes at
+    /// once, or a pipe that is full) is made on a thread of its own, so a slow reader never holds
+    /// a thread of Swift's cooperative pool; one that cannot wait is made here.
+    mutating func flush(positionsWhile isCurrent: @escaping @Sendable () -> Bool = { true }) async throws(StandardStreams.OutputError) {
+        let batch = takeBatch()
+        guard !batch.bytes.isEmpty else { return }
+        if StandardIO.canWriteAtOnce(batch.bytes.count, to: .output) {
+            try batch.write(positionsWhile: isCurrent)
+            return
+        }
+        let failure = await DedicatedThread.run(unavailable: StandardStreams.OutputError?.none) { _, _ in
+            do throws(StandardStreams.OutputError) {
+                try batch.write(positionsWhile: isCurrent)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// What was gathered, taken out of the writer.
+    private mutating func takeBatch() -> Batch {
         defer { clear() }
-        var cursor = 0
-        var next = positions.startIndex
-        var isStale = false
-        while cursor < pending.count {
-            guard next < positions.endIndex, positions[next].lowerBound == cursor else {
-                let end = next < positions.endIndex ? positions[next].lowerBound : pending.count
-                try StandardStreams.writeLines(Array(pending[cursor..<end]))
-                cursor = end
-                continue
+        return Batch(bytes: pending, positions: positions)
+    }
+
+    /// Bytes for stdout and which of them are positions, written as `flush` says.
+    private struct Batch: Sendable {
+        let bytes: [UInt8]
+        let positions: [(lowerBound: Int, upperBound: Int)]
+
+        func write(positionsWhile isCurrent: () -> Bool) throws(StandardStreams.OutputError) {
+            guard !bytes.isEmpty else { return }
+            guard !positions.isEmpty else {
+                try StandardStreams.write(bytes)
+                return
             }
-            var end = positions[next].upperBound
-            next += 1
-            while next < positions.endIndex, positions[next].lowerBound == end,
-                positions[next].upperBound - cursor <= StandardIO.atomicWrite
-            {
-                end = positions[next].upperBound
+            var cursor = 0
+            var next = positions.startIndex
+            var isStale = false
+            while cursor < bytes.count {
+                guard next < positions.endIndex, positions[next].lowerBound == cursor else {
+                    let end = next < positions.endIndex ? positions[next].lowerBound : bytes.count
+                    try StandardStreams.writeLines(Array(bytes[cursor..<end]))
+                    cursor = end
+                    continue
+                }
+                var end = positions[next].upperBound
                 next += 1
+                while next < positions.endIndex, positions[next].lowerBound == end,
+                    positions[next].upperBound - cursor <= StandardIO.atomicWrite
+                {
+                    end = positions[next].upperBound
+                    next += 1
+                }
+                if !isStale, !isCurrent() { isStale = true }
+                if !isStale { try StandardStreams.write(Array(bytes[cursor..<end])) }
+                cursor = end
             }
-            if !isStale, !isCurrent() { isStale = true }
-            if !isStale { try StandardStreams.write(Array(pending[cursor..<end])) }
-            cursor = end
         }
     }
 
@@ -158,12 +192,22 @@ struct RecordWriter {
         positions.removeAll(keepingCapacity: true)
     }
 
-    /// Adds the epilogue if anything was started, and writes everything.
-    mutating func finish() throws(StandardStreams.OutputError) {
+    /// Adds the epilogue if anything was started, and writes everything (as `flush`).
+    mutating func finish() async throws(StandardStreams.OutputError) {
+        addEpilogue()
+        try await flush()
+    }
+
+    /// ``finish()`` on this thread (see ``flushHere()``).
+    mutating func finishHere() throws(StandardStreams.OutputError) {
+        addEpilogue()
+        try flushHere()
+    }
+
+    private mutating func addEpilogue() {
         if started {
             format.epilogue(to: &pending)
             started = false
         }
-        try flush()
     }
 }

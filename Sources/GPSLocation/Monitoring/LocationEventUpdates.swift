@@ -64,6 +64,13 @@ public struct LocationEventUpdates<Detector: LocationEventDetector>: AsyncSequen
         /// Fixes that passed the gate but the options' filters held back, before the detector.
         public var locationsHeldBack: Int { updates.locationsHeldBack }
 
+        /// The admission of the fix the events handed out last were made of (they need precise
+        /// positions: ask ``LocationAdmission/isAdmittedPrecise``), to ask from any thread when a
+        /// record of them is handed on; `nil` before the first.
+        public var lastEventAdmission: LocationAdmission? {
+            pendingStamp.map { LocationAdmission(stamp: $0, authorization: updates.session.authorization) }
+        }
+
         /// The next event, or `nil` when the stream has ended or the task was cancelled.
         /// - Throws: ``GPSLocationError/preciseLocationRequired`` under reduced accuracy, and
         ///   what ``LiveUpdates/Iterator/next()`` throws.
