@@ -145,6 +145,13 @@ struct PublishCommand {
                     StandardStreams.diagnose(
                         StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message)
                     switch event {
+                    case .authorizationChanged, .paused, .resumed:
+                        // Nothing handed to the client's connection outlives a change of admission.
+                        client.admissionsChanged()
+                    default:
+                        break
+                    }
+                    switch event {
                     case .authorizationChanged(_, let denial?):
                         setAvailability(explainer.explain(denial), progress: &progress, clearing: true)
                     case .paused:

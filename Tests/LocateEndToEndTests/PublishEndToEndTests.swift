@@ -39,6 +39,11 @@ final class MosquittoBroker: Sendable {
         _ = try await broker.waitForExit(timeout: 10)
     }
 
+    /// Sends `number` to the broker (SIGSTOP and SIGCONT play a broker that stalls).
+    func signal(_ number: Int32) {
+        running.withLock { $0?.signal(number) }
+    }
+
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
     deinit {
@@ -347,6 +352,35 @@ struct PublishEndToEndTests {
         }
         #expect(positions == before, "records queued before the revoke reached the broker after it")
         // The retained position was cleared: a subscriber that comes now gets the status only.
+        let later = try await Subscription(broker, "locate/van/#")
+        try await later.process.stdout.wait(for: "the retained status") { !later.messages.isEmpty }
+        #expect(later.messages.map { $0.topic } == ["locate/van/status"], "\(later.messages.map { $0.topic })")
+    }
+
+    /// A broker that stops reading (SIGSTOP) while the user revokes, then goes on (SIGCONT): what
+    /// was handed to the connection before the revoke must not reach subscribers after it.
+    @Test func aRevokeWhileTheBrokerStallsLetsNoQueuedRecordThrough() async throws {
+        let broker = try await MosquittoBroker()
+        let receiver = try await GpsdServer(track: "running")
+        let subscriber = try await Subscription(broker, "locate/van/#")
+        let settings = try SettingsHome.allowingAlways()
+        let publisher = try startLocate(["publish", "\(broker.url)/locate/van", "--retain", receiver.endpoint], settings: settings)
+        var positions: Int { subscriber.objects(on: "locate/van").count }
+        try await subscriber.process.stdout.wait(for: "the first records") { positions >= 3 }
+        broker.signal(SIGSTOP)
+        let before = positions
+        // The stall lasts while 22 fixes come (5 a second): more than the window of 20.
+        try await Task.sleep(for: .milliseconds(4400))
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        try await publisher.stderr.wait(for: "the revoke") { publisher.stderr.text.contains("permission is denied") }
+        broker.signal(SIGCONT)
+        try await subscriber.process.stdout.wait(for: "the status") {
+            subscriber.objects(on: "locate/van/status").contains { $0["event"] as? String == "not_authorized" }
+        }
+        publisher.signal(SIGTERM)
+        _ = try await publisher.waitForExit()
+        // At most the records of the moment the broker stalled (it stops acknowledging, and gets no more).
+        #expect(positions - before <= 2, "\(positions - before) records handed out before the revoke reached the broker after it")
         let later = try await Subscription(broker, "locate/van/#")
         try await later.process.stdout.wait(for: "the retained status") { !later.messages.isEmpty }
         #expect(later.messages.map { $0.topic } == ["locate/van/status"], "\(later.messages.map { $0.topic })")

@@ -202,6 +202,16 @@ final class MosquittoConnection {
         _ = library.loopWrite(handle, 1)
     }
 
+    /// Drops the connection with a TCP reset when the handle goes (`SO_LINGER` of 0): what
+    /// waits in this host's socket is discarded rather than sent, and libmosquitto's queue
+    /// goes with the handle.
+    func abort() {
+        let socket = library.socket(handle)
+        guard socket >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// The socket to wait on, and whether libmosquitto has bytes to write (then wait for
     /// writing); `nil` once the connection is closed.
     var socket: PollRequest? {
