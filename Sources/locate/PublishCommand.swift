@@ -10,7 +10,7 @@ import LocateSupport
 /// to the broker only while the authorization it was taken under holds, checked at the moment
 /// the client hands it to the broker (so what waited through an outage is dropped by a revoke).
 /// The fallback is never published; when location is not authorized (or paused) a status
-/// message says so instead, and a revoke clears the retained position. The broker away is no
+/// message says so instead, and the retained position is cleared. The broker away is no
 /// failure: records wait in the client's bounded queue and go out in order when it is back.
 struct PublishCommand {
     let options: CommandLineOptions
@@ -110,7 +110,7 @@ struct PublishCommand {
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         progress.stream.note(updates.authorization)
         // Not authorized from the start: a retained position of an earlier run goes too.
-        setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress, clearing: true)
+        setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress)
         var monitor = regions
         var monitorGeneration = updates.authorizationChanges
         var status: ExitStatus?
@@ -124,7 +124,7 @@ struct PublishCommand {
                     // The gate again when the client hands a record to the broker: only under
                     // the authorization the location was released under.
                     guard let admission = updates.lastLocationAdmission else { continue }
-                    if progress.isUnavailable { setAvailability(nil, progress: &progress, clearing: false) }
+                    if progress.isUnavailable { setAvailability(nil, progress: &progress) }
                     let now = Date()
                     client.publish(format.location(location, now: now)) { admission.isAdmitted }
                     progress.published += 1
@@ -153,11 +153,11 @@ struct PublishCommand {
                     }
                     switch event {
                     case .authorizationChanged(_, let denial?):
-                        setAvailability(explainer.explain(denial), progress: &progress, clearing: true)
+                        setAvailability(explainer.explain(denial), progress: &progress)
                     case .paused:
-                        setAvailability("paused in the background", progress: &progress, clearing: false)
+                        setAvailability("paused in the background", progress: &progress)
                     case .authorizationChanged(_, nil), .resumed:
-                        setAvailability(nil, progress: &progress, clearing: false)
+                        setAvailability(nil, progress: &progress)
                     default:
                         break
                     }
@@ -197,13 +197,14 @@ struct PublishCommand {
     }
 
     /// Announces availability: `online` when `reason` is `nil`, otherwise the status that says
-    /// why not; on a revoke (`clearing`), the retained position goes too.
+    /// why not; then (not authorized, paused) the retained position goes too, whatever
+    /// `--retain` says (an earlier run may have left one).
     /// Formats with an `online` announce the one or the other, again on every connection;
     /// OwnTracks (which has none) publishes its `lwt` once.
-    private func setAvailability(_ reason: String?, progress: inout Progress, clearing: Bool) {
+    private func setAvailability(_ reason: String?, progress: inout Progress) {
         if let reason {
-            if clearing { format.clearRetained.forEach { client.publish($0) } }
             guard !progress.isUnavailable else { return }
+            client.publish(format.clearRetained)
             if format.online != nil {
                 client.announce(format.unavailable(reason: reason))
             } else {

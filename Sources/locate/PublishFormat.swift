@@ -150,10 +150,9 @@ struct PublishFormat: Sendable {
     /// What goes out at a clean end (a clean disconnect keeps the will to the broker).
     var farewell: [MQTTMessage] { [will] }
 
-    /// Empty retained messages that clear the retained position (a revoke), when positions are retained.
-    var clearRetained: [MQTTMessage] {
-        retain ? [MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true)] : []
-    }
+    /// The empty retained message that clears the retained position (not authorized, paused),
+    /// whatever this run's `--retain`: an earlier run may have left one.
+    var clearRetained: MQTTMessage { MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true) }
 
     /// Home Assistant's discovery config for a `device_tracker` (announced on every connection,
     /// retained), with its availability; `nil` for the other formats.

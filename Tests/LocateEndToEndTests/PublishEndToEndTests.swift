@@ -386,6 +386,44 @@ struct PublishEndToEndTests {
         #expect(later.messages.map { $0.topic } == ["locate/van/status"], "\(later.messages.map { $0.topic })")
     }
 
+    /// A run that is not authorized (denied, or when-in-use in the background of its terminal:
+    /// paused) clears the precise position an earlier run left retained, though it has no `--retain`.
+    @Test(arguments: ["denied", "paused"])
+    func aRunNotAuthorizedClearsTheRetainedPositionWithoutRetain(kind: String) async throws {
+        let broker = try await MosquittoBroker()
+        let receiver = try await GpsdServer(track: "running")
+        let first = try await runLocate(
+            ["publish", "\(broker.url)/locate/van", "--retain", "--count", "2", receiver.endpoint],
+            settings: try SettingsHome.allowingAlways())
+        #expect(first.status == 0, "\(first.stderr)")
+        let retained = try await Subscription(broker, "locate/van")
+        try await retained.process.stdout.wait(for: "the retained position") { !retained.messages.isEmpty }
+        let arguments = ["publish", "\(broker.url)/locate/van", "--duration", "1", receiver.endpoint]
+        if kind == "denied" {
+            let run = try await runLocate(arguments, settings: try SettingsHome(user: "[location]\nauthorization = denied\n"))
+            #expect(run.status == 77, "\(run.stderr)")
+        } else {
+            let settings = try SettingsHome(user: "[location]\nauthorization = when-in-use\n")
+            let errors = settings.root.appendingPathComponent("errors").path
+            let command = ([Package.locate.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let script = "\(command) > /dev/null 2> '\(errors)' &\nwait $!\n"
+            let run = try RunningProcess(
+                Package.root.appendingPathComponent("Scripts/with-terminal"), ["--", "/bin/bash", "-m", "-c", script],
+                environment: settings.environment)
+            _ = try await run.waitForExit(timeout: 30)
+            #expect(((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("paused"))
+        }
+        // The clear reached the subscriber of the position topic, and a later one gets nothing retained.
+        try await retained.process.stdout.wait(for: "the clear") { retained.messages.last?.payload == "" }
+        let later = try await Subscription(broker, "locate/#")
+        // A marker published after the subscription comes after any retained message.
+        #expect(
+            try await runProgram(
+                "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "locate/marker", "-m", "m"]) == 0)
+        try await later.process.stdout.wait(for: "the marker") { later.messages.contains { $0.topic == "locate/marker" } }
+        #expect(!later.messages.contains { $0.topic == "locate/van" }, "\(later.messages.map { $0.payload })")
+    }
+
     @Test func thePasswordComesFromAPrivateFileOnly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mqtt-password-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
