@@ -180,7 +180,7 @@ public final class MQTTClient: Sendable {
         let connection: MosquittoConnection
         let opened = ContinuousClock.now
         var isUp = false
-        /// Messages given to libmosquitto and not acknowledged, by id, and when they were given.
+        /// Messages given to libmosquitto and not acknowledged (QoS 0: not written), by id, and when they were given.
         var inFlight: [Int32: (pending: Pending, since: ContinuousClock.Instant)] = [:]
         /// The farewell's ids, once it is sent.
         var farewell: Set<Int32>?
@@ -328,7 +328,8 @@ public final class MQTTClient: Sendable {
                 continue
             }
             if let id = link.connection.publish(next.message) {
-                if next.message.qos != .atMostOnce { link.inFlight[id] = (next, now) }
+                // QoS 0 too, until it is written: libmosquitto would otherwise keep what a stalled broker does not read.
+                link.inFlight[id] = (next, now)
             }
         }
         guard stopping, link.farewell == nil, link.inFlight.isEmpty, state.withLock({ $0.waiting == 0 }) else { return }
