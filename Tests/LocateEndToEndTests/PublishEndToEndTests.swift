@@ -424,6 +424,23 @@ struct PublishEndToEndTests {
         #expect(!later.messages.contains { $0.topic == "locate/van" }, "\(later.messages.map { $0.payload })")
     }
 
+    /// A broker host that never answers the TCP connection (a black hole: connect() would hang
+    /// for minutes): SIGTERM still ends the run within the 3 s of a clean end, and says what was lost.
+    @Test func sigtermWhileTheBrokerHostNeverAnswersEndsInBoundedTime() async throws {
+        let blackHole = try await GpsdServer(misbehaving: "blackhole")
+        let publisher = try startLocate(
+            ["publish", "mqtt://\(blackHole.endpoint)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
+            settings: try SettingsHome.allowingAlways())
+        // Give it a moment in the connect, with records queued.
+        try await Task.sleep(for: .milliseconds(700))
+        let signalled = ContinuousClock.now
+        publisher.signal(SIGTERM)
+        let status = try await publisher.waitForExit(timeout: 20)
+        let took = signalled.duration(to: .now)
+        #expect(took < .milliseconds(4500), "SIGTERM took \(took)")
+        #expect(status == 69 && publisher.stderr.text.contains("records were not delivered"), "\(status): \(publisher.stderr.text)")
+    }
+
     @Test func thePasswordComesFromAPrivateFileOnly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mqtt-password-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -29,7 +29,7 @@ struct MosquittoLibrary {
     let usernamePwSet: CMosquitto_username_pw_set
     let tlsSet: CMosquitto_tls_set
     let willSet: CMosquitto_will_set
-    let connectBindV5: CMosquitto_connect_bind_v5
+    let connectBindAsync: CMosquitto_connect_bind_async
     let publish: CMosquitto_publish
     let disconnect: CMosquitto_disconnect
     let loopWrite: CMosquitto_loop_write
@@ -65,7 +65,7 @@ struct MosquittoLibrary {
                 usernamePwSet: try symbol("mosquitto_username_pw_set", as: CMosquitto_username_pw_set.self),
                 tlsSet: try symbol("mosquitto_tls_set", as: CMosquitto_tls_set.self),
                 willSet: try symbol("mosquitto_will_set", as: CMosquitto_will_set.self),
-                connectBindV5: try symbol("mosquitto_connect_bind_v5", as: CMosquitto_connect_bind_v5.self),
+                connectBindAsync: try symbol("mosquitto_connect_bind_async", as: CMosquitto_connect_bind_async.self),
                 publish: try symbol("mosquitto_publish", as: CMosquitto_publish.self),
                 disconnect: try symbol("mosquitto_disconnect", as: CMosquitto_disconnect.self),
                 loopWrite: try symbol("mosquitto_loop_write", as: CMosquitto_loop_write.self),
@@ -180,10 +180,11 @@ final class MosquittoConnection {
         }
     }
 
-    /// Connects (DNS and TCP, blocking; TLS and the CONNACK come in `service`).
+    /// Starts connecting: the name lookup blocks, the TCP connect does not (a host that never
+    /// answers is the caller's deadline to keep); TLS and the CONNACK come in `service`.
     /// - Returns: why it failed, or `nil`.
     func connect(host: String, port: Int, keepalive: Int) -> String? {
-        let code = library.connectBindV5(handle, host, Int32(port), Int32(keepalive), nil, nil)
+        let code = library.connectBindAsync(handle, host, Int32(port), Int32(keepalive), nil)
         return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
     }
 
