@@ -57,6 +57,9 @@ public final class MQTTClient: Sendable {
         var unannounced: [MQTTMessage] = []
         var dropped = 0
         var heldBack = 0
+        var refused = 0
+        /// Handed to the broker and not acknowledged when the client ended.
+        var unacknowledged = 0
         /// Set by `finish`: the farewell messages and when to give up on them.
         var stop: (farewell: [MQTTMessage], deadline: ContinuousClock.Instant)?
         var finished: [CheckedContinuation<Void, Never>] = []
@@ -136,8 +139,8 @@ public final class MQTTClient: Sendable {
     }
 
     /// Says that the admissions may have changed (an authorization changed, updates paused):
-    /// the connection is dropped at once, with whatever libmosquitto and the socket still
-    /// hold, and made again; messages not acknowledged are queued again at the head, and
+    /// a connection holding messages not acknowledged (at QoS 0: not written) is dropped at
+    /// once, with whatever libmosquitto and the socket still hold, and made again; messages not acknowledged are queued again at the head, and
     /// each goes out only if its admission still says yes.
     public func admissionsChanged() {
         state.withLock { $0.admissionChanges += 1 }
@@ -155,11 +158,18 @@ public final class MQTTClient: Sendable {
     public var heldBack: Int { state.withLock { $0.heldBack } }
     /// How many messages wait for the broker.
     public var waiting: Int { state.withLock { $0.waiting } }
+    /// How many messages the broker acknowledged with a refusal (an MQTT 5 reason code of
+    /// 0x80 or above: its access rules do not let this client publish there, a quota): not delivered.
+    public var refused: Int { state.withLock { $0.refused } }
+    /// How many messages were handed to the broker and never acknowledged (at QoS 0: never
+    /// written) when the client ended: not known to be delivered.
+    public var unacknowledged: Int { state.withLock { $0.unacknowledged } }
 
     /// Ends the client: what is queued goes out first, then `farewell` (an `offline`, since a
     /// clean disconnect keeps the last will to the broker), and the client disconnects once the
     /// broker acknowledged them, or at `deadline`, whichever comes first; a broker that is away
-    /// is tried until then. What is still queued at the deadline is lost (``waiting`` says how much).
+    /// is tried until then. What is still queued at the deadline is lost (``waiting`` says how
+    /// much), and so may be what the broker did not acknowledge (``unacknowledged``).
     /// It returns by the deadline (and a quarter of a second) even when the client's thread is
     /// held up in a name lookup that does not answer.
     public func finish(farewell: [MQTTMessage], within deadline: Duration) async {
@@ -210,7 +220,8 @@ public final class MQTTClient: Sendable {
             let (stop, changes) = state.withLock { ($0.stop, $0.admissionChanges) }
             if changes != admissionChanges {
                 admissionChanges = changes
-                if let current = link {
+                // Only a connection that holds messages: statuses alone need no new one (and no will published for it).
+                if let current = link, !current.inFlight.isEmpty {
                     // Now, before anything else can be written: the reset takes libmosquitto's queue with it.
                     current.connection.abort()
                     requeue(current)
@@ -264,10 +275,11 @@ public final class MQTTClient: Sendable {
                     continuation.yield(.connected)
                 case .connected(let refusal?):
                     failure = "the broker refused the connection: \(refusal)"
-                case .acknowledged(let id):
+                case .acknowledged(let id, let refused):
                     if let since = current.inFlight.removeValue(forKey: id)?.since {
                         let sample = since.duration(to: .now)
                         roundTrip = roundTrip == .zero ? sample : (roundTrip * 7 + sample) / 8
+                        if refused { state.withLock { $0.refused += 1 } }
                     }
                     current.farewell?.remove(id)
                 }
@@ -287,6 +299,7 @@ public final class MQTTClient: Sendable {
             delay = min(delay * 2, configuration.maximumReconnectDelay)
         }
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.unacknowledged = link?.inFlight.count ?? 0
             state.isRunning = false
             state.hasEnded = true
             defer { state.finished = [] }

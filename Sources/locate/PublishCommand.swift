@@ -99,7 +99,7 @@ struct PublishCommand {
                 case .dropped(let count):
                     if count == 1 || count % 1000 == 0 {
                         StandardStreams.diagnose(
-                            "the broker has been away too long: dropped \(count) oldest records (the queue holds \(client.configuration.queueLimit))"
+                            "the broker has been away too long: dropped the \(count == 1 ? "oldest record" : "\(count) oldest records") (the queue holds \(client.configuration.queueLimit))"
                         )
                     }
                 }
@@ -180,20 +180,34 @@ struct PublishCommand {
         reporter.cancel()
         // The access log records this publish session here (app, accuracy, first and last
         // delivery, count), once `locate serve`'s log lands: `progress.published` records.
-        let undelivered = client.waiting
+        let undelivered = client.waiting + client.unacknowledged
         if undelivered > 0 {
             StandardStreams.diagnose(
-                "\(undelivered) records were not delivered: \(client.configuration.broker) could not be reached, or refused, until the end")
+                "\(Self.records(undelivered, "was", "were")) not delivered: \(client.configuration.broker) could not be reached, did not acknowledge, or refused, until the end"
+            )
         }
-        if client.dropped > 0 { StandardStreams.diagnose("\(client.dropped) records were dropped while the broker was away") }
+        if client.refused > 0 {
+            StandardStreams.diagnose(
+                "\(Self.records(client.refused, "was", "were")) refused by the broker (do its access rules let this user publish to \(format.topic)?)"
+            )
+        }
+        if client.dropped > 0 {
+            StandardStreams.diagnose("\(Self.records(client.dropped, "was", "were")) dropped while the broker was away")
+        }
         if let status { return status }
         if progress.stream.endsWithInvalidSettings { return .configuration }
-        if undelivered > 0 { return .unavailable }
+        // Never 0 after a record was lost.
+        if undelivered > 0 || client.refused > 0 || client.dropped > 0 { return .unavailable }
         guard progress.stream.positions == 0 else { return .success }
         let (reason, message) = progress.stream.reasonForNoPosition(
             endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)
         StandardStreams.diagnose(message)
         return ExitStatus(reason)
+    }
+
+    /// "1 record was", "3 records were".
+    static func records(_ count: Int, _ singular: String, _ plural: String) -> String {
+        count == 1 ? "1 record \(singular)" : "\(count) records \(plural)"
     }
 
     /// Announces availability: `online` when `reason` is `nil`, otherwise the status that says

@@ -39,7 +39,7 @@ enum Usage {
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (
             0,
-            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record taken by the broker; serve ended by a signal."
+            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record acknowledged by the broker; serve ended by a signal."
         ),
         (64, "Usage error: unknown option, bad value, unknown --format token, a --listen address beyond loopback."),
         (
@@ -48,7 +48,7 @@ enum Usage {
         ),
         (
             69,
-            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish ended with records the broker never took; or serve cannot listen on an address."
+            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish lost a record (still queued or unacknowledged at the end, refused by the broker, or dropped from the full queue during an outage); or serve cannot listen on an address."
         ),
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (

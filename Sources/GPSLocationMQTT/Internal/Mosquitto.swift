@@ -100,8 +100,9 @@ enum Mosquitto {
 enum MosquittoEvent: Equatable {
     /// The broker's CONNACK: `refusal` is `nil` when it accepted the connection.
     case connected(refusal: String?)
-    /// The broker acknowledged message `id` (QoS 1 and 2), or it was written (QoS 0).
-    case acknowledged(id: Int32)
+    /// The broker acknowledged message `id` (QoS 1 and 2), or it was written (QoS 0);
+    /// `refused` when its MQTT 5 reason code is a failure (0x80 and above: not authorized, quota exceeded).
+    case acknowledged(id: Int32, refused: Bool)
 }
 
 /// One connection to the broker over one libmosquitto handle; used by one thread only.
@@ -141,9 +142,9 @@ final class MosquittoConnection {
             guard let connection = MosquittoConnection.connection(context) else { return }
             connection.events.append(.connected(refusal: code == 0 ? nil : connection.refusal(code)))
         }
-        library.publishV5CallbackSet(handle) { _, context, id, _, _ in
+        library.publishV5CallbackSet(handle) { _, context, id, reason, _ in
             // Reason codes below 0x80 are successes (16: no subscriber matched).
-            MosquittoConnection.connection(context)?.events.append(.acknowledged(id: id))
+            MosquittoConnection.connection(context)?.events.append(.acknowledged(id: id, refused: reason >= 0x80))
         }
     }
 
