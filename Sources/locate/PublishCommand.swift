@@ -110,7 +110,7 @@ struct PublishCommand {
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         progress.stream.note(updates.authorization)
         // Not authorized from the start: a retained position of an earlier run goes too.
-        setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress)
+        setAvailability(updates.authorization.denial?.rawValue, progress: &progress)
         var monitor = regions
         var monitorGeneration = updates.authorizationChanges
         var status: ExitStatus?
@@ -153,9 +153,9 @@ struct PublishCommand {
                     }
                     switch event {
                     case .authorizationChanged(_, let denial?):
-                        setAvailability(explainer.explain(denial), progress: &progress)
+                        setAvailability(denial.rawValue, progress: &progress)
                     case .paused:
-                        setAvailability("paused in the background", progress: &progress)
+                        setAvailability("paused", progress: &progress)
                     case .authorizationChanged(_, nil), .resumed:
                         setAvailability(nil, progress: &progress)
                     default:
@@ -211,7 +211,8 @@ struct PublishCommand {
     }
 
     /// Announces availability: `online` when `reason` is `nil`, otherwise the status that says
-    /// why not; then (not authorized, paused) the retained position goes too, whatever
+    /// why not (a keyword: `denied`, `paused`; the local explanation, with the settings file's
+    /// path, stays on stderr); then (not authorized, paused) the retained position goes too, whatever
     /// `--retain` says (an earlier run may have left one).
     /// Formats with an `online` announce the one or the other, again on every connection;
     /// OwnTracks (which has none) publishes its `lwt` once.

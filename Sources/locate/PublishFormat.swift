@@ -137,8 +137,9 @@ struct PublishFormat: Sendable {
         }
     }
 
-    /// What is announced while location is not authorized (or paused), `reason` saying why:
-    /// a status, never a position.
+    /// What is announced while location is not authorized (or paused), `reason` saying why
+    /// in a keyword (`denied`, `not_determined`, `paused`): a status, never a position, and
+    /// nothing local (no path, no advice).
     func unavailable(reason: String) -> MQTTMessage {
         switch kind {
         case .owntracks: message(topic, ownTracksLWT, retain: false)

@@ -277,11 +277,13 @@ struct PublishEndToEndTests {
         #expect(run.status == 77, "\(run.stderr)")
         try await subscriber.process.stdout.wait(for: "the status") { subscriber.objects(on: "locate/van/status").count >= 2 }
         let statuses = subscriber.objects(on: "locate/van/status")
-        #expect(statuses.first?["event"] as? String == "not_authorized" && statuses.first?["reason"] as? String != nil)
+        // The reason's keyword only: nothing local (the settings file's path, the advice to the user) goes to the broker.
+        #expect(statuses.first?["event"] as? String == "not_authorized" && statuses.first?["reason"] as? String == "denied", "\(statuses)")
         #expect(statuses.last?["event"] as? String == "offline")
         // Not a position, nor the fallback's (37.517829, 126.886270), anywhere on the broker.
         let everything = subscriber.process.stdout.text
         #expect(!everything.contains("lat") && !everything.contains("37.51") && !everything.contains("64.1"), "\(everything)")
+        #expect(!everything.contains(settings.root.path) && !everything.contains("locate permission"), "\(everything)")
         #expect(!leaksParkedCoordinate(run.stderr))
     }
 
