@@ -26,8 +26,12 @@ struct PublishFormat: Sendable {
     var eventTopic: String { topic + "/event" }
     var statusTopic: String { kind == .homeassistant ? topic + "/availability" : topic + "/status" }
 
-    /// OwnTracks' tracker id: the last two characters of the topic, as its apps default to.
-    var trackerID: String { String(topic.suffix(2)) }
+    /// OwnTracks' tracker id: the last two letters or digits of the device (the topic's last
+    /// level), as its apps default to the device's last two characters.
+    var trackerID: String {
+        let device = topic.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        return String(device.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(2))
+    }
 
     /// Home Assistant's object id: the topic with every character but `[a-zA-Z0-9_-]` made `_`.
     var objectID: String {
@@ -38,10 +42,20 @@ struct PublishFormat: Sendable {
     }
 
     /// Checks what `kind` needs of the topic: OwnTracks' three levels (`owntracks/USER/DEVICE`;
-    /// its Recorder ignores a shorter one).
+    /// its Recorder ignores a shorter one), none empty, the device with a letter or digit for
+    /// the tracker id.
     static func check(_ kind: Kind, topic: String) throws(UsageError) {
-        if kind == .owntracks, topic.split(separator: "/", omittingEmptySubsequences: false).count < 3 {
+        guard kind == .owntracks else { return }
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count >= 3 else {
             throw UsageError(message: "'--as owntracks' publishes to owntracks/USER/DEVICE: give a topic of three levels")
+        }
+        guard !levels.contains(where: \.isEmpty) else {
+            throw UsageError(message: "'--as owntracks': the topic has an empty level (owntracks/USER/DEVICE)")
+        }
+        guard levels.last?.contains(where: { $0.isASCII && ($0.isLetter || $0.isNumber) }) == true else {
+            throw UsageError(
+                message: "'--as owntracks': the device (the topic's last level) needs a letter or digit for OwnTracks' tracker id")
         }
     }
 

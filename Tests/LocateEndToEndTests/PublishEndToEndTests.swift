@@ -159,6 +159,24 @@ struct PublishEndToEndTests {
         #expect(last.topic == "owntracks/test/van" && !last.retained && last.payload.contains("\"_type\":\"lwt\""))
     }
 
+    /// OwnTracks' tracker id comes from the last level of the topic (its device), letters and
+    /// digits only, never a `/` of a deeper topic.
+    @Test(arguments: [("owntracks/test/fleet/v", "v"), ("owntracks/test/my-van-7", "n7")])
+    func ownTracksTrackerIDIsTheDevicesLastTwoLettersOrDigits(topic: String, expected: String) async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker, "owntracks/#")
+        let run = try await runLocate(
+            [
+                "publish", "\(broker.url)/\(topic)", "--as", "owntracks", "--replay", Package.track("commute").path, "--replay-speed", "0",
+                "--count", "1",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        try await subscriber.process.stdout.wait(for: "the location") {
+            subscriber.objects(on: topic).contains { $0["_type"] as? String == "location" }
+        }
+        #expect(subscriber.objects(on: topic).first { $0["_type"] as? String == "location" }?["tid"] as? String == expected)
+    }
+
     @Test func natsServerTakesTheSameRecords() async throws {
         let broker = try await NATSBroker()
         let subscriber = try await Subscription(port: broker.port, "owntracks/#")
@@ -557,7 +575,8 @@ struct PublishEndToEndTests {
         ["publish"], ["publish", "http://127.0.0.1/t"], ["publish", "mqtt://127.0.0.1"], ["publish", "mqtt://127.0.0.1/"],
         ["publish", "mqtt://u:secret@127.0.0.1/t"], ["publish", "mqtt://127.0.0.1:0/t"], ["publish", "mqtt://127.0.0.1/a/#"],
         ["publish", "mqtt://127.0.0.1/t", "--qos", "3"], ["publish", "mqtt://127.0.0.1/t", "--as", "traccar"],
-        ["publish", "mqtt://127.0.0.1/only/two", "--as", "owntracks"], ["publish", "mqtt://127.0.0.1/t", "--json"],
+        ["publish", "mqtt://127.0.0.1/only/two", "--as", "owntracks"], ["publish", "mqtt://127.0.0.1/owntracks/me/", "--as", "owntracks"],
+        ["publish", "mqtt://127.0.0.1/owntracks//van", "--as", "owntracks"], ["publish", "mqtt://127.0.0.1/t", "--json"],
         ["publish", "mqtt://127.0.0.1/t", "--mqtt-version", "4"], ["--follow", "--qos", "1"],
     ])
     func badURLsAndFlagsAreUsageErrors(arguments: [String]) async throws {
