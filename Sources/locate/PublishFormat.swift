@@ -33,12 +33,32 @@ struct PublishFormat: Sendable {
         return String(device.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(2))
     }
 
-    /// Home Assistant's object id: the topic with every character but `[a-zA-Z0-9_-]` made `_`.
+    /// Home Assistant's object id (of the discovery topic and the unique id), one for each
+    /// topic: `/` becomes `_`, letters and digits stay, `-` becomes `--` and every other byte
+    /// (`_` too) `-` and its two hex digits, so that no two topics share a config.
     var objectID: String {
-        String(
-            topic.unicodeScalars.map {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") ? Character($0) : "_"
-            })
+        var id = ""
+        for byte in topic.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"): id += "_"
+            case UInt8(ascii: "-"): id += "--"
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                id.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789abcdef".unicodeScalars)
+                id += "-"
+                id.unicodeScalars.append(hex[Int(byte >> 4)])
+                id.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return id
+    }
+
+    /// The object part of the suggested entity id, as Home Assistant's are: `locate_` and the
+    /// topic in lower case, each run of other characters than letters and digits one `_`.
+    var entitySlug: String {
+        let words = topic.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return (["locate"] + words).joined(separator: "_")
     }
 
     /// Checks what `kind` needs of the topic: OwnTracks' three levels (`owntracks/USER/DEVICE`;
@@ -184,7 +204,8 @@ struct PublishFormat: Sendable {
         var config = JSONObjectWriter()
         config.add("name", json: "null")
         config.add("unique_id", string: "locate_\(objectID)_gps")
-        config.add("object_id", string: "locate_\(objectID)")
+        // The entity id suggested (Home Assistant makes it unique); `object_id` is deprecated since 2025.10.
+        config.add("default_entity_id", string: "device_tracker.\(entitySlug)")
         config.add("json_attributes_topic", string: positionTopic)
         config.add("availability_topic", string: statusTopic)
         config.add("payload_available", string: "online")

@@ -228,6 +228,8 @@ struct PublishEndToEndTests {
         #expect(config["json_attributes_topic"] as? String == "locate/van/attributes")
         #expect(config["availability_topic"] as? String == "locate/van/availability")
         #expect(config["source_type"] as? String == "gps" && config["unique_id"] as? String == "locate_locate_van_gps")
+        // Home Assistant 2025.10 deprecated object_id (gone in 2026.4) for default_entity_id, with the domain.
+        #expect(config["default_entity_id"] as? String == "device_tracker.locate_locate_van" && config["object_id"] == nil, "\(config)")
         #expect((config["device"] as? [String: Any])?["identifiers"] as? [String] == ["locate_locate_van"])
         let attributes = try #require(subscriber.objects(on: "locate/van/attributes").first)
         // HA needs latitude and longitude as numbers, gps_accuracy a number.
@@ -248,6 +250,27 @@ struct PublishEndToEndTests {
                 "homeassistant/device_tracker/locate_locate_van/config", "locate/van/attributes", "locate/van/availability",
             ])
         #expect(later.messages.first { $0.topic == "locate/van/availability" }?.payload == "offline")
+    }
+
+    /// Two topics that differ only where one has `/` and the other `_` are two devices in Home
+    /// Assistant, never one discovery config overwriting the other.
+    @Test func homeAssistantDiscoveryTopicsOfDifferentTopicsDiffer() async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker, "homeassistant/#")
+        for topic in ["fleet/my_van", "fleet_my/van"] {
+            let run = try await runLocate(
+                [
+                    "publish", "\(broker.url)/\(topic)", "--as", "homeassistant", "--replay", Package.track("commute").path,
+                    "--replay-speed",
+                    "0", "--count", "1",
+                ])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try await subscriber.process.stdout.wait(for: "two configs") { subscriber.messages.count >= 2 }
+        let configs = Set(subscriber.messages.map(\.topic))
+        #expect(configs.count == 2, "\(configs)")
+        let ids = Set(subscriber.messages.compactMap { (try? jsonObject($0.payload))?["unique_id"] as? String })
+        #expect(ids.count == 2, "\(ids)")
     }
 
     @Test func reducedAccuracyPublishesTheCell() async throws {
