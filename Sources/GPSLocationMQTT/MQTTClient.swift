@@ -65,6 +65,8 @@ public final class MQTTClient: Sendable {
         var finished: [CheckedContinuation<Void, Never>] = []
         var isRunning = false
         var hasEnded = false
+        /// Set by `abandon`: end now, without the farewell or a clean disconnect.
+        var isAbandoned = false
         /// How many times ``admissionsChanged()`` was called.
         var admissionChanges = 0
 
@@ -195,6 +197,20 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// Ends the client now (a second signal): what is queued and the farewell are given up, and
+    /// the connection is closed without a goodbye, so the broker publishes the last will. What
+    /// was not delivered stays counted (``waiting``, ``unacknowledged``).
+    public func abandon() {
+        state.withLock { state in
+            state.isAbandoned = true
+            state.stop = (state.stop?.farewell ?? [], .now)
+        }
+        wakeUp.signal()
+    }
+
+    /// Whether ``abandon()`` cut the end short.
+    public var wasAbandoned: Bool { state.withLock { $0.isAbandoned } }
+
     // MARK: - The loop, on the client's thread
 
     /// What the loop knows about the connection it holds.
@@ -231,7 +247,7 @@ public final class MQTTClient: Sendable {
                 }
             }
             if let stop, ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
-                if link?.isUp == true { link?.connection.disconnect() }
+                if link?.isUp == true, !state.withLock({ $0.isAbandoned }) { link?.connection.disconnect() }
                 break
             }
             guard var current = link else {

@@ -72,7 +72,9 @@ struct PublishCommand {
     }
 
     func run() async -> ExitStatus {
-        let outcome = try? await StreamLifetime.run(for: options.duration) { .success(await publish()) }
+        // A second signal gives up on the farewell; the end still says what was not delivered.
+        let outcome = try? await StreamLifetime.run(
+            for: options.duration, second: { [client] in client.abandon() }, { .success(await publish()) })
         return outcome ?? .failure
     }
 
@@ -196,8 +198,9 @@ struct PublishCommand {
         }
         if let status { return status }
         if progress.stream.endsWithInvalidSettings { return .configuration }
-        // Never 0 after a record was lost.
+        // Never 0 after a record was lost, nor after a second signal cut the goodbye short.
         if undelivered > 0 || client.refused > 0 || client.dropped > 0 { return .unavailable }
+        if client.wasAbandoned { return .failure }
         guard progress.stream.positions == 0 else { return .success }
         let (reason, message) = progress.stream.reasonForNoPosition(
             endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)

@@ -63,7 +63,10 @@ enum Usage {
             78,
             "A settings or policy file is unreadable, malformed or not to be trusted (not a regular file, writable by others, owned by someone else), or so is a file it names ([mqtt] password-file must be yours alone, mode 0600); nothing is printed, gpsd is not asked."
         ),
-        (1, "locate geocode found no place (nothing within 1,500 km, or no place of that name); anything else."),
+        (
+            1,
+            "locate geocode found no place (nothing within 1,500 km, or no place of that name); a second signal cut publish's goodbye short though no record was lost; anything else."
+        ),
     ]
 
     static let files: [(path: String, meaning: String)] = [

@@ -517,6 +517,28 @@ struct PublishEndToEndTests {
         #expect(run.status == 69 && run.stderr.contains("3 records were refused by the broker"), "\(run.status): \(run.stderr)")
     }
 
+    /// A second SIGTERM while the farewell waits for a stalled broker ends the run at once, but
+    /// not silently: the end still says what was not delivered, and the status is not 0.
+    @Test func aSecondSignalCutsTheFarewellShortButSaysWhatWasLost() async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker, "locate/van")
+        let publisher = try startLocate(
+            ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
+            settings: try SettingsHome.allowingAlways())
+        try await subscriber.process.stdout.wait(for: "the first record") { !subscriber.messages.isEmpty }
+        broker.signal(SIGSTOP)
+        defer { broker.signal(SIGCONT) }
+        // Fixes keep coming (5 a second) and wait for the broker; the first SIGTERM starts a farewell of up to 3 s.
+        try await Task.sleep(for: .milliseconds(600))
+        publisher.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        let second = ContinuousClock.now
+        publisher.signal(SIGTERM)
+        let status = try await publisher.waitForExit(timeout: 20)
+        #expect(second.duration(to: .now) < .seconds(1), "the second signal took \(second.duration(to: .now))")
+        #expect(status == 69 && publisher.stderr.text.contains("not delivered"), "\(status): \(publisher.stderr.text)")
+    }
+
     @Test func thePasswordComesFromAPrivateFileOnly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mqtt-password-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
