@@ -158,7 +158,8 @@ struct PublishFormat: Sendable {
         // would replace the retained location).
         case .owntracks: message(topic, ownTracksLWT, retain: false)
         case .homeassistant: message(statusTopic, "offline", retain: true)
-        case .json: message(statusTopic, Self.status("offline"), retain: true)
+        // Made at the start for an end no one knows yet: no time (the clean end's `offline` has one).
+        case .json: message(statusTopic, Self.status("offline", at: nil), retain: true)
         }
     }
 
@@ -182,8 +183,11 @@ struct PublishFormat: Sendable {
         }
     }
 
-    /// What goes out at a clean end (a clean disconnect keeps the will to the broker).
-    var farewell: [MQTTMessage] { [will] }
+    /// What goes out at a clean end (a clean disconnect keeps the will to the broker): the will,
+    /// and locate's status with the time of the end.
+    var farewell: [MQTTMessage] {
+        kind == .json ? [message(statusTopic, Self.status("offline"), retain: true)] : [will]
+    }
 
     /// The empty retained message that clears the retained position (not authorized, paused),
     /// whatever this run's `--retain`: an earlier run may have left one.
@@ -229,12 +233,12 @@ struct PublishFormat: Sendable {
         value.map { .number($0, decimals: decimals) } ?? .unknown
     }
 
-    /// locate's status object, as `--json --events` writes one.
-    private static func status(_ event: String, reason: String? = nil) -> String {
+    /// locate's status object, as `--json --events` writes one, at `time` (none when `nil`).
+    private static func status(_ event: String, reason: String? = nil, at time: Date? = Date()) -> String {
         var object = JSONObjectWriter()
         object.add("type", string: "status")
         object.add("event", string: event)
-        object.add("time", FieldValue.time(Date()))
+        if let time { object.add("time", FieldValue.time(time)) }
         if let reason { object.add("reason", string: reason) }
         return object.text
     }

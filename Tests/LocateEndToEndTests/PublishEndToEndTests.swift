@@ -307,6 +307,9 @@ struct PublishEndToEndTests {
         try await subscriber.process.stdout.wait(for: "the will") {
             subscriber.objects(on: "locate/van/status").last?["event"] as? String == "offline"
         }
+        // The will was made at the start, and is published at an end no one knew: it carries no time.
+        let will = try #require(subscriber.objects(on: "locate/van/status").last)
+        #expect(will["time"] == nil, "\(will)")
     }
 
     @Test func notAuthorizedPublishesAStatusAndNoPosition() async throws {
