@@ -308,7 +308,8 @@ public final class MQTTClient: Sendable {
                 continue
             }
             requeue(current)
-            let said = "\(configuration.broker): \(failure)"
+            // Worded as a failed connect is in `open`, so that the host says a cause once, not at every attempt.
+            let said = current.isUp ? "\(configuration.broker): \(failure)" : "cannot reach \(configuration.broker): \(failure)"
             continuation.yield(current.isUp ? .connectionLost(said) : .connectionFailed(said))
             link = nil
             nextAttempt = .now + delay

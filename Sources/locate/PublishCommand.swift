@@ -84,6 +84,8 @@ struct PublishCommand {
         var published = 0
         /// Whether the status now says unavailable (not authorized, paused).
         var isUnavailable = false
+        /// The last status said on stderr.
+        var lastSaid: String?
     }
 
     private func publish() async -> ExitStatus {
@@ -144,8 +146,9 @@ struct PublishCommand {
                     }
                 case .status(let event):
                     progress.stream.note(event)
-                    StandardStreams.diagnose(
-                        StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message)
+                    let said = StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message
+                    StandardStreams.diagnose(said)
+                    progress.lastSaid = said
                     switch event {
                     case .authorizationChanged, .paused, .resumed:
                         // Nothing handed to the client's connection outlives a change of admission.
@@ -204,7 +207,8 @@ struct PublishCommand {
         guard progress.stream.positions == 0 else { return .success }
         let (reason, message) = progress.stream.reasonForNoPosition(
             endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)
-        StandardStreams.diagnose(message)
+        // Once: a denial was said when it came.
+        if message != progress.lastSaid { StandardStreams.diagnose(message) }
         return ExitStatus(reason)
     }
 

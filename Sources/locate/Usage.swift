@@ -13,6 +13,14 @@ enum Usage {
 
     static let synopsis = "Usage: locate [--once | --follow] [options] [host[:port[:device]]]"
 
+    /// The usage line of the command `arguments` name (`locate publish ...`), or ``synopsis``.
+    static func synopsis(for arguments: [String]) -> String {
+        guard let command = arguments.first, !command.hasPrefix("-"),
+            let line = usageLines.first(where: { $0.hasPrefix("locate \(command) ") })
+        else { return synopsis }
+        return "Usage: " + line
+    }
+
     static let usageLines = [
         "locate [--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]",
         "locate --follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]",

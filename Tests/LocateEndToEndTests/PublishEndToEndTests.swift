@@ -328,6 +328,9 @@ struct PublishEndToEndTests {
         let everything = subscriber.process.stdout.text
         #expect(!everything.contains("lat") && !everything.contains("37.51") && !everything.contains("64.1"), "\(everything)")
         #expect(!everything.contains(settings.root.path) && !everything.contains("locate permission"), "\(everything)")
+        // The denial said once on stderr, and the retained position cleared once.
+        #expect(run.stderr.components(separatedBy: "permission is denied").count == 2, "\(run.stderr)")
+        #expect(subscriber.messages.filter { $0.topic == "locate/van" }.count == 1, "\(subscriber.messages.map(\.topic))")
         #expect(!leaksParkedCoordinate(run.stderr))
     }
 
@@ -615,7 +618,8 @@ struct PublishEndToEndTests {
         let untrusted = try SettingsHome(user: "[location]\nauthorization = always\n[mqtt]\nca-file = \(path("other.crt"))\n")
         let refused = try await runLocate(arguments, settings: untrusted)
         #expect(refused.status == 69 && refused.stderr.contains("3 records were not delivered"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("TLS handshake failed"), "\(refused.stderr)")
+        // Said once, not at every attempt of the back-off.
+        #expect(refused.stderr.components(separatedBy: "TLS handshake failed").count == 2, "\(refused.stderr)")
         #expect(subscriber.objects(on: "locate/van").count == 3)
     }
 
@@ -632,6 +636,8 @@ struct PublishEndToEndTests {
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty && run.stderr.hasPrefix("locate: error: "))
         #expect(!run.stderr.contains("secret"))
+        // The usage line of the command at hand.
+        if arguments[0] == "publish" { #expect(run.stderr.contains("\nUsage: locate publish mqtt"), "\(run.stderr)") }
     }
 }
 
