@@ -477,9 +477,11 @@ struct PublishEndToEndTests {
     /// for minutes): SIGTERM still ends the run within the 3 s of a clean end, and says what was lost.
     @Test func sigtermWhileTheBrokerHostNeverAnswersEndsInBoundedTime() async throws {
         let blackHole = try await GpsdServer(misbehaving: "blackhole")
+        // Kept to the end: the settings go with it, and a run whose settings vanish is no longer authorized.
+        let settings = try SettingsHome.allowingAlways()
         let publisher = try startLocate(
             ["publish", "mqtt://\(blackHole.endpoint)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
-            settings: try SettingsHome.allowingAlways())
+            settings: settings)
         // Give it a moment in the connect, with records queued.
         try await Task.sleep(for: .milliseconds(700))
         let signalled = ContinuousClock.now
@@ -495,9 +497,11 @@ struct PublishEndToEndTests {
     @Test func aRecordInFlightAtTheEndCountsAsNotDelivered() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await Subscription(broker, "locate/van")
+        // Kept to the end: the settings go with it, and a run whose settings vanish is no longer authorized.
+        let settings = try SettingsHome.allowingAlways()
         let publisher = try startLocate(
             ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "1", "--count", "3"],
-            settings: try SettingsHome.allowingAlways())
+            settings: settings)
         // The first two (which may go together, if the connection took a while), then the stall before the third.
         try await subscriber.process.stdout.wait(for: "two records") { subscriber.messages.count >= 2 }
         broker.signal(SIGSTOP)
@@ -528,9 +532,11 @@ struct PublishEndToEndTests {
     @Test func aSecondSignalCutsTheFarewellShortButSaysWhatWasLost() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await Subscription(broker, "locate/van")
+        // Kept to the end: the settings go with it, and a run whose settings vanish is no longer authorized.
+        let settings = try SettingsHome.allowingAlways()
         let publisher = try startLocate(
             ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
-            settings: try SettingsHome.allowingAlways())
+            settings: settings)
         try await subscriber.process.stdout.wait(for: "the first record") { !subscriber.messages.isEmpty }
         broker.signal(SIGSTOP)
         defer { broker.signal(SIGCONT) }
