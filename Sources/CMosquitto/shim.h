@@ -28,7 +28,7 @@ typedef __typeof__(&mosquitto_max_inflight_messages_set) CMosquitto_max_inflight
 typedef __typeof__(&mosquitto_username_pw_set) CMosquitto_username_pw_set;
 typedef __typeof__(&mosquitto_tls_set) CMosquitto_tls_set;
 typedef __typeof__(&mosquitto_will_set) CMosquitto_will_set;
-typedef __typeof__(&mosquitto_connect_bind_v5) CMosquitto_connect_bind_v5;
+typedef __typeof__(&mosquitto_connect_bind_async) CMosquitto_connect_bind_async;
 typedef __typeof__(&mosquitto_publish) CMosquitto_publish;
 typedef __typeof__(&mosquitto_disconnect) CMosquitto_disconnect;
 typedef __typeof__(&mosquitto_loop_write) CMosquitto_loop_write;

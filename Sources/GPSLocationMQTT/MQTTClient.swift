@@ -19,6 +19,13 @@ public enum MQTTEvent: Sendable, Hashable {
 /// broker, never earlier. A connection lost or refused is tried again with a capped back-off;
 /// messages sent but not acknowledged are sent again (at least once: a receiver may see one twice).
 ///
+/// Nothing handed to libmosquitto outlives a change of admission: ``admissionsChanged()``
+/// drops the connection at once (a TCP reset: what waits in libmosquitto or in this host's
+/// socket is lost with it) and the unacknowledged messages are admitted again before they
+/// go. What the broker's host has already received cannot be recalled, so a broker that
+/// stops acknowledging gets no more: a message goes out only while none handed out waits
+/// for its acknowledgement much longer than the broker has been taking (see ``patience``).
+///
 /// The client runs on a thread of its own (libmosquitto's calls block); every method is safe
 /// from any thread or task. ``announce(_:)`` keeps a status message that is published again on
 /// every connection (an `online` for a last will's `offline`).
@@ -50,11 +57,18 @@ public final class MQTTClient: Sendable {
         var unannounced: [MQTTMessage] = []
         var dropped = 0
         var heldBack = 0
+        var refused = 0
+        /// Handed to the broker and not acknowledged when the client ended.
+        var unacknowledged = 0
         /// Set by `finish`: the farewell messages and when to give up on them.
         var stop: (farewell: [MQTTMessage], deadline: ContinuousClock.Instant)?
         var finished: [CheckedContinuation<Void, Never>] = []
         var isRunning = false
         var hasEnded = false
+        /// Set by `abandon`: end now, without the farewell or a clean disconnect.
+        var isAbandoned = false
+        /// How many times ``admissionsChanged()`` was called.
+        var admissionChanges = 0
 
         var waiting: Int { queue.count - head }
 
@@ -126,17 +140,40 @@ public final class MQTTClient: Sendable {
         wakeUp.signal()
     }
 
+    /// Says that the admissions may have changed (an authorization changed, updates paused):
+    /// a connection holding messages not acknowledged (at QoS 0: not written) is dropped at
+    /// once, with whatever libmosquitto and the socket still hold, and made again; messages not acknowledged are queued again at the head, and
+    /// each goes out only if its admission still says yes.
+    public func admissionsChanged() {
+        state.withLock { $0.admissionChanges += 1 }
+        wakeUp.signal()
+    }
+
+    /// The shortest wait for an acknowledgement after which no more messages are handed out
+    /// until it comes: a broker that stalls gets at most the messages of that moment. The
+    /// wait grows to four times the broker's usual time to acknowledge.
+    public static let patience = Duration.milliseconds(100)
+
     /// How many queued messages were dropped because the queue was full.
     public var dropped: Int { state.withLock { $0.dropped } }
     /// How many queued messages their admission held back when their turn came.
     public var heldBack: Int { state.withLock { $0.heldBack } }
     /// How many messages wait for the broker.
     public var waiting: Int { state.withLock { $0.waiting } }
+    /// How many messages the broker acknowledged with a refusal (an MQTT 5 reason code of
+    /// 0x80 or above: its access rules do not let this client publish there, a quota): not delivered.
+    public var refused: Int { state.withLock { $0.refused } }
+    /// How many messages were handed to the broker and never acknowledged (at QoS 0: never
+    /// written) when the client ended: not known to be delivered.
+    public var unacknowledged: Int { state.withLock { $0.unacknowledged } }
 
     /// Ends the client: what is queued goes out first, then `farewell` (an `offline`, since a
     /// clean disconnect keeps the last will to the broker), and the client disconnects once the
     /// broker acknowledged them, or at `deadline`, whichever comes first; a broker that is away
-    /// is tried until then. What is still queued at the deadline is lost (``waiting`` says how much).
+    /// is tried until then. What is still queued at the deadline is lost (``waiting`` says how
+    /// much), and so may be what the broker did not acknowledge (``unacknowledged``).
+    /// It returns by the deadline (and a quarter of a second) even when the client's thread is
+    /// held up in a name lookup that does not answer.
     public func finish(farewell: [MQTTMessage], within deadline: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state -> Bool in
@@ -147,8 +184,32 @@ public final class MQTTClient: Sendable {
             }
             if done { continuation.resume() }
             wakeUp.signal()
+            guard !done else { return }
+            Task { [self] in
+                try? await Task.sleep(for: deadline + .milliseconds(250))
+                for waiter in state.withLock({ state in
+                    defer { state.finished = [] }
+                    return state.finished
+                }) {
+                    waiter.resume()
+                }
+            }
         }
     }
+
+    /// Ends the client now (a second signal): what is queued and the farewell are given up, and
+    /// the connection is closed without a goodbye, so the broker publishes the last will. What
+    /// was not delivered stays counted (``waiting``, ``unacknowledged``).
+    public func abandon() {
+        state.withLock { state in
+            state.isAbandoned = true
+            state.stop = (state.stop?.farewell ?? [], .now)
+        }
+        wakeUp.signal()
+    }
+
+    /// Whether ``abandon()`` cut the end short.
+    public var wasAbandoned: Bool { state.withLock { $0.isAbandoned } }
 
     // MARK: - The loop, on the client's thread
 
@@ -157,8 +218,8 @@ public final class MQTTClient: Sendable {
         let connection: MosquittoConnection
         let opened = ContinuousClock.now
         var isUp = false
-        /// Messages given to libmosquitto and not acknowledged, by id.
-        var inFlight: [Int32: Pending] = [:]
+        /// Messages given to libmosquitto and not acknowledged (QoS 0: not written), by id, and when they were given.
+        var inFlight: [Int32: (pending: Pending, since: ContinuousClock.Instant)] = [:]
         /// The farewell's ids, once it is sent.
         var farewell: Set<Int32>?
     }
@@ -168,10 +229,25 @@ public final class MQTTClient: Sendable {
         var waiter = EventWait(wakeUp: wakeUp)
         var delay = configuration.reconnectDelay
         var nextAttempt = ContinuousClock.now
+        var admissionChanges = 0
+        /// The broker's usual time to acknowledge (smoothed as TCP smooths its round trip).
+        var roundTrip = Duration.zero
         while true {
-            let stop = state.withLock { $0.stop }
+            let (stop, changes) = state.withLock { ($0.stop, $0.admissionChanges) }
+            if changes != admissionChanges {
+                admissionChanges = changes
+                // Only a connection that holds messages: statuses alone need no new one (and no will published for it).
+                if let current = link, !current.inFlight.isEmpty {
+                    // Now, before anything else can be written: the reset takes libmosquitto's queue with it.
+                    current.connection.abort()
+                    requeue(current)
+                    link = nil
+                    nextAttempt = .now
+                    continue
+                }
+            }
             if let stop, ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
-                if link?.isUp == true { link?.connection.disconnect() }
+                if link?.isUp == true, !state.withLock({ $0.isAbandoned }) { link?.connection.disconnect() }
                 break
             }
             guard var current = link else {
@@ -187,17 +263,21 @@ public final class MQTTClient: Sendable {
                 }
                 continue
             }
+            let patience = max(Self.patience, roundTrip * 4)
             if current.isUp {
-                send(on: &current, stopping: stop != nil)
+                send(on: &current, stopping: stop != nil, patience: patience)
                 // Nothing left to wait for (no farewell, or none that could be sent): end now.
                 if current.farewell?.isEmpty == true {
                     link = current
                     continue
                 }
             }
+            // Until something happens, a second has passed, or the patience with the oldest unacknowledged runs out.
+            var wake = min(.now + .seconds(1), stop?.deadline ?? .now + .seconds(1))
+            if let oldest = current.inFlight.values.map(\.since).min(), oldest + patience > .now { wake = min(wake, oldest + patience) }
             var failure: String?
             if let socket = current.connection.socket {
-                let ready = waiter.wait(for: socket, until: min(.now + .seconds(1), stop?.deadline ?? .now + .seconds(1)))
+                let ready = waiter.wait(for: socket, until: wake)
                 failure = current.connection.service(readable: ready.isReadable || ready.isHangUpOrError)
             } else {
                 failure = "the connection was closed"
@@ -211,8 +291,12 @@ public final class MQTTClient: Sendable {
                     continuation.yield(.connected)
                 case .connected(let refusal?):
                     failure = "the broker refused the connection: \(refusal)"
-                case .acknowledged(let id):
-                    current.inFlight[id] = nil
+                case .acknowledged(let id, let refused):
+                    if let since = current.inFlight.removeValue(forKey: id)?.since {
+                        let sample = since.duration(to: .now)
+                        roundTrip = roundTrip == .zero ? sample : (roundTrip * 7 + sample) / 8
+                        if refused { state.withLock { $0.refused += 1 } }
+                    }
                     current.farewell?.remove(id)
                 }
             }
@@ -223,18 +307,16 @@ public final class MQTTClient: Sendable {
                 link = current
                 continue
             }
-            // Not acknowledged: back to the head of the queue, in order, to be admitted again.
-            let unacknowledged = current.inFlight.values.sorted { $0.sequence < $1.sequence }
-            state.withLock { state in
-                state.queue.replaceSubrange(state.head..<state.head, with: unacknowledged)
-            }
-            let said = "\(configuration.broker): \(failure)"
+            requeue(current)
+            // Worded as a failed connect is in `open`, so that the host says a cause once, not at every attempt.
+            let said = current.isUp ? "\(configuration.broker): \(failure)" : "cannot reach \(configuration.broker): \(failure)"
             continuation.yield(current.isUp ? .connectionLost(said) : .connectionFailed(said))
             link = nil
             nextAttempt = .now + delay
             delay = min(delay * 2, configuration.maximumReconnectDelay)
         }
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.unacknowledged = link?.inFlight.count ?? 0
             state.isRunning = false
             state.hasEnded = true
             defer { state.finished = [] }
@@ -242,6 +324,14 @@ public final class MQTTClient: Sendable {
         }
         continuation.finish()
         for waiter in waiting { waiter.resume() }
+    }
+
+    /// Not acknowledged: back to the head of the queue, in order, to be admitted again.
+    private func requeue(_ link: Link) {
+        let unacknowledged = link.inFlight.values.map(\.pending).sorted { $0.sequence < $1.sequence }
+        state.withLock { state in
+            state.queue.replaceSubrange(state.head..<state.head, with: unacknowledged)
+        }
     }
 
     /// A new connection, handed to the broker; `nil` (and an event) when it cannot be made.
@@ -263,21 +353,25 @@ public final class MQTTClient: Sendable {
     }
 
     /// Hands libmosquitto the announcements, then queued messages up to the window, each if it
-    /// is still admitted; stopping, the farewell once nothing else is left.
-    private func send(on link: inout Link, stopping: Bool) {
+    /// is still admitted, and none while the broker is late with an acknowledgement (`patience`);
+    /// stopping, the farewell once nothing else is left.
+    private func send(on link: inout Link, stopping: Bool, patience: Duration) {
         for message in state.withLock({ state in
             defer { state.unannounced = [] }
             return state.unannounced
         }) {
             _ = link.connection.publish(message)
         }
+        let now = ContinuousClock.now
+        if link.inFlight.values.contains(where: { $0.since + patience < now }) { return }
         while link.inFlight.count < configuration.window, let next = state.withLock({ $0.takeNext() }) {
             guard next.admits() else {
                 state.withLock { $0.heldBack += 1 }
                 continue
             }
             if let id = link.connection.publish(next.message) {
-                if next.message.qos != .atMostOnce { link.inFlight[id] = next }
+                // QoS 0 too, until it is written: libmosquitto would otherwise keep what a stalled broker does not read.
+                link.inFlight[id] = (next, now)
             }
         }
         guard stopping, link.farewell == nil, link.inFlight.isEmpty, state.withLock({ $0.waiting == 0 }) else { return }

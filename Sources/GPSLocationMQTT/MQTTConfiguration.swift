@@ -22,7 +22,7 @@ public struct MQTTConfiguration: Sendable, Hashable {
     public var will: MQTTMessage?
     /// The most messages kept while the broker cannot be reached; the oldest go first.
     public var queueLimit: Int
-    /// The most messages handed to the broker and not yet acknowledged.
+    /// The most messages handed to the broker and not yet acknowledged (at QoS 0: not yet written).
     public var window: Int
     /// The first wait before connecting again; each failed attempt doubles it.
     public var reconnectDelay: Duration

@@ -8,7 +8,8 @@ import Glibc
 /// No code runs in a C signal handler: the signals are blocked in every thread from the start
 /// of `main`, and one thread waits for them with `sigwait`. Only the first is trapped: a second
 /// SIGINT, SIGTERM or SIGHUP ends the process at once with the signal's default action, however busy it
-/// is (as service-lifecycle does), and so does the first one when stdout is or gets blocked
+/// is (as service-lifecycle does; a command may take the second too, to cut its end short, and then
+/// the third ends it), and so does the first one when stdout is or gets blocked
 /// before the clean end is done (its reader stopped reading, and a clean end would have to write).
 package enum SignalTrap {
     /// The signals trapped.
@@ -36,9 +37,14 @@ package enum SignalTrap {
     }
 
     /// Waits for the signals on a thread of the trap's own; `handler` runs there for the first.
-    /// - Parameter ignored: signals that are taken and do nothing (a service's SIGHUP, which
-    ///   has nothing to re-read).
-    package static func trap(ignoring ignored: [Int32] = [], handler: @escaping @Sendable (Int32) -> Void) {
+    /// - Parameters:
+    ///   - ignored: signals that are taken and do nothing (a service's SIGHUP, which has
+    ///     nothing to re-read).
+    ///   - second: runs for a second signal instead of ending the process (a command that
+    ///     must still say what it lost cuts its clean end short); a third one ends it.
+    package static func trap(
+        ignoring ignored: [Int32] = [], second: (@Sendable (Int32) -> Void)? = nil, handler: @escaping @Sendable (Int32) -> Void
+    ) {
         for number in signals { signal(number, SIG_DFL) }
         DispatchQueue(label: "locate.signals").async {
             var set = signalSet()
@@ -48,14 +54,16 @@ package enum SignalTrap {
                 guard sigwait(&set, &received) == 0 else { return }
             } while ignored.contains(received)
             handler(received)
-            // Until the process ends cleanly: a second signal, or a blocked stdout, ends it now.
+            // Until the process ends cleanly: a second signal (a third, with `second`), or a blocked stdout, ends it now.
             var slice = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+            var pardon = second
             while !StandardIO.isOutputBlocked(for: blockedOutput) {
-                let second = sigtimedwait(&set, nil, &slice)
-                if second > 0, !ignored.contains(second) {
-                    received = second
-                    break
-                }
+                let next = sigtimedwait(&set, nil, &slice)
+                guard next > 0, !ignored.contains(next) else { continue }
+                received = next
+                guard let cut = pardon else { break }
+                pardon = nil
+                cut(next)
             }
             // The default action, now: let the signal through to this thread.
             var one = sigset_t()

@@ -135,7 +135,7 @@ enum HelpPages {
                   0                         A fix was printed; --follow ended normally (count, duration, SIGINT,
                                             SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until,
                                             or monitor and visits ended normally; publish ended normally with every
-                                            record taken by the broker; serve ended by a signal.
+                                            record acknowledged by the broker; serve ended by a signal.
                   64                        Usage error: unknown option, bad value, unknown --format token, a
                                             --listen address beyond loopback.
                   65                        locate geocode --batch read lines that are not points (each got an error
@@ -143,8 +143,9 @@ enum HelpPages {
                                             not one.
                   69                        gpsd unreachable, it refused the request, or it has no GPS device (the
                                             fallback is printed unless disabled); or place names were asked for and
-                                            libgeonames cannot be read; or publish ended with records the broker
-                                            never took; or serve cannot listen on an address.
+                                            libgeonames cannot be read; or publish lost a record (still queued or
+                                            unacknowledged at the end, refused by the broker, or dropped from the
+                                            full queue during an outage); or serve cannot listen on an address.
                   74                        Writing the output failed for another reason than a closed pipe (a full
                                             disk, an I/O error).
                   75                        No acceptable fix in time, or only fixes older than --max-age (the best
@@ -161,7 +162,8 @@ enum HelpPages {
                                             is a file it names ([mqtt] password-file must be yours alone, mode
                                             0600); nothing is printed, gpsd is not asked.
                   1                         locate geocode found no place (nothing within 1,500 km, or no place of
-                                            that name); anything else.
+                                            that name); a second signal cut publish's goodbye short though no record
+                                            was lost; anything else.
 
                 FILES:
                   $XDG_CONFIG_HOME/locate/locate.conf

@@ -10,7 +10,7 @@ import LocateSupport
 /// to the broker only while the authorization it was taken under holds, checked at the moment
 /// the client hands it to the broker (so what waited through an outage is dropped by a revoke).
 /// The fallback is never published; when location is not authorized (or paused) a status
-/// message says so instead, and a revoke clears the retained position. The broker away is no
+/// message says so instead, and the retained position is cleared. The broker away is no
 /// failure: records wait in the client's bounded queue and go out in order when it is back.
 struct PublishCommand {
     let options: CommandLineOptions
@@ -72,7 +72,9 @@ struct PublishCommand {
     }
 
     func run() async -> ExitStatus {
-        let outcome = try? await StreamLifetime.run(for: options.duration) { .success(await publish()) }
+        // A second signal gives up on the farewell; the end still says what was not delivered.
+        let outcome = try? await StreamLifetime.run(
+            for: options.duration, second: { [client] in client.abandon() }, { .success(await publish()) })
         return outcome ?? .failure
     }
 
@@ -82,6 +84,8 @@ struct PublishCommand {
         var published = 0
         /// Whether the status now says unavailable (not authorized, paused).
         var isUnavailable = false
+        /// The last status said on stderr.
+        var lastSaid: String?
     }
 
     private func publish() async -> ExitStatus {
@@ -99,7 +103,7 @@ struct PublishCommand {
                 case .dropped(let count):
                     if count == 1 || count % 1000 == 0 {
                         StandardStreams.diagnose(
-                            "the broker has been away too long: dropped \(count) oldest records (the queue holds \(client.configuration.queueLimit))"
+                            "the broker has been away too long: dropped the \(count == 1 ? "oldest record" : "\(count) oldest records") (the queue holds \(client.configuration.queueLimit))"
                         )
                     }
                 }
@@ -110,7 +114,7 @@ struct PublishCommand {
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         progress.stream.note(updates.authorization)
         // Not authorized from the start: a retained position of an earlier run goes too.
-        setAvailability(updates.authorization.denial.map { explainer.explain($0) }, progress: &progress, clearing: true)
+        setAvailability(updates.authorization.denial?.rawValue, progress: &progress)
         var monitor = regions
         var monitorGeneration = updates.authorizationChanges
         var status: ExitStatus?
@@ -124,7 +128,7 @@ struct PublishCommand {
                     // The gate again when the client hands a record to the broker: only under
                     // the authorization the location was released under.
                     guard let admission = updates.lastLocationAdmission else { continue }
-                    if progress.isUnavailable { setAvailability(nil, progress: &progress, clearing: false) }
+                    if progress.isUnavailable { setAvailability(nil, progress: &progress) }
                     let now = Date()
                     client.publish(format.location(location, now: now)) { admission.isAdmitted }
                     progress.published += 1
@@ -142,15 +146,23 @@ struct PublishCommand {
                     }
                 case .status(let event):
                     progress.stream.note(event)
-                    StandardStreams.diagnose(
-                        StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message)
+                    let said = StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message
+                    StandardStreams.diagnose(said)
+                    progress.lastSaid = said
+                    switch event {
+                    case .authorizationChanged, .paused, .resumed:
+                        // Nothing handed to the client's connection outlives a change of admission.
+                        client.admissionsChanged()
+                    default:
+                        break
+                    }
                     switch event {
                     case .authorizationChanged(_, let denial?):
-                        setAvailability(explainer.explain(denial), progress: &progress, clearing: true)
+                        setAvailability(denial.rawValue, progress: &progress)
                     case .paused:
-                        setAvailability("paused in the background", progress: &progress, clearing: false)
+                        setAvailability("paused", progress: &progress)
                     case .authorizationChanged(_, nil), .resumed:
-                        setAvailability(nil, progress: &progress, clearing: false)
+                        setAvailability(nil, progress: &progress)
                     default:
                         break
                     }
@@ -173,30 +185,48 @@ struct PublishCommand {
         reporter.cancel()
         // The access log records this publish session here (app, accuracy, first and last
         // delivery, count), once `locate serve`'s log lands: `progress.published` records.
-        let undelivered = client.waiting
+        let undelivered = client.waiting + client.unacknowledged
         if undelivered > 0 {
             StandardStreams.diagnose(
-                "\(undelivered) records were not delivered: \(client.configuration.broker) could not be reached, or refused, until the end")
+                "\(Self.records(undelivered, "was", "were")) not delivered: \(client.configuration.broker) could not be reached, did not acknowledge, or refused, until the end"
+            )
         }
-        if client.dropped > 0 { StandardStreams.diagnose("\(client.dropped) records were dropped while the broker was away") }
+        if client.refused > 0 {
+            StandardStreams.diagnose(
+                "\(Self.records(client.refused, "was", "were")) refused by the broker (do its access rules let this user publish to \(format.topic)?)"
+            )
+        }
+        if client.dropped > 0 {
+            StandardStreams.diagnose("\(Self.records(client.dropped, "was", "were")) dropped while the broker was away")
+        }
         if let status { return status }
         if progress.stream.endsWithInvalidSettings { return .configuration }
-        if undelivered > 0 { return .unavailable }
+        // Never 0 after a record was lost, nor after a second signal cut the goodbye short.
+        if undelivered > 0 || client.refused > 0 || client.dropped > 0 { return .unavailable }
+        if client.wasAbandoned { return .failure }
         guard progress.stream.positions == 0 else { return .success }
         let (reason, message) = progress.stream.reasonForNoPosition(
             endpoint: manager.configuration.endpoint, started: started, explain: explainer.explain)
-        StandardStreams.diagnose(message)
+        // Once: a denial was said when it came.
+        if message != progress.lastSaid { StandardStreams.diagnose(message) }
         return ExitStatus(reason)
     }
 
+    /// "1 record was", "3 records were".
+    static func records(_ count: Int, _ singular: String, _ plural: String) -> String {
+        count == 1 ? "1 record \(singular)" : "\(count) records \(plural)"
+    }
+
     /// Announces availability: `online` when `reason` is `nil`, otherwise the status that says
-    /// why not; on a revoke (`clearing`), the retained position goes too.
+    /// why not (a keyword: `denied`, `paused`; the local explanation, with the settings file's
+    /// path, stays on stderr); then (not authorized, paused) the retained position goes too, whatever
+    /// `--retain` says (an earlier run may have left one).
     /// Formats with an `online` announce the one or the other, again on every connection;
     /// OwnTracks (which has none) publishes its `lwt` once.
-    private func setAvailability(_ reason: String?, progress: inout Progress, clearing: Bool) {
+    private func setAvailability(_ reason: String?, progress: inout Progress) {
         if let reason {
-            if clearing { format.clearRetained.forEach { client.publish($0) } }
             guard !progress.isUnavailable else { return }
+            client.publish(format.clearRetained)
             if format.online != nil {
                 client.announce(format.unavailable(reason: reason))
             } else {

@@ -26,22 +26,56 @@ struct PublishFormat: Sendable {
     var eventTopic: String { topic + "/event" }
     var statusTopic: String { kind == .homeassistant ? topic + "/availability" : topic + "/status" }
 
-    /// OwnTracks' tracker id: the last two characters of the topic, as its apps default to.
-    var trackerID: String { String(topic.suffix(2)) }
+    /// OwnTracks' tracker id: the last two letters or digits of the device (the topic's last
+    /// level), as its apps default to the device's last two characters.
+    var trackerID: String {
+        let device = topic.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        return String(device.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(2))
+    }
 
-    /// Home Assistant's object id: the topic with every character but `[a-zA-Z0-9_-]` made `_`.
+    /// Home Assistant's object id (of the discovery topic and the unique id), one for each
+    /// topic: `/` becomes `_`, letters and digits stay, `-` becomes `--` and every other byte
+    /// (`_` too) `-` and its two hex digits, so that no two topics share a config.
     var objectID: String {
-        String(
-            topic.unicodeScalars.map {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") ? Character($0) : "_"
-            })
+        var id = ""
+        for byte in topic.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"): id += "_"
+            case UInt8(ascii: "-"): id += "--"
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                id.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789abcdef".unicodeScalars)
+                id += "-"
+                id.unicodeScalars.append(hex[Int(byte >> 4)])
+                id.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return id
+    }
+
+    /// The object part of the suggested entity id, as Home Assistant's are: `locate_` and the
+    /// topic in lower case, each run of other characters than letters and digits one `_`.
+    var entitySlug: String {
+        let words = topic.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return (["locate"] + words).joined(separator: "_")
     }
 
     /// Checks what `kind` needs of the topic: OwnTracks' three levels (`owntracks/USER/DEVICE`;
-    /// its Recorder ignores a shorter one).
+    /// its Recorder ignores a shorter one), none empty, the device with a letter or digit for
+    /// the tracker id.
     static func check(_ kind: Kind, topic: String) throws(UsageError) {
-        if kind == .owntracks, topic.split(separator: "/", omittingEmptySubsequences: false).count < 3 {
+        guard kind == .owntracks else { return }
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count >= 3 else {
             throw UsageError(message: "'--as owntracks' publishes to owntracks/USER/DEVICE: give a topic of three levels")
+        }
+        guard !levels.contains(where: \.isEmpty) else {
+            throw UsageError(message: "'--as owntracks': the topic has an empty level (owntracks/USER/DEVICE)")
+        }
+        guard levels.last?.contains(where: { $0.isASCII && ($0.isLetter || $0.isNumber) }) == true else {
+            throw UsageError(
+                message: "'--as owntracks': the device (the topic's last level) needs a letter or digit for OwnTracks' tracker id")
         }
     }
 
@@ -124,7 +158,8 @@ struct PublishFormat: Sendable {
         // would replace the retained location).
         case .owntracks: message(topic, ownTracksLWT, retain: false)
         case .homeassistant: message(statusTopic, "offline", retain: true)
-        case .json: message(statusTopic, Self.status("offline"), retain: true)
+        // Made at the start for an end no one knows yet: no time (the clean end's `offline` has one).
+        case .json: message(statusTopic, Self.status("offline", at: nil), retain: true)
         }
     }
 
@@ -137,8 +172,9 @@ struct PublishFormat: Sendable {
         }
     }
 
-    /// What is announced while location is not authorized (or paused), `reason` saying why:
-    /// a status, never a position.
+    /// What is announced while location is not authorized (or paused), `reason` saying why
+    /// in a keyword (`denied`, `not_determined`, `paused`): a status, never a position, and
+    /// nothing local (no path, no advice).
     func unavailable(reason: String) -> MQTTMessage {
         switch kind {
         case .owntracks: message(topic, ownTracksLWT, retain: false)
@@ -147,13 +183,15 @@ struct PublishFormat: Sendable {
         }
     }
 
-    /// What goes out at a clean end (a clean disconnect keeps the will to the broker).
-    var farewell: [MQTTMessage] { [will] }
-
-    /// Empty retained messages that clear the retained position (a revoke), when positions are retained.
-    var clearRetained: [MQTTMessage] {
-        retain ? [MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true)] : []
+    /// What goes out at a clean end (a clean disconnect keeps the will to the broker): the will,
+    /// and locate's status with the time of the end.
+    var farewell: [MQTTMessage] {
+        kind == .json ? [message(statusTopic, Self.status("offline"), retain: true)] : [will]
     }
+
+    /// The empty retained message that clears the retained position (not authorized, paused),
+    /// whatever this run's `--retain`: an earlier run may have left one.
+    var clearRetained: MQTTMessage { MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true) }
 
     /// Home Assistant's discovery config for a `device_tracker` (announced on every connection,
     /// retained), with its availability; `nil` for the other formats.
@@ -170,7 +208,8 @@ struct PublishFormat: Sendable {
         var config = JSONObjectWriter()
         config.add("name", json: "null")
         config.add("unique_id", string: "locate_\(objectID)_gps")
-        config.add("object_id", string: "locate_\(objectID)")
+        // The entity id suggested (Home Assistant makes it unique); `object_id` is deprecated since 2025.10.
+        config.add("default_entity_id", string: "device_tracker.\(entitySlug)")
         config.add("json_attributes_topic", string: positionTopic)
         config.add("availability_topic", string: statusTopic)
         config.add("payload_available", string: "online")
@@ -194,12 +233,12 @@ struct PublishFormat: Sendable {
         value.map { .number($0, decimals: decimals) } ?? .unknown
     }
 
-    /// locate's status object, as `--json --events` writes one.
-    private static func status(_ event: String, reason: String? = nil) -> String {
+    /// locate's status object, as `--json --events` writes one, at `time` (none when `nil`).
+    private static func status(_ event: String, reason: String? = nil, at time: Date? = Date()) -> String {
         var object = JSONObjectWriter()
         object.add("type", string: "status")
         object.add("event", string: event)
-        object.add("time", FieldValue.time(Date()))
+        if let time { object.add("time", FieldValue.time(time)) }
         if let reason { object.add("reason", string: reason) }
         return object.text
     }

@@ -5,14 +5,18 @@ import LocateSupport
 /// `--follow`, `monitor` and `visits` all run this way.
 enum StreamLifetime {
     /// Runs `work` until it ends or is cancelled, and returns its status.
-    /// - Parameter ignored: signals that do not end it (`serve`'s SIGHUP).
+    /// - Parameters:
+    ///   - ignored: signals that do not end it (`serve`'s SIGHUP).
+    ///   - second: what a second signal does instead of ending the process at once (`publish`
+    ///     gives up on its farewell, and still says what it lost).
     /// - Throws: the output error `work` ended with.
     static func run(
-        for duration: Duration?, ignoring ignored: [Int32] = [],
+        for duration: Duration?, ignoring ignored: [Int32] = [], second: (@Sendable () -> Void)? = nil,
         _ work: @escaping @Sendable () async -> Result<ExitStatus, StandardStreams.OutputError>
     ) async throws(StandardStreams.OutputError) -> ExitStatus {
         let stream = Task { await work() }
-        SignalTrap.trap(ignoring: ignored) { _ in stream.cancel() }
+        let onSecond: (@Sendable (Int32) -> Void)? = second.map { second in { @Sendable _ in second() } }
+        SignalTrap.trap(ignoring: ignored, second: onSecond) { _ in stream.cancel() }
         let timer = duration.map { duration in
             Task {
                 try await Task.sleep(for: duration)

@@ -40,4 +40,23 @@ struct MQTTClientEndToEndTests {
         #expect(subscriber.messages.map(\.payload) == ["status", "bye"])
         #expect(client.heldBack == 4)
     }
+
+    /// QoS 0 is bounded like the others: a broker that stops reading (SIGSTOP) fills the
+    /// socket, then the queue, and the oldest are dropped and counted, not kept without end.
+    @Test func atQoS0AStalledBrokerFillsTheQueueNotTheMemory() async throws {
+        let broker = try await MosquittoBroker()
+        let client = try client(broker, queueLimit: 100)
+        try client.start()
+        for await event in client.events where event == .connected { break }
+        broker.signal(SIGSTOP)
+        defer { broker.signal(SIGCONT) }
+        // 60 MB, more than the sockets of both ends hold.
+        let payload = [UInt8](repeating: UInt8(ascii: "x"), count: 20_000)
+        for number in 1...3000 {
+            client.publish(MQTTMessage(topic: "t", payload: payload, qos: .atMostOnce))
+            if number % 50 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        #expect(client.dropped >= 1000 && client.waiting <= 100, "dropped \(client.dropped), waiting \(client.waiting)")
+        await client.finish(farewell: [], within: .milliseconds(200))
+    }
 }

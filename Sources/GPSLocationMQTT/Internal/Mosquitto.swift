@@ -29,7 +29,7 @@ struct MosquittoLibrary {
     let usernamePwSet: CMosquitto_username_pw_set
     let tlsSet: CMosquitto_tls_set
     let willSet: CMosquitto_will_set
-    let connectBindV5: CMosquitto_connect_bind_v5
+    let connectBindAsync: CMosquitto_connect_bind_async
     let publish: CMosquitto_publish
     let disconnect: CMosquitto_disconnect
     let loopWrite: CMosquitto_loop_write
@@ -65,7 +65,7 @@ struct MosquittoLibrary {
                 usernamePwSet: try symbol("mosquitto_username_pw_set", as: CMosquitto_username_pw_set.self),
                 tlsSet: try symbol("mosquitto_tls_set", as: CMosquitto_tls_set.self),
                 willSet: try symbol("mosquitto_will_set", as: CMosquitto_will_set.self),
-                connectBindV5: try symbol("mosquitto_connect_bind_v5", as: CMosquitto_connect_bind_v5.self),
+                connectBindAsync: try symbol("mosquitto_connect_bind_async", as: CMosquitto_connect_bind_async.self),
                 publish: try symbol("mosquitto_publish", as: CMosquitto_publish.self),
                 disconnect: try symbol("mosquitto_disconnect", as: CMosquitto_disconnect.self),
                 loopWrite: try symbol("mosquitto_loop_write", as: CMosquitto_loop_write.self),
@@ -100,8 +100,9 @@ enum Mosquitto {
 enum MosquittoEvent: Equatable {
     /// The broker's CONNACK: `refusal` is `nil` when it accepted the connection.
     case connected(refusal: String?)
-    /// The broker acknowledged message `id` (QoS 1 and 2), or it was written (QoS 0).
-    case acknowledged(id: Int32)
+    /// The broker acknowledged message `id` (QoS 1 and 2), or it was written (QoS 0);
+    /// `refused` when its MQTT 5 reason code is a failure (0x80 and above: not authorized, quota exceeded).
+    case acknowledged(id: Int32, refused: Bool)
 }
 
 /// One connection to the broker over one libmosquitto handle; used by one thread only.
@@ -141,9 +142,9 @@ final class MosquittoConnection {
             guard let connection = MosquittoConnection.connection(context) else { return }
             connection.events.append(.connected(refusal: code == 0 ? nil : connection.refusal(code)))
         }
-        library.publishV5CallbackSet(handle) { _, context, id, _, _ in
+        library.publishV5CallbackSet(handle) { _, context, id, reason, _ in
             // Reason codes below 0x80 are successes (16: no subscriber matched).
-            MosquittoConnection.connection(context)?.events.append(.acknowledged(id: id))
+            MosquittoConnection.connection(context)?.events.append(.acknowledged(id: id, refused: reason >= 0x80))
         }
     }
 
@@ -180,10 +181,11 @@ final class MosquittoConnection {
         }
     }
 
-    /// Connects (DNS and TCP, blocking; TLS and the CONNACK come in `service`).
+    /// Starts connecting: the name lookup blocks, the TCP connect does not (a host that never
+    /// answers is the caller's deadline to keep); TLS and the CONNACK come in `service`.
     /// - Returns: why it failed, or `nil`.
     func connect(host: String, port: Int, keepalive: Int) -> String? {
-        let code = library.connectBindV5(handle, host, Int32(port), Int32(keepalive), nil, nil)
+        let code = library.connectBindAsync(handle, host, Int32(port), Int32(keepalive), nil)
         return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
     }
 
@@ -200,6 +202,16 @@ final class MosquittoConnection {
     func disconnect() {
         _ = library.disconnect(handle)
         _ = library.loopWrite(handle, 1)
+    }
+
+    /// Drops the connection with a TCP reset when the handle goes (`SO_LINGER` of 0): what
+    /// waits in this host's socket is discarded rather than sent, and libmosquitto's queue
+    /// goes with the handle.
+    func abort() {
+        let socket = library.socket(handle)
+        guard socket >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     /// The socket to wait on, and whether libmosquitto has bytes to write (then wait for
