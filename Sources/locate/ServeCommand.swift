@@ -33,7 +33,14 @@ struct ServeCommand {
         guard let identifier = PeerIdentifier(mailbox: mailbox, store: store),
             let recorder = ServeAccessRecorder(log: AccessLog(paths: store.paths))
         else { return .unavailable }
-        let loop = ServeLoop(listeners: listeners, mailbox: mailbox, identifier: identifier, store: store, recorder: recorder)
+        // What a client has not read is counted through the kernel's socket diagnostics: without
+        // them, what a revoke cannot take back would have no bound.
+        guard let diagnostics = SocketDiagnostics() else {
+            StandardStreams.diagnose("serve: the kernel's socket diagnostics (NETLINK_SOCK_DIAG) cannot be had")
+            return .unavailable
+        }
+        let loop = ServeLoop(
+            listeners: listeners, mailbox: mailbox, identifier: identifier, store: store, recorder: recorder, diagnostics: diagnostics)
         // serve reads gpsd for its clients, whose own permissions gate every record; its
         // connection is a daemon's.
         let manager = GPSLocationManager(

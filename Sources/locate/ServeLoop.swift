@@ -78,6 +78,7 @@ struct ServeLoop {
     let identifier: PeerIdentifier
     let store: ConsentStore
     let recorder: ServeAccessRecorder
+    let diagnostics: SocketDiagnostics
 
     /// Runs until the mailbox is stopped, then closes every client.
     func run() {
@@ -145,7 +146,7 @@ struct ServeLoop {
         let gate = DeliveryGate(authorizationSource: appStore) { identity.appState }
         return ServedClient(
             descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
-            explainer: AuthorizationMessages(store: appStore, app: identity.app))
+            explainer: AuthorizationMessages(store: appStore, app: identity.app), diagnostics: diagnostics)
     }
 }
 

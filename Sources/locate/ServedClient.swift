@@ -34,14 +34,21 @@ struct ClientIdentity: Sendable, Equatable {
 ///
 /// Every fix is released through the client's own gate when it is about to be written, and each
 /// piece of output made of one is checked again (the generation rule) before its first byte goes
-/// out: a revoke holds back everything queued. A client that does not read fills only its own
-/// queue, which drops the oldest fix (counted); its socket is never waited for.
+/// out: a revoke holds back everything queued. Nothing is written while the bytes the client has
+/// not read (in the kernel, on both ends of the connection) are `inFlightLimit` or more, so that
+/// what a revoke cannot take back is a few records; a client that does not read fills only its
+/// own queue, which drops the oldest fix (counted); its socket is never waited for.
 final class ServedClient {
     let descriptor: Int32
     let identity: ClientIdentity
     let speaks: ServedProtocol
     private let gate: DeliveryGate
     private let explainer: AuthorizationMessages
+    private let diagnostics: SocketDiagnostics
+    /// The connection's two ends, to find the peer's receive queue (`nil`: a Unix socket).
+    private let key: PeerProcess.TCPKey?
+    /// Set while the client has `inFlightLimit` unread bytes or more: nothing is written to it.
+    private var isHeldBack = false
     private(set) var policy = WatchPolicy()
     /// Set when the connection is to be closed (the client left, failed or sent a line too long).
     private(set) var isClosed = false
@@ -74,9 +81,13 @@ final class ServedClient {
     /// Until when a client whose request was too long has its input dropped; `nil` while served.
     private var closesAt: ContinuousClock.Instant?
 
-    /// The kernel's send buffer for a client (it doubles this). What is in it is beyond the
-    /// gate's reach (a revoke cannot take it back), so it is kept to a few records.
+    /// The kernel's send buffer for a client (it doubles this).
     static let socketBuffer: Int32 = 4096
+    /// How many bytes the client may have not read before nothing more is written to it. What
+    /// the kernel holds (this end's send queue, the peer's receive queue) is beyond the gate's
+    /// reach, so it is kept below this: a piece starts only while less is unread, so at most
+    /// this plus one piece (four TPVs of about 250 bytes) reaches a client after a revoke.
+    static let inFlightLimit = 512
     /// How long the input of a client whose request was too long is read and dropped before
     /// its connection closes (so that it reads the ERROR before the end, not a reset).
     static let lingering = Duration.seconds(1)
@@ -88,9 +99,13 @@ final class ServedClient {
     /// gives up after 5 s of silence).
     static let keepAlive = Duration.seconds(2)
 
-    init(descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages)
-    {
+    init(
+        descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages,
+        diagnostics: SocketDiagnostics
+    ) {
         self.descriptor = descriptor
+        self.diagnostics = diagnostics
+        key = PeerProcess.tcpKey(descriptor)
         self.identity = identity
         self.speaks = speaks
         self.gate = gate
@@ -110,7 +125,7 @@ final class ServedClient {
     /// Whether the loop should read the client's requests now.
     var wantsInput: Bool { !isClosed && pendingBytes < Self.outputLimit }
     /// Whether output waits for room in the socket.
-    var wantsOutput: Bool { !isClosed && !pending.isEmpty }
+    var wantsOutput: Bool { !isClosed && !pending.isEmpty && !isHeldBack }
 
     /// Reads what the client sent and answers its complete requests.
     func readRequests(device: String?, latest: Location?) {
@@ -230,8 +245,11 @@ final class ServedClient {
 
     /// Writes what the socket takes now. A piece made of a fix whose authorization has changed
     /// since it was released is dropped before its first byte; if part of it is out already,
-    /// the connection is closed (no client gets half a line, nor the rest of one).
+    /// the connection is closed (no client gets half a line, nor the rest of one). Nothing is
+    /// written while the client has `inFlightLimit` unread bytes or more (or they cannot be
+    /// counted); the loop's next turn looks again.
     func flush() {
+        isHeldBack = false
         while !isClosed, let first = pending.first {
             if let release = first.release, !first.isFresh, !gate.admits(release) {
                 if sentOfFirst > 0 {
@@ -240,6 +258,10 @@ final class ServedClient {
                 }
                 dropFirst()
                 continue
+            }
+            guard let unread = diagnostics.unsent(descriptor, key: key), unread < Self.inFlightLimit else {
+                isHeldBack = true
+                return
             }
             switch ServerSocket.sendSome(descriptor, first.bytes, from: sentOfFirst) {
             case .bytes(let count):
