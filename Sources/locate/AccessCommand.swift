@@ -46,7 +46,7 @@ struct AccessCommand {
                 "\(session.deliveries) position\(session.deliveries == 1 ? "" : "s"), \(session.accuracy?.rawValue ?? "-") accuracy, "
                 + "first \(time(session.firstDelivery)), last \(time(session.lastDelivery))"
         } else {
-            what = "nothing delivered" + (session.denial.map { " (\($0.rawValue))" } ?? "")
+            what = "nothing delivered" + ((session.refusal ?? session.denial?.rawValue).map { " (\($0))" } ?? "")
         }
         return UntrustedText.visible("\(who) since \(time(session.started)): \(what)")
     }

@@ -141,12 +141,23 @@ struct ServeLoop {
     }
 
     /// A client for an identified connection of this user's, with the gate of its app.
+    /// One whose program cannot be told is refused (an ERROR, and an attempt in the access log).
     private func serve(_ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol) -> ServedClient? {
         guard identity.uid == PeerProcess.currentUser, let appStore = try? store.forApp(identity.app) else { return nil }
-        let gate = DeliveryGate(authorizationSource: appStore) { identity.appState }
-        return ServedClient(
+        let refusal = identity.refusal
+        let gate =
+            refusal == nil
+            ? DeliveryGate(authorizationSource: appStore) { identity.appState }
+            : DeliveryGate(authorizationSource: StaticAuthorization(AuthorizationDecision(status: .denied))) { .unattended }
+        let client = ServedClient(
             descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
             explainer: AuthorizationMessages(store: appStore, app: identity.app), diagnostics: diagnostics)
+        if let refusal {
+            StandardStreams.diagnose(
+                "serve: refused a connection of \(identity.name)" + (identity.pid.map { " (pid \($0))" } ?? "") + ": " + refusal)
+            client.refuse(refusal)
+        }
+        return client
     }
 }
 

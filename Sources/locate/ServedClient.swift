@@ -19,6 +19,12 @@ struct ClientIdentity: Sendable, Equatable {
     let program: String?
     let app: String?
 
+    /// Why the client is refused whatever the settings say, when it is: a connection whose
+    /// program cannot be told could be any app's, and is served as none (fail closed).
+    var refusal: String? {
+        pid == nil || program == nil ? "its program cannot be identified (no process of yours holding the connection can be read)" : nil
+    }
+
     /// The program's name as messages show it.
     var name: String { app ?? program.map { String($0.split(separator: "/").last ?? "") } ?? "unknown program" }
 
@@ -145,17 +151,29 @@ final class ServedClient {
             input.removeSubrange(...end)
         }
         if input.count > GPSDRequest.maximumLine {
-            // The reason, then the end; what else comes is dropped until the client hangs up or lingering is over.
-            // (The rest of a piece already under way goes out first: no half line before it.)
-            queue = []
-            pending = sentOfFirst > 0 ? Array(pending.prefix(1)) : []
-            pendingBytes = pending.first?.bytes.count ?? 0
-            append(GPSDReports.error("request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)"))
-            input = []
-            flush()
-            ServerSocket.shutdownSending(descriptor)
-            closesAt = .now.advanced(by: Self.lingering)
+            end(saying: "request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)")
         }
+    }
+
+    /// Refuses the client before anything is decided for it: the reason (an ERROR, to a gpsd
+    /// client) and the end, recorded in its session.
+    func refuse(_ reason: String) {
+        session.refusal = reason
+        end(saying: "\(identity.name): refused: " + reason)
+    }
+
+    /// The reason, then the end; what else comes is dropped until the client hangs up or
+    /// lingering is over. (The rest of a piece already under way goes out first: no half line
+    /// before it.)
+    private func end(saying reason: String) {
+        queue = []
+        pending = sentOfFirst > 0 ? Array(pending.prefix(1)) : []
+        pendingBytes = pending.first?.bytes.count ?? 0
+        if speaks == .gpsd { append(GPSDReports.error(reason)) }
+        input = []
+        flush()
+        ServerSocket.shutdownSending(descriptor)
+        closesAt = .now.advanced(by: Self.lingering)
     }
 
     private func answer(_ request: GPSDRequest, device: String?, latest: Location?) {

@@ -378,6 +378,44 @@ struct ServeEndToEndTests {
         #expect(positionReports(gpsdLines(mine.stdout.text)).count == 1)
     }
 
+    /// A program that hides its process (`prctl(PR_SET_DUMPABLE, 0)`: its `/proc/PID` becomes
+    /// root's, so serve, running as the user, cannot find it holding the socket) does not fall
+    /// back to `[location]`: it is refused with an ERROR, and the attempt is in the access log.
+    @Test func aClientWhoseProgramCannotBeIdentifiedIsRefused() async throws {
+        guard runsAsRoot() else { return }  // serve and its client run as another user
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(
+            user: "[location]\nauthorization = always\n[app \"python3.11\"]\nauthorization = denied\n", reachableByOtherUsers: true)
+        try settings.giveAway(to: 65534)
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, user: 65534)
+        let script = settings.root.appendingPathComponent("hidden.py")
+        try Data(
+            """
+            import ctypes, socket, sys
+            ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15)
+            s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
+            data = b""
+            while data.count(b'"lat"') < 2:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            sys.stdout.write(data.decode())
+
+            """.utf8
+        ).write(to: script)
+        let client = try serve.client("/usr/bin/python3", [script.path, String(serve.port)], user: 65534)
+        #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
+        let lines = gpsdLines(client.stdout.text)
+        #expect(positionReports(lines).isEmpty, "\(lines)")
+        #expect(lines.contains { $0.contains("refused: its program cannot be identified") }, "\(lines)")
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "no attempt in the access log")) {
+            readWholeFile(settings.root.appendingPathComponent("state/locate/access.jsonl").path).contains(#""refused":"#)
+        }
+        #expect(serve.run.stderr.text.contains("refused a connection"), "\(serve.run.stderr.text)")
+    }
+
     /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
     /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
     @Test(arguments: [true, false])

@@ -6,8 +6,15 @@ final class ServeProcess: Sendable {
     let run: RunningProcess
     let port: Int
 
-    init(settings: SettingsHome, gpsd: String, arguments: [String] = []) async throws {
-        let run = try startLocate(["serve", "--listen", "127.0.0.1:0"] + arguments + [gpsd], settings: settings)
+    /// - Parameter user: run serve as this user (`setpriv`, which needs root); else as the tests' user.
+    init(settings: SettingsHome, gpsd: String, arguments: [String] = [], user: UInt32? = nil) async throws {
+        let serveArguments = ["serve", "--listen", "127.0.0.1:0"] + arguments + [gpsd]
+        let run =
+            try user.map { user in
+                try RunningProcess(
+                    URL(fileURLWithPath: "/usr/bin/setsid"),
+                    ["-w"] + asUser(user) + [Package.locate.path] + serveArguments, environment: settings.environment)
+            } ?? startLocate(serveArguments, settings: settings)
         try await run.stderr.wait(for: "serve to listen") { run.stderr.text.contains("listening on 127.0.0.1:") || !run.process.isRunning }
         let text = run.stderr.text
         guard let range = text.range(of: #"listening on 127\.0\.0\.1:([0-9]+)"#, options: .regularExpression),
@@ -25,6 +32,11 @@ final class ServeProcess: Sendable {
         try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", executable] + arguments, environment: environment)
     }
 
+    /// A client run as `user` (`setpriv`, which needs root), in a session of its own.
+    func client(_ executable: String, _ arguments: [String], user: UInt32) throws -> RunningProcess {
+        try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w"] + asUser(user) + [executable] + arguments)
+    }
+
     /// Serve's resident memory now, in KiB (from /proc; 0 when it cannot be read).
     var residentKiB: Int {
         // setsid -w forks: serve is setsid's child.
@@ -37,6 +49,11 @@ final class ServeProcess: Sendable {
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
+}
+
+/// The `setpriv` prefix that runs a command as `user` (and its group of the same number).
+private func asUser(_ user: UInt32) -> [String] {
+    ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"]
 }
 
 /// A gpsd protocol client written by hand, for what no Debian client does: stop reading,
