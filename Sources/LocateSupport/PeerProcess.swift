@@ -10,8 +10,17 @@ package enum PeerProcess {
         /// The user the peer's socket belongs to.
         package let uid: UInt32
         /// The process holding it; `nil` when none of this user's could be found (it ended, or
-        /// is another user's).
+        /// is another user's). The lowest of `holders` for TCP.
         package var pid: Int32?
+        /// Every process of this user's holding it, lowest first (for a Unix socket, the one
+        /// that connected).
+        package var holders: [Int32]
+
+        package init(uid: UInt32, pid: Int32?, holders: [Int32]? = nil) {
+            self.uid = uid
+            self.pid = pid
+            self.holders = holders ?? pid.map { [$0] } ?? []
+        }
     }
 
     /// The user running this process.
@@ -90,14 +99,16 @@ package enum PeerProcess {
         }
         let holders = processes(holding: Set(owners.values.filter { $0.uid == getuid() }.map(\.inode)))
         var peers: [TCPKey: Peer] = [:]
-        for (key, owner) in owners { peers[key] = Peer(uid: owner.uid, pid: holders[owner.inode]) }
+        for (key, owner) in owners {
+            let pids = (holders[owner.inode] ?? []).sorted()
+            peers[key] = Peer(uid: owner.uid, pid: pids.first, holders: pids)
+        }
         return peers
     }
 
-    /// The lowest pid of this user's processes that hold each socket inode. The newest processes
-    /// are looked at first (a client has usually just started), and the walk ends once every
-    /// inode is found.
-    private static func processes(holding inodes: Set<UInt64>) -> [UInt64: Int32] {
+    /// The pids of this user's processes that hold each socket inode, all of them (a process
+    /// may have handed its socket to another program by fork and exec).
+    private static func processes(holding inodes: Set<UInt64>) -> [UInt64: [Int32]] {
         guard !inodes.isEmpty, let proc = opendir("/proc") else { return [:] }
         var pids: [Int32] = []
         while let entry = readdir(proc) {
@@ -105,9 +116,9 @@ package enum PeerProcess {
             if let pid = Int32(name) { pids.append(pid) }
         }
         closedir(proc)
-        var found: [UInt64: Int32] = [:]
+        var found: [UInt64: [Int32]] = [:]
         let me = getuid()
-        for pid in pids.sorted(by: >) where found.count < inodes.count {
+        for pid in pids {
             var status = stat()
             guard stat("/proc/\(pid)", &status) == 0, status.st_uid == me, let fds = opendir("/proc/\(pid)/fd") else { continue }
             while let fd = readdir(fds) {
@@ -115,7 +126,7 @@ package enum PeerProcess {
                 guard fdName.first != ".", let target = readLink("/proc/\(pid)/fd/\(fdName)"), target.hasPrefix("socket:["),
                     let inode = UInt64(target.dropFirst(8).dropLast()), inodes.contains(inode)
                 else { continue }
-                if found[inode].map({ pid < $0 }) ?? true { found[inode] = pid }
+                if found[inode]?.contains(pid) != true { found[inode, default: []].append(pid) }
             }
             closedir(fds)
         }

@@ -18,12 +18,10 @@ struct ClientIdentity: Sendable, Equatable {
     let pid: Int32?
     let program: String?
     let app: String?
-
     /// Why the client is refused whatever the settings say, when it is: a connection whose
-    /// program cannot be told could be any app's, and is served as none (fail closed).
-    var refusal: String? {
-        pid == nil || program == nil ? "its program cannot be identified (no process of yours holding the connection can be read)" : nil
-    }
+    /// program cannot be told, or that processes of different programs hold, could be any
+    /// app's, and is served as none (fail closed).
+    var refusal: String?
 
     /// The program's name as messages show it.
     var name: String { app ?? program.map { String($0.split(separator: "/").last ?? "") } ?? "unknown program" }

@@ -416,6 +416,50 @@ struct ServeEndToEndTests {
         #expect(serve.run.stderr.text.contains("refused a connection"), "\(serve.run.stderr.text)")
     }
 
+    /// A program that hands its socket to another (it forks, and its child becomes an allowed
+    /// program) does not get that program's grant: processes of different programs holding one
+    /// connection are refused, each named.
+    @Test func aConnectionHeldByTwoProgramsIsRefused() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[location]\nauthorization = denied\n[app \"sleep\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let script = settings.root.appendingPathComponent("handover.py")
+        try Data(
+            """
+            import os, signal, socket, sys, time
+            s = socket.socket()
+            s.set_inheritable(True)
+            child = os.fork()
+            if child == 0:
+                os.execv("/usr/bin/sleep", ["sleep", "30"])
+            try:
+                deadline = time.monotonic() + 10
+                while os.readlink("/proc/%d/exe" % child) != "/usr/bin/sleep" and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                s.settimeout(15)
+                s.connect(("127.0.0.1", int(sys.argv[1])))
+                s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
+                data = b""
+                while data.count(b'"lat"') < 2:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                sys.stdout.write(data.decode())
+            finally:
+                os.kill(child, signal.SIGTERM)
+
+            """.utf8
+        ).write(to: script)
+        let client = try serve.client("/usr/bin/python3", [script.path, String(serve.port)])
+        #expect(try await client.waitForExit() == 0, "\(client.stderr.text)")
+        let lines = gpsdLines(client.stdout.text)
+        #expect(positionReports(lines).isEmpty, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("refused: it is held by processes of different programs") && $0.contains("/usr/bin/sleep") },
+            "\(lines)")
+    }
+
     /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
     /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
     @Test(arguments: [true, false])
