@@ -87,6 +87,7 @@ struct ServeLoop {
         var latest: Location?
         var waiting = PollSet(wakeUp: mailbox.wakeUp)
         var lastRecord = ContinuousClock.now
+        let pace = ReducedAccuracyPace()
         while !mailbox.stopped.isSet {
             var requests = listeners.map { PollRequest.reading($0.listener.descriptor) }
             for client in clients {
@@ -102,7 +103,8 @@ struct ServeLoop {
             let taken = mailbox.take()
             for connection in taken.identified {
                 let descriptor = connection.descriptor
-                guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks) else {
+                guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks, pace: pace)
+                else {
                     StandardStreams.diagnose(
                         "serve: refused a connection " + (connection.identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"))
                     TCPSocket.close(descriptor)
@@ -142,7 +144,11 @@ struct ServeLoop {
 
     /// A client for an identified connection of this user's, with the gate of its app.
     /// One whose program cannot be told is refused (an ERROR, and an attempt in the access log).
-    private func serve(_ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol) -> ServedClient? {
+    private func serve(
+        _ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol, pace: ReducedAccuracyPace
+    )
+        -> ServedClient?
+    {
         guard identity.uid == PeerProcess.currentUser, let appStore = try? store.forApp(identity.app) else { return nil }
         let refusal = identity.refusal
         let gate =
@@ -151,7 +157,7 @@ struct ServeLoop {
             : DeliveryGate(authorizationSource: StaticAuthorization(AuthorizationDecision(status: .denied))) { .unattended }
         let client = ServedClient(
             descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
-            explainer: AuthorizationMessages(store: appStore, app: identity.app), diagnostics: diagnostics)
+            explainer: AuthorizationMessages(store: appStore, app: identity.app), diagnostics: diagnostics, pace: pace)
         if let refusal {
             StandardStreams.diagnose(
                 "serve: refused a connection of \(identity.name)" + (identity.pid.map { " (pid \($0))" } ?? "") + ": " + refusal)

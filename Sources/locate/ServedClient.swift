@@ -49,6 +49,7 @@ final class ServedClient {
     private let gate: DeliveryGate
     private let explainer: AuthorizationMessages
     private let diagnostics: SocketDiagnostics
+    private let pace: ReducedAccuracyPace
     /// The connection's two ends, to find the peer's receive queue (`nil`: a Unix socket).
     private let key: PeerProcess.TCPKey?
     /// Set while the client has `inFlightLimit` unread bytes or more: nothing is written to it.
@@ -105,10 +106,11 @@ final class ServedClient {
 
     init(
         descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages,
-        diagnostics: SocketDiagnostics
+        diagnostics: SocketDiagnostics, pace: ReducedAccuracyPace
     ) {
         self.descriptor = descriptor
         self.diagnostics = diagnostics
+        self.pace = pace
         key = PeerProcess.tcpKey(descriptor)
         self.identity = identity
         self.speaks = speaks
@@ -190,7 +192,7 @@ final class ServedClient {
             append(GPSDReports.devices(device, now: now) + GPSDReports.watch(policy))
             tellDenial()
         case .poll:
-            let released = latest.flatMap { gate.release($0) }
+            let released = latest.flatMap { release($0) }
             append(GPSDReports.poll(released?.location, device: device, active: device != nil, now: now), release: released)
             tellDenial()
         case .devices:
@@ -229,7 +231,7 @@ final class ServedClient {
         }
         while pending.isEmpty, !queue.isEmpty {
             let fix = queue.removeFirst()
-            guard let released = gate.release(fix) else { continue }
+            guard let released = release(fix) else { continue }
             var bytes: [UInt8] = []
             if policy.json { bytes += GPSDReports.tpv(released.location, device: device) }
             if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
@@ -242,6 +244,11 @@ final class ServedClient {
         flush()
         // What did not go out now waits: the gate is asked again before it does.
         for index in pending.indices { pending[index].isFresh = false }
+    }
+
+    /// What the client may have of `fix` now: its gate's release, within its app's pace.
+    private func release(_ fix: Location) -> DeliveryGate.Release? {
+        gate.release(fix).flatMap { pace.admits($0, app: identity.app) ? $0 : nil }
     }
 
     /// An ERROR report when the client's authorization now denies it and it was not told why.

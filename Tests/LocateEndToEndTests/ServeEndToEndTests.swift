@@ -130,6 +130,12 @@ struct ServeEndToEndTests {
         #expect(!isTrackPoint(cell, track), "the cell's centre, not the fix")
         #expect(Set(cell.keys) == ["class", "device", "mode", "time", "lat", "lon"], "\(cell)")
         #expect(lines.suffix(2).allSatisfy { $0.hasSuffix(#""mode":1}"#) }, "\(lines)")
+        // The five minutes are the app's, not the connection's: a reconnect gets no cell, only
+        // the no-fix TPV that keeps it alive (after 2 s, while fixes come every second).
+        let again = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
+        #expect(try await again.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(again.stdout.text)).isEmpty, "\(again.stdout.text)")
+        #expect(gpsdLines(again.stdout.text).last?.hasSuffix(#""mode":1}"#) == true, "\(again.stdout.text)")
     }
 
     /// When-in-use: a client in the foreground of its terminal gets positions, the same client as
