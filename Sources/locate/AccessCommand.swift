@@ -15,7 +15,7 @@ struct AccessCommand {
         let sessions: [AccessSession]
         do throws(GPSLocationError) {
             receivers = try log.currentReceivers()
-            sessions = try log.recentSessions()
+            sessions = Self.shown(try log.recentSessions(limit: .max))
         } catch {
             StandardStreams.diagnose(error.description)
             return ExitStatus(error)
@@ -31,6 +31,14 @@ struct AccessCommand {
         lines += sessions.map { "  " + Self.describe($0) }
         try StandardStreams.writeRecord(lines.joined(separator: "\n"))
         return .success
+    }
+
+    /// The sessions listed, newest last: the last 100 that had positions, whatever came after
+    /// them, and the last 20 attempts (nothing delivered).
+    static func shown(_ sessions: [AccessSession]) -> [AccessSession] {
+        let delivered = sessions.indices.filter { sessions[$0].deliveries > 0 }.suffix(100)
+        let attempts = sessions.indices.filter { sessions[$0].deliveries == 0 }.suffix(20)
+        return (delivered + attempts).sorted().map { sessions[$0] }
     }
 
     /// One session on one line: who, through what, and what it got.

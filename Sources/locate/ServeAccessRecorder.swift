@@ -7,12 +7,27 @@ import Synchronization
 /// waits for a file): the sessions of the clients served now, written when they changed (at most
 /// once a tick), and each client's session when it ends. A log that cannot be written is said
 /// once on stderr; serving goes on.
+///
+/// So that a flood of connections cannot push the sessions that had positions out of the log,
+/// a connection that got nothing and was neither refused nor denied is not a session, and of the
+/// attempts (nothing delivered, refused or denied) one a minute is kept per app, program and reason.
 final class ServeAccessRecorder: Sendable {
     private struct Pending {
         var receivers: [AccessSession]?
         var ended: [AccessSession] = []
         var stopped = false
+        /// When an attempt of each app, program and reason was last kept.
+        var attempts: [Attempt: ContinuousClock.Instant] = [:]
     }
+
+    private struct Attempt: Hashable {
+        let app: String?
+        let program: String?
+        let reason: String?
+    }
+
+    /// How long attempts of one app, program and reason after a kept one are not kept.
+    static let attemptInterval = Duration.seconds(60)
 
     private let log: AccessLog
     private let pending = Mutex(Pending())
@@ -33,9 +48,19 @@ final class ServeAccessRecorder: Sendable {
     }
 
     /// A client's session that ended.
-    func ended(_ session: AccessSession) {
-        pending.withLock { $0.ended.append(session) }
-        wakeUp.signal()
+    func ended(_ session: AccessSession, at now: ContinuousClock.Instant = .now) {
+        guard session.deliveries > 0 || session.refusal != nil || session.denial != nil else { return }
+        let kept = pending.withLock { pending in
+            if session.deliveries == 0 {
+                let attempt = Attempt(app: session.app, program: session.program, reason: session.refusal ?? session.denial?.rawValue)
+                if let last = pending.attempts[attempt], last.duration(to: now) < Self.attemptInterval { return false }
+                pending.attempts = pending.attempts.filter { $0.value.duration(to: now) < Self.attemptInterval }
+                pending.attempts[attempt] = now
+            }
+            pending.ended.append(session)
+            return true
+        }
+        if kept { wakeUp.signal() }
     }
 
     /// Writes what waits, removes the receivers' entry, and ends the thread; returns when done

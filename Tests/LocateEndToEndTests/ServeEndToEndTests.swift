@@ -466,6 +466,35 @@ struct ServeEndToEndTests {
             "\(lines)")
     }
 
+    /// A flood of connections (150 that get nothing, denied, and leave) does not push the
+    /// sessions that had positions out of `locate access`: an empty connection is no session, and
+    /// attempts of one app and reason are kept once a minute.
+    @Test func aFloodOfConnectionsDoesNotHideWhoHadTheLocation() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let log = settings.root.appendingPathComponent("state/locate/access.jsonl").path
+        let first = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await first.waitForExit() == 0)
+        var flood = try (0..<150).map { _ in try RawGPSDClient(port: serve.port) }
+        try await waitUntil(timeout: 20, failing: HarnessError(description: "the flood was not served")) {
+            for client in flood { client.drain() }
+            return flood.allSatisfy { $0.text.contains(#""class":"VERSION""#) }
+        }
+        flood = []
+        // The next session is logged after every one of the flood (the log is written in order).
+        let second = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await second.waitForExit() == 0)
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "the second session is not in the log")) {
+            readWholeFile(log).components(separatedBy: #""app":"gpspipe""#).count == 3
+        }
+        let access = try await runLocate(["access", "--json"], settings: settings)
+        let sessions = try access.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        let ended = sessions.filter { $0["receiving"] as? Bool == false && $0["app"] as? String == "gpspipe" }
+        #expect(ended.count == 2 && ended.allSatisfy { ($0["count"] as? Int ?? 0) >= 2 }, "\(access.stdout)")
+        #expect(readWholeFile(log).split(separator: "\n").count <= 4, "\(readWholeFile(log))")
+    }
+
     /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
     /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
     @Test(arguments: [true, false])
