@@ -100,16 +100,40 @@ package enum ServerSocket {
         return .success(Listener(descriptor: descriptor, address: .unix(path: path)))
     }
 
+    /// What an accept gave.
+    package enum Accepted: Equatable {
+        /// A connection.
+        case connection(Int32)
+        /// None is waiting (or it went away before it was taken).
+        case none
+        /// This process or the system has no descriptor left (`EMFILE`, `ENFILE`): the
+        /// connection waits in the backlog, and the listener stays readable until one is freed.
+        case outOfDescriptors
+    }
+
     /// A connection waiting on `listener`, non-blocking, with a send buffer of `sendBuffer`
-    /// bytes (the kernel doubles it); `nil` when none is waiting.
-    package static func accept(_ listener: Int32, sendBuffer: Int32) -> Int32? {
+    /// bytes (the kernel doubles it).
+    package static func accept(_ listener: Int32, sendBuffer: Int32) -> Accepted {
         let descriptor = Glibc.accept(listener, nil, nil)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return errno == EMFILE || errno == ENFILE ? .outOfDescriptors : .none }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var size = sendBuffer
         setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        return descriptor
+        return .connection(descriptor)
+    }
+
+    /// How many descriptors this process may have open, after raising its soft limit to the
+    /// hard one (a service that holds a descriptor per client needs all it may have).
+    package static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Ends the sending half of a connection: the peer reads what was sent, then its end.

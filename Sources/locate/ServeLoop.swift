@@ -80,6 +80,9 @@ struct ServeLoop {
     let recorder: ServeAccessRecorder
     let diagnostics: SocketDiagnostics
 
+    /// Descriptors kept for what is not a client.
+    static let reservedDescriptors = 32
+
     /// Runs until the mailbox is stopped, then closes every client.
     func run() {
         var clients: [ServedClient] = []
@@ -88,19 +91,49 @@ struct ServeLoop {
         var waiting = PollSet(wakeUp: mailbox.wakeUp)
         var lastRecord = ContinuousClock.now
         let pace = ReducedAccuracyPace()
+        // Connections are taken while descriptors are left for them and a reserve besides
+        // (gpsd, the socket diagnostics, the identifier's and the log's files). Else, or when
+        // an accept finds none left, the listeners are not polled (they would stay readable: a
+        // busy loop) for a tick; said once until a connection is taken again.
+        let capacity = max(1, ServerSocket.raiseDescriptorLimit() - Self.reservedDescriptors)
+        var identifying = 0
+        var acceptsAgain: ContinuousClock.Instant?
+        var toldOutOfDescriptors = false
+        func outOfDescriptors() {
+            if !toldOutOfDescriptors {
+                StandardStreams.diagnose(
+                    "serve: too many open files (at most \(capacity) clients); new connections wait until clients leave")
+            }
+            toldOutOfDescriptors = true
+            acceptsAgain = .now.advanced(by: EventWait.tick)
+        }
         while !mailbox.stopped.isSet {
-            var requests = listeners.map { PollRequest.reading($0.listener.descriptor) }
+            if let resume = acceptsAgain, resume <= .now { acceptsAgain = nil }
+            if acceptsAgain == nil, clients.count + identifying >= capacity { outOfDescriptors() }
+            // (A negative descriptor is one poll passes over.)
+            var requests = listeners.map { PollRequest.reading(acceptsAgain == nil ? $0.listener.descriptor : -1) }
             for client in clients {
                 if client.wantsInput { requests.append(.reading(client.descriptor)) }
                 if client.wantsOutput { requests.append(.writing(client.descriptor)) }
             }
             let events = waiting.wait(for: requests, until: .now.advanced(by: EventWait.tick))
             for ((listener, speaks), event) in zip(listeners, events) where event.isReadable {
-                while let connection = ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
-                    identifier.identify(connection, isUnix: listener.address.isUnix, speaking: speaks)
+                accepting: while clients.count + identifying < capacity {
+                    switch ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
+                    case .connection(let connection):
+                        toldOutOfDescriptors = false
+                        identifying += 1
+                        identifier.identify(connection, isUnix: listener.address.isUnix, speaking: speaks)
+                    case .none:
+                        break accepting
+                    case .outOfDescriptors:
+                        outOfDescriptors()
+                        break accepting
+                    }
                 }
             }
             let taken = mailbox.take()
+            identifying -= taken.identified.count
             for connection in taken.identified {
                 let descriptor = connection.descriptor
                 guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks, pace: pace)

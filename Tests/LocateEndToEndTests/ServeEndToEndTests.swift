@@ -393,7 +393,7 @@ struct ServeEndToEndTests {
         let settings = try SettingsHome(
             user: "[location]\nauthorization = always\n[app \"python3.11\"]\nauthorization = denied\n", reachableByOtherUsers: true)
         try settings.giveAway(to: 65534)
-        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, user: 65534)
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, wrapper: asUser(65534))
         let script = settings.root.appendingPathComponent("hidden.py")
         try Data(
             """
@@ -493,6 +493,33 @@ struct ServeEndToEndTests {
         let ended = sessions.filter { $0["receiving"] as? Bool == false && $0["app"] as? String == "gpspipe" }
         #expect(ended.count == 2 && ended.allSatisfy { ($0["count"] as? Int ?? 0) >= 2 }, "\(access.stdout)")
         #expect(readWholeFile(log).split(separator: "\n").count <= 4, "\(readWholeFile(log))")
+    }
+
+    /// Out of descriptors (a limit of 48 and 80 clients): serve does not spin on a listener it
+    /// cannot take connections from, says so once, and serves again when clients leave.
+    @Test func runningOutOfDescriptorsIsWaitedOutNotSpunOn() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, wrapper: ["/usr/bin/prlimit", "--nofile=48:48"])
+        var clients = try (0..<80).map { _ in try RawGPSDClient(port: serve.port) }
+        try await serve.run.stderr.wait(for: "too many open files") { serve.run.stderr.text.contains("too many open files") }
+        // CPU over a second of this (a rate: the second is the measure, not a wait for an event).
+        let before = serve.cpuTicks
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .seconds(1))
+        let ticks = serve.cpuTicks - before
+        let seconds =
+            Double(started.duration(to: .now).components.attoseconds) / 1e18 + Double(started.duration(to: .now).components.seconds)
+        #expect(Double(ticks) / 100 / seconds < 0.15, "serve used \(ticks) ticks in \(seconds) s")
+        #expect(
+            serve.run.stderr.text.components(separatedBy: "too many open files (at most 16 clients)").count == 2, "\(serve.run.stderr.text)"
+        )
+        #expect(!serve.run.stderr.text.contains("cannot be found"), "\(serve.run.stderr.text)")
+        clients = []
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 2, "\(pipe.stdout.text)")
+        withExtendedLifetime(clients) {}
     }
 
     /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
