@@ -74,8 +74,10 @@ struct ServeCommand {
         upstream.cancel()
         await recorder.stop()
         for (listener, _) in listeners {
+            // The file goes while the socket still listens: until then another serve finds it
+            // live and leaves it, so the file removed is this one's.
+            ServerSocket.removeSocket(of: listener)
             TCPSocket.close(listener.descriptor)
-            if case .unix(let path) = listener.address { ServerSocket.removeSocket(path) }
         }
         return .success
     }

@@ -195,6 +195,41 @@ struct ServeEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: path), "the socket is removed at the end")
     }
 
+    /// A second serve on the Unix socket of a live one refuses to start (69) and leaves it be;
+    /// a socket left by a serve that is gone is taken over; and a serve removes at its end only
+    /// the socket it made.
+    @Test func aLiveUnixSocketIsNotTakenOver() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let path = settings.root.appendingPathComponent("serve.sock").path
+        let first = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--listen", "unix:" + path])
+        let second = try await runLocate(["serve", "--listen", "unix:" + path, gpsd.endpoint], settings: settings)
+        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.stderr.contains("cannot listen on unix:\(path): Address already in use"), "\(second.stderr)")
+        // The first is still served at its path.
+        let script = settings.root.appendingPathComponent("client.py")
+        try Data(
+            """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            sys.stdout.write(s.recv(4096).decode())
+
+            """.utf8
+        ).write(to: script)
+        let client = try first.client("/usr/bin/python3", [script.path, path])
+        #expect(try await client.waitForExit() == 0 && client.stdout.text.contains(#""class":"VERSION""#), "\(client.stderr.text)")
+        // A third takes the path of one that was killed (its file stays), and removes it at its end.
+        first.run.signal(SIGKILL)
+        _ = try await first.run.waitForExit()
+        let third = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--listen", "unix:" + path])
+        let again = try third.client("/usr/bin/python3", [script.path, path])
+        #expect(try await again.waitForExit() == 0 && again.stdout.text.contains(#""class":"VERSION""#), "\(again.stderr.text)")
+        third.run.signal(SIGTERM)
+        #expect(try await third.run.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     /// `program = PATH` pins a section to one executable: a section named otherwise applies to
     /// it, and the section of its name does not when pinned elsewhere.
     @Test func aProgramPinDecidesWhichSectionAClientGets() async throws {
