@@ -557,6 +557,26 @@ struct ServeEndToEndTests {
         withExtendedLifetime(clients) {}
     }
 
+    /// An access log that cannot be written (its directory is a file for a while): serving goes
+    /// on, it is said once, and the sessions ended meanwhile are written once it can be again.
+    @Test func sessionsWaitForAnAccessLogThatCannotBeWritten() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
+        let state = settings.root.appendingPathComponent("state/locate")
+        try settings.write("not a directory\n", to: state)
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        #expect(try await pipe.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 2)
+        try await serve.run.stderr.wait(for: "the failure") { serve.run.stderr.text.contains("the access log cannot be kept") }
+        try FileManager.default.removeItem(at: state)
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "the session was not written: \(serve.run.stderr.text)")) {
+            readWholeFile(state.appendingPathComponent("access.jsonl").path).contains(#""app":"gpspipe""#)
+        }
+        #expect(serve.run.stderr.text.components(separatedBy: "cannot be kept").count == 2, "\(serve.run.stderr.text)")
+        #expect(serve.run.stderr.text.contains("the access log is kept again"))
+    }
+
     /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
     /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
     @Test(arguments: [true, false])
