@@ -155,7 +155,7 @@ struct ServeLoop {
             for (request, event) in zip(requests, events).dropFirst(listeners.count) where !event.isEmpty && !request.writing {
                 clients.first { $0.descriptor == request.descriptor }?.readRequests(device: device, latest: latest)
             }
-            for client in clients { client.serve(device: device) }
+            for client in clients { client.serve(device: device, latest: latest) }
             clients.removeAll { client in
                 guard client.isClosed else { return false }
                 client.close()

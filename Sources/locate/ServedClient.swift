@@ -78,6 +78,8 @@ final class ServedClient {
     private var pendingBytes = 0
     private var sentOfFirst = 0
     private var input: [UInt8] = []
+    /// Requests of a line received and not answered yet (their answers would pass `outputLimit`).
+    private var unanswered: [GPSDRequest] = []
     /// The denial the client was last told of, so that it is told once per change.
     private var toldDenial: DenialReason?
     private var lastWrite = ContinuousClock.now
@@ -98,8 +100,8 @@ final class ServedClient {
     static let lingering = Duration.seconds(1)
     /// How many fixes wait for a client at most.
     static let queueLimit = 32
-    /// How much output may wait for a client before its requests are no longer read.
-    static let outputLimit = 64 * 1024
+    /// How much output may wait for a client before its requests are no longer read or answered.
+    static let outputLimit = 16 * 1024
     /// How long a watching client goes without a report before it gets a no-fix TPV (gpxlogger
     /// gives up after 5 s of silence).
     static let keepAlive = Duration.seconds(2)
@@ -145,12 +147,22 @@ final class ServedClient {
             guard closesAt == nil, speaks == .gpsd else { return }
             input += buffer[..<count]
         }
-        while let end = input.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = input[..<end]
-            for request in GPSDRequest.parse(line: line) { answer(request, device: device, latest: latest) }
+        answerWaiting(device: device, latest: latest)
+    }
+
+    /// Answers the requests received, while less than `outputLimit` waits to be sent: the rest
+    /// wait (at most a line's worth, and what was read with it, since nothing more is read meanwhile).
+    private func answerWaiting(device: String?, latest: Location?) {
+        while pendingBytes < Self.outputLimit, !isClosed, closesAt == nil {
+            if !unanswered.isEmpty {
+                answer(unanswered.removeFirst(), device: device, latest: latest)
+                continue
+            }
+            guard let end = input.firstIndex(of: UInt8(ascii: "\n")) else { break }
+            unanswered = GPSDRequest.parse(line: input[..<end])
             input.removeSubrange(...end)
         }
-        if input.count > GPSDRequest.maximumLine {
+        if unanswered.isEmpty, !input.contains(UInt8(ascii: "\n")), input.count > GPSDRequest.maximumLine {
             end(saying: "request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)")
         }
     }
@@ -216,14 +228,15 @@ final class ServedClient {
         queue.append(fix)
     }
 
-    /// What the loop does for the client at each turn: releases queued fixes while the socket
-    /// takes them, tells a new denial, keeps a silent watch alive, and writes what waits.
-    func serve(device: String?) {
+    /// What the loop does for the client at each turn: answers requests that waited for room,
+    /// releases queued fixes while the socket takes them, tells a new denial, keeps a silent watch alive, and writes what waits.
+    func serve(device: String?, latest: Location?) {
         if let closesAt {
             if closesAt <= .now { isClosed = true }
             return
         }
         guard !isClosed else { return }
+        answerWaiting(device: device, latest: latest)
         let now = ContinuousClock.now
         if lastLook.map({ $0.duration(to: now) >= EventWait.tick }) ?? true {
             tellDenial()

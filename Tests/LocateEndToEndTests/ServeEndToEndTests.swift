@@ -402,6 +402,31 @@ struct ServeEndToEndTests {
         #expect(serve.run.process.isRunning)
     }
 
+    /// 100 clients that each send one line of 1,364 `?POLL;` and never read: serve answers
+    /// each only while its output is below the limit, so its memory does not grow with them.
+    @Test func requestsOfClientsThatNeverReadAreAnsweredOnlyAsTheyRead() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let probe = try RawGPSDClient(port: serve.port)
+        await probe.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await probe.read { positionReports($0).count >= 1 }
+        let before = serve.residentKiB
+        let line = Array(String(repeating: "?POLL;", count: 1364).utf8) + [UInt8(ascii: "\n")]
+        let flood = try (0..<100).map { _ in try RawGPSDClient(port: serve.port) }
+        for client in flood { #expect(await client.send(line)) }
+        // Each of serve's turns reads 4 KiB of a client: three POLLs answered to the probe are
+        // three turns, after every line has been read.
+        for round in 1...3 {
+            await probe.send("?POLL;\n")
+            try await probe.read { $0.filter { $0.hasPrefix(#"{"class":"POLL""#) }.count >= round }
+        }
+        let after = serve.residentKiB
+        #expect(after - before < 16 * 1024, "serve's memory grew by \(after - before) KiB")
+        #expect(serve.run.process.isRunning)
+        withExtendedLifetime(flood) {}
+    }
+
     /// Another local user's client gets nothing at all, not even the banner, while this
     /// user's client is served.
     @Test func anotherUsersConnectionIsRefused() async throws {
