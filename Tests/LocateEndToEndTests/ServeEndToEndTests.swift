@@ -430,7 +430,7 @@ struct ServeEndToEndTests {
     /// Another local user's client gets nothing at all, not even the banner, while this
     /// user's client is served.
     @Test func anotherUsersConnectionIsRefused() async throws {
-        guard geteuid() == 0 else { return }  // setpriv to another user needs root
+        guard runsAsRoot() else { return }  // setpriv to another user needs root
         let gpsd = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
@@ -606,7 +606,7 @@ struct ServeEndToEndTests {
     /// where-am-i demo prints the served position, and nothing when the app `geoclue` is denied.
     @Test(arguments: [true, false])
     func geoClueShowsTheServedPositionOnlyWhenAllowed(allowed: Bool) async throws {
-        guard geteuid() == 0 else { return }  // GeoClue's configuration is bind-mounted in a mount namespace of its own
+        guard runsAsRoot() else { return }  // GeoClue's configuration is bind-mounted in a mount namespace of its own
         let gpsd = try await GpsdServer(track: "running")
         let settings = try SettingsHome(user: "[app \"geoclue\"]\nauthorization = \(allowed ? "always" : "denied")\n")
         let socket = settings.root.appendingPathComponent("nmea.sock").path
