@@ -5,7 +5,8 @@ import LocateSupport
 /// `locate serve`: one connection to gpsd, through the manager's live updates, fanned out to
 /// local clients that speak gpsd's JSON protocol (gpspipe, gpxlogger, cgps, the Python `gps`
 /// module, any libgps program), each given what its app's permission lets out, per record, when
-/// it is written. Runs until SIGINT, SIGTERM or SIGHUP, then closes every client.
+/// it is written. Runs until SIGINT or SIGTERM (SIGHUP has nothing to re-read: settings changes
+/// are live), then closes every client.
 struct ServeCommand {
     let listen: [ServerSocket.Address]
     /// `--nmea` paths: Unix sockets of plain NMEA.

@@ -190,7 +190,8 @@ struct ServeLoop {
             : DeliveryGate(authorizationSource: StaticAuthorization(AuthorizationDecision(status: .denied))) { .unattended }
         let client = ServedClient(
             descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
-            explainer: AuthorizationMessages(store: appStore, app: identity.app), diagnostics: diagnostics, pace: pace)
+            explainer: AuthorizationMessages(store: appStore, app: identity.app, client: (identity.name, identity.appState == .unattended)),
+            diagnostics: diagnostics, pace: pace)
         if let refusal {
             StandardStreams.diagnose(
                 "serve: refused a connection of \(identity.name)" + (identity.pid.map { " (pid \($0))" } ?? "") + ": " + refusal)

@@ -154,7 +154,9 @@ struct ServeEndToEndTests {
         #expect(try await daemon.waitForExit() == 0)
         let lines = gpsdLines(daemon.stdout.text)
         #expect(positionReports(lines).isEmpty)
-        #expect(lines.contains { $0.contains("gpspipe: location is allowed only while in use") }, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("gpspipe: location is allowed only while in use, and gpspipe is not in the foreground") },
+            "\(lines)")
     }
 
     /// A Unix socket: mode 0600, its peer named by SO_PEERCRED, served like TCP.
@@ -292,7 +294,11 @@ struct ServeEndToEndTests {
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
         let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "8", serve.endpoint])
         try await pipe.stdout.wait(for: "the reason") { pipe.stdout.text.contains(#""class":"ERROR""#) }
-        #expect(pipe.stdout.text.contains("gpspipe: location permission has not been given to app \\\"gpspipe\\\""), "\(pipe.stdout.text)")
+        #expect(
+            pipe.stdout.text.contains(
+                "gpspipe: location permission has not been given to app \\\"gpspipe\\\"; allow it with: locate permission allow --always --app gpspipe"
+            ),
+            "\(pipe.stdout.text)")
         #expect(positionReports(gpsdLines(pipe.stdout.text)).isEmpty)
         let allow = try await runLocate(["permission", "allow", "--always", "--app", "gpspipe"], settings: settings)
         #expect(allow.status == 0)
