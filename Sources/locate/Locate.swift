@@ -31,7 +31,7 @@ enum Locate {
             status = run(options, environment: environment)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
-            StandardStreams.writeMessage(Usage.synopsis)
+            StandardStreams.writeMessage(Usage.synopsis(for: Array(CommandLine.arguments.dropFirst())))
             StandardStreams.writeMessage("See 'locate --help' for more information.")
             status = .usage
         }

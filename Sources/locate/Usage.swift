@@ -13,6 +13,13 @@ enum Usage {
 
     static let synopsis = "Usage: locate [--once | --follow] [options] [host[:port[:device]]]"
 
+    /// The usage of the command `arguments` name by their first word (`serve`, `publish` …),
+    /// or the general synopsis.
+    static func synopsis(for arguments: [String]) -> String {
+        let lines = arguments.first.map { word in usageLines.filter { $0.hasPrefix("locate \(word) ") } } ?? []
+        return lines.isEmpty ? synopsis : "Usage: " + lines.joined(separator: "\n       ")
+    }
+
     static let usageLines = [
         "locate [--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]",
         "locate --follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]",

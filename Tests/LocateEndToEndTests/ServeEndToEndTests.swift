@@ -639,5 +639,15 @@ struct ServeEndToEndTests {
         let run = try await runLocate(["serve", "--listen", address])
         #expect(run.status == 64)
         #expect(run.stderr.contains("'--listen \(address)'"), "\(run.stderr)")
+        #expect(run.stderr.contains("Usage: locate serve [--listen"), "serve's usage: \(run.stderr)")
+    }
+
+    @Test func aUnixSocketPathTooLongForASocketIsAUsageError() async throws {
+        let path = "/tmp/" + String(repeating: "s", count: 110)
+        for arguments in [["--listen", "unix:" + path], ["--nmea", path]] {
+            let run = try await runLocate(["serve"] + arguments)
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.contains("a Unix socket's path is at most 107 bytes, not 115"), "\(run.stderr)")
+        }
     }
 }
