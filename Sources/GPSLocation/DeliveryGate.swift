@@ -23,6 +23,9 @@ public final class DeliveryGate: Sendable {
         let stamp: ReleaseStamp
     }
 
+    /// How often at most a recipient with reduced accuracy gets a record: once every five minutes.
+    public static let reducedAccuracyInterval = AccuracyReducer.minimumInterval
+
     private let source: any AuthorizationSource
     private let appState: @Sendable () -> AppState
     private let generation: AuthorizationGeneration

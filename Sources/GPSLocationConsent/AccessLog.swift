@@ -30,6 +30,10 @@ public struct AccessSession: Sendable, Hashable {
     /// Why nothing was delivered, when the last look at the authorization said no (an attempt
     /// of a program not allowed, such as one whose permission is not determined yet).
     public var denial: DenialReason?
+    /// Why the program was refused before anything was decided for it, when it was (such as
+    /// `the program cannot be identified`: no process of the user's could be found holding the
+    /// connection); `nil` when it was served.
+    public var refusal: String?
 
     /// A session that starts now, with nothing delivered yet.
     public init(app: String?, program: String?, user: UInt32, processID: Int32?, via: String, started: Date = Date()) {
@@ -182,6 +186,7 @@ public final class AccessLog: Sendable {
         object.add("last", string: time(session.lastDelivery))
         object.add("count", json: String(session.deliveries))
         object.add("denial", string: session.denial?.rawValue)
+        if let refusal = session.refusal { object.add("refused", string: refusal) }
         return object.finishLine()
     }
 
@@ -207,6 +212,7 @@ public final class AccessLog: Sendable {
             session.lastDelivery = text("last").flatMap { UTCTimestamp.parse($0) }
             session.deliveries = Int(count)
             session.denial = text("denial").flatMap(DenialReason.init(rawValue:))
+            session.refusal = text("refused")
             return session
         }
     }

@@ -10,8 +10,17 @@ package enum PeerProcess {
         /// The user the peer's socket belongs to.
         package let uid: UInt32
         /// The process holding it; `nil` when none of this user's could be found (it ended, or
-        /// is another user's).
+        /// is another user's). The lowest of `holders` for TCP.
         package var pid: Int32?
+        /// Every process of this user's holding it, lowest first (for a Unix socket, the one
+        /// that connected).
+        package var holders: [Int32]
+
+        package init(uid: UInt32, pid: Int32?, holders: [Int32]? = nil) {
+            self.uid = uid
+            self.pid = pid
+            self.holders = holders ?? pid.map { [$0] } ?? []
+        }
     }
 
     /// The user running this process.
@@ -28,11 +37,11 @@ package enum PeerProcess {
     /// The two ends of an accepted TCP connection, to find the peer's socket: its local end is
     /// our remote one.
     package struct TCPKey: Sendable, Hashable {
-        fileprivate let family: Int32
-        fileprivate let peerAddress: [UInt8]
-        fileprivate let peerPort: UInt16
-        fileprivate let ourAddress: [UInt8]
-        fileprivate let ourPort: UInt16
+        let family: Int32
+        let peerAddress: [UInt8]
+        let peerPort: UInt16
+        let ourAddress: [UInt8]
+        let ourPort: UInt16
 
         /// The peer's socket as `/proc/net/tcp` spells a row's two ends (`0100007F:0B84`): the
         /// address as 32-bit words in host order, the port, in upper-case hex.
@@ -71,10 +80,8 @@ package enum PeerProcess {
     /// of them. A connection whose socket is not found has no entry.
     package static func tcpPeers(_ keys: [TCPKey]) -> [TCPKey: Peer] {
         var owners: [TCPKey: (uid: UInt32, inode: UInt64)] = [:]
-        let diagnostics = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 4)  // NETLINK_SOCK_DIAG
-        if diagnostics >= 0 {
-            for key in keys { owners[key] = socketOwner(key, diagnostics: diagnostics) }
-            close(diagnostics)
+        if let diagnostics = SocketDiagnostics() {
+            for key in keys { owners[key] = diagnostics.peerSocket(key).map { ($0.uid, $0.inode) } }
         }
         let missing = keys.filter { owners[$0] == nil }
         if !missing.isEmpty {
@@ -92,52 +99,16 @@ package enum PeerProcess {
         }
         let holders = processes(holding: Set(owners.values.filter { $0.uid == getuid() }.map(\.inode)))
         var peers: [TCPKey: Peer] = [:]
-        for (key, owner) in owners { peers[key] = Peer(uid: owner.uid, pid: holders[owner.inode]) }
+        for (key, owner) in owners {
+            let pids = (holders[owner.inode] ?? []).sorted()
+            peers[key] = Peer(uid: owner.uid, pid: pids.first, holders: pids)
+        }
         return peers
     }
 
-    /// The owner and inode of the peer's socket of `key`, asked of the kernel's socket
-    /// diagnostics (`SOCK_DIAG_BY_FAMILY` with an `inet_diag_req_v2` naming the exact socket);
-    /// `nil` when it does not answer so.
-    private static func socketOwner(_ key: TCPKey, diagnostics: Int32) -> (uid: UInt32, inode: UInt64)? {
-        // struct nlmsghdr (16 bytes) + struct inet_diag_req_v2 (56 bytes), in host order but
-        // for the ports and addresses (network order, as in a sockaddr).
-        var request = [UInt8](repeating: 0, count: 72)
-        func put32(_ value: UInt32, at offset: Int) {
-            withUnsafeBytes(of: value) { request.replaceSubrange(offset..<offset + 4, with: $0) }
-        }
-        func put16(_ value: UInt16, at offset: Int) {
-            withUnsafeBytes(of: value) { request.replaceSubrange(offset..<offset + 2, with: $0) }
-        }
-        put32(72, at: 0)
-        put16(20, at: 4)  // SOCK_DIAG_BY_FAMILY
-        put16(1, at: 6)  // NLM_F_REQUEST
-        request[16] = UInt8(key.family)
-        request[17] = UInt8(IPPROTO_TCP)
-        put32(UInt32.max, at: 20)  // every state
-        put16(key.peerPort.bigEndian, at: 24)
-        put16(key.ourPort.bigEndian, at: 26)
-        request.replaceSubrange(28..<28 + key.peerAddress.count, with: key.peerAddress)
-        request.replaceSubrange(44..<44 + key.ourAddress.count, with: key.ourAddress)
-        put32(UInt32.max, at: 64)  // INET_DIAG_NOCOOKIE
-        put32(UInt32.max, at: 68)
-        guard send(diagnostics, request, request.count, 0) == request.count else { return nil }
-        // The answer waits at once (the kernel answers in the send); never block on it.
-        var reply = [UInt8](repeating: 0, count: 8192)
-        let count = recv(diagnostics, &reply, reply.count, Int32(MSG_DONTWAIT))
-        // struct nlmsghdr, then struct inet_diag_msg: idiag_uid at 64, idiag_inode at 68 of it.
-        guard count >= 88 else { return nil }
-        let type = reply[4..<6].withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }
-        guard type == 20 else { return nil }
-        let uid = reply[80..<84].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        let inode = reply[84..<88].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        return inode == 0 ? nil : (uid, UInt64(inode))
-    }
-
-    /// The lowest pid of this user's processes that hold each socket inode. The newest processes
-    /// are looked at first (a client has usually just started), and the walk ends once every
-    /// inode is found.
-    private static func processes(holding inodes: Set<UInt64>) -> [UInt64: Int32] {
+    /// The pids of this user's processes that hold each socket inode, all of them (a process
+    /// may have handed its socket to another program by fork and exec).
+    private static func processes(holding inodes: Set<UInt64>) -> [UInt64: [Int32]] {
         guard !inodes.isEmpty, let proc = opendir("/proc") else { return [:] }
         var pids: [Int32] = []
         while let entry = readdir(proc) {
@@ -145,9 +116,9 @@ package enum PeerProcess {
             if let pid = Int32(name) { pids.append(pid) }
         }
         closedir(proc)
-        var found: [UInt64: Int32] = [:]
+        var found: [UInt64: [Int32]] = [:]
         let me = getuid()
-        for pid in pids.sorted(by: >) where found.count < inodes.count {
+        for pid in pids {
             var status = stat()
             guard stat("/proc/\(pid)", &status) == 0, status.st_uid == me, let fds = opendir("/proc/\(pid)/fd") else { continue }
             while let fd = readdir(fds) {
@@ -155,7 +126,7 @@ package enum PeerProcess {
                 guard fdName.first != ".", let target = readLink("/proc/\(pid)/fd/\(fdName)"), target.hasPrefix("socket:["),
                     let inode = UInt64(target.dropFirst(8).dropLast()), inodes.contains(inode)
                 else { continue }
-                if found[inode].map({ pid < $0 }) ?? true { found[inode] = pid }
+                if found[inode]?.contains(pid) != true { found[inode, default: []].append(pid) }
             }
             closedir(fds)
         }

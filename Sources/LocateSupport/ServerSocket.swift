@@ -22,6 +22,8 @@ package enum ServerSocket {
     package struct Listener: Sendable {
         package let descriptor: Int32
         package let address: Address
+        /// The device and inode of the socket file a Unix listener made (to remove only it).
+        fileprivate var file: (device: UInt64, inode: UInt64)?
     }
 
     /// Whether `host` is a numeric loopback address (`127.x.x.x` or `::1`).
@@ -82,6 +84,8 @@ package enum ServerSocket {
             // Only a socket of this user's is replaced (a service that did not end cleanly);
             // anything else at the path is left alone.
             guard existing.st_mode & S_IFMT == S_IFSOCK, existing.st_uid == geteuid() else { return .failure(SystemError(code: EEXIST)) }
+            // One that answers is another service's, live: it is not taken over.
+            guard !answers(address) else { return .failure(SystemError(code: EADDRINUSE)) }
             unlink(path)
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -97,19 +101,58 @@ package enum ServerSocket {
             Glibc.close(descriptor)
             return .failure(failure)
         }
-        return .success(Listener(descriptor: descriptor, address: .unix(path: path)))
+        var made = stat()
+        let file = fstat(descriptor, &made) == 0 && stat(path, &made) == 0 ? (UInt64(made.st_dev), UInt64(made.st_ino)) : nil
+        return .success(Listener(descriptor: descriptor, address: .unix(path: path), file: file))
+    }
+
+    /// Whether a Unix socket at `address` takes a connection now (a connect that is refused
+    /// or finds nothing listening says no; a full backlog still says yes, without waiting).
+    private static func answers(_ address: sockaddr_un) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { Glibc.close(probe) }
+        var address = address
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+        return connected || errno == EAGAIN
+    }
+
+    /// What an accept gave.
+    package enum Accepted: Equatable {
+        /// A connection.
+        case connection(Int32)
+        /// None is waiting (or it went away before it was taken).
+        case none
+        /// This process or the system has no descriptor left (`EMFILE`, `ENFILE`): the
+        /// connection waits in the backlog, and the listener stays readable until one is freed.
+        case outOfDescriptors
     }
 
     /// A connection waiting on `listener`, non-blocking, with a send buffer of `sendBuffer`
-    /// bytes (the kernel doubles it); `nil` when none is waiting.
-    package static func accept(_ listener: Int32, sendBuffer: Int32) -> Int32? {
+    /// bytes (the kernel doubles it).
+    package static func accept(_ listener: Int32, sendBuffer: Int32) -> Accepted {
         let descriptor = Glibc.accept(listener, nil, nil)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return errno == EMFILE || errno == ENFILE ? .outOfDescriptors : .none }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var size = sendBuffer
         setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        return descriptor
+        return .connection(descriptor)
+    }
+
+    /// How many descriptors this process may have open, after raising its soft limit to the
+    /// hard one (a service that holds a descriptor per client needs all it may have).
+    package static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Ends the sending half of a connection: the peer reads what was sent, then its end.
@@ -137,8 +180,12 @@ package enum ServerSocket {
         }
     }
 
-    /// Removes the Unix socket at `path` (when the service ends).
-    package static func removeSocket(_ path: String) {
+    /// Removes the socket file of a Unix `listener` when the service ends, if the file at its
+    /// path is still the one it made (another service may have taken the path since).
+    package static func removeSocket(of listener: Listener) {
+        guard case .unix(let path) = listener.address, let file = listener.file else { return }
+        var now = stat()
+        guard lstat(path, &now) == 0, UInt64(now.st_dev) == file.device, UInt64(now.st_ino) == file.inode else { return }
         unlink(path)
     }
 }

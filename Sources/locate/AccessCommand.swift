@@ -15,7 +15,7 @@ struct AccessCommand {
         let sessions: [AccessSession]
         do throws(GPSLocationError) {
             receivers = try log.currentReceivers()
-            sessions = try log.recentSessions()
+            sessions = Self.shown(try log.recentSessions(limit: .max))
         } catch {
             StandardStreams.diagnose(error.description)
             return ExitStatus(error)
@@ -33,6 +33,14 @@ struct AccessCommand {
         return .success
     }
 
+    /// The sessions listed, newest last: the last 100 that had positions, whatever came after
+    /// them, and the last 20 attempts (nothing delivered).
+    static func shown(_ sessions: [AccessSession]) -> [AccessSession] {
+        let delivered = sessions.indices.filter { sessions[$0].deliveries > 0 }.suffix(100)
+        let attempts = sessions.indices.filter { sessions[$0].deliveries == 0 }.suffix(20)
+        return (delivered + attempts).sorted().map { sessions[$0] }
+    }
+
     /// One session on one line: who, through what, and what it got.
     static func describe(_ session: AccessSession) -> String {
         let time = { (date: Date?) in date.flatMap(UTCTimestamp.iso8601) ?? "-" }
@@ -46,7 +54,7 @@ struct AccessCommand {
                 "\(session.deliveries) position\(session.deliveries == 1 ? "" : "s"), \(session.accuracy?.rawValue ?? "-") accuracy, "
                 + "first \(time(session.firstDelivery)), last \(time(session.lastDelivery))"
         } else {
-            what = "nothing delivered" + (session.denial.map { " (\($0.rawValue))" } ?? "")
+            what = "nothing delivered" + ((session.refusal ?? session.denial?.rawValue).map { " (\($0))" } ?? "")
         }
         return UntrustedText.visible("\(who) since \(time(session.started)): \(what)")
     }

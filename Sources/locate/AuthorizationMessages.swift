@@ -10,6 +10,10 @@ struct AuthorizationMessages: Sendable {
     /// Whether the user was asked at the terminal (and gave no answer), so the message does not
     /// send them to a terminal to be asked.
     var wasAsked = false
+    /// The program the positions are for when it is not `locate` itself (a client of `locate
+    /// serve`, which cannot be asked at a terminal), and whether it runs without one (a daemon,
+    /// which needs `always`).
+    var client: (name: String, isDaemon: Bool)?
 
     /// Why location is not authorized, for `reason`.
     func explain(_ reason: DenialReason) -> String {
@@ -19,6 +23,7 @@ struct AuthorizationMessages: Sendable {
         // The name it was run as: `gps-locate permission allow`, not plocate's `locate`.
         let program = Usage.program
         let origin = settings.statusDecidedBy.map { " (\($0))" } ?? ""
+        let always = client?.isDaemon == true ? " --always" : ""
         switch reason {
         case .servicesOff:
             if let origin = settings.servicesDecidedBy, origin.file != store.paths.userFile {
@@ -28,6 +33,9 @@ struct AuthorizationMessages: Sendable {
                 "location services are off\(settings.servicesDecidedBy.map { " (\($0))" } ?? ""); set 'services = on' in [location] there to use location"
         case .notDetermined:
             let toApp = app.map { " to app \"\($0)\"" } ?? ""
+            if client != nil {
+                return "location permission has not been given\(toApp); allow it with: \(program) permission allow\(always)\(appOption)"
+            }
             if wasAsked {
                 return
                     "location permission has not been given\(toApp): the prompt got no answer; allow it with: \(program) permission allow\(appOption)"
@@ -37,10 +45,10 @@ struct AuthorizationMessages: Sendable {
         case .restricted:
             return "location is restricted by the administrator's policy\(origin) and cannot be changed by the user"
         case .denied:
-            return "location permission is denied\(origin); allow it with: \(program) permission allow\(appOption)"
+            return "location permission is denied\(origin); allow it with: \(program) permission allow\(always)\(appOption)"
         case .background:
             return
-                "location is allowed only while in use, and \(program) is not in the foreground of a terminal; allow background use with: \(program) permission allow --always\(appOption)"
+                "location is allowed only while in use, and \(client?.name ?? program) is not in the foreground of a terminal; allow background use with: \(program) permission allow --always\(appOption)"
         case .settingsInvalid:
             return "the settings cannot be read now; nothing is delivered until they can"
         }

@@ -319,15 +319,24 @@ extension CommandLineOptions {
         }
     }
 
+    /// Checks a Unix socket's path: absolute, and short enough for a socket address (107
+    /// bytes; a longer one would be cut, and listen elsewhere).
+    static func unixSocketPath(_ path: String, flag: String, shown: String) throws(UsageError) {
+        guard path.hasPrefix("/"), !UntrustedText.hasHidden(path) else {
+            throw UsageError(message: "'\(flag) \(shown)': a Unix socket needs an absolute path")
+        }
+        guard path.utf8.count <= 107 else {
+            throw UsageError(message: "'\(flag) \(shown)': a Unix socket's path is at most 107 bytes, not \(path.utf8.count)")
+        }
+    }
+
     /// A `--listen` address: `unix:PATH`, or a loopback `HOST:PORT` (`127.0.0.1:2948`,
     /// `[::1]:2948`, `localhost:2948`); anything else would serve positions beyond this machine.
     static func listenAddress(_ text: String) throws(UsageError) -> ServerSocket.Address {
         let shown = UntrustedText.visible(text, limit: 80)
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))
-            guard path.hasPrefix("/"), !UntrustedText.hasHidden(path) else {
-                throw UsageError(message: "'--listen \(shown)': a Unix socket needs an absolute path")
-            }
+            try unixSocketPath(path, flag: "--listen", shown: shown)
             return .unix(path: path)
         }
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {

@@ -5,7 +5,7 @@ import LocateSupport
 /// NMEA 0183 sentences made from a released location (GGA, RMC and GSA, checksummed, CR LF), for
 /// `locate serve`'s clients that watch NMEA (`gpspipe -r`). Nothing is passed through from the
 /// receiver: a sentence says only what the gate released (under reduced accuracy, the grid
-/// cell, without altitude, speed or course).
+/// cell, without altitude, speed, course, dilution or the number of satellites).
 enum NMEASentences {
     /// The three sentences of one fix; none for a location without a fix mode or time.
     static func sentences(for location: Location) -> [UInt8] {
@@ -21,7 +21,7 @@ enum NMEASentences {
         let precise = location.accuracy == .fullAccuracy
         let hdop = precise ? location.hdop.flatMap { NumberFormatting.fixed($0, decimals: 1) } ?? "" : ""
         let altitude = precise ? location.altitudeMSL.flatMap { NumberFormatting.fixed($0, decimals: 1) } : nil
-        let used = location.satellitesUsed.map { digits(min($0, 99), 2) } ?? ""
+        let used = precise ? location.satellitesUsed.map { digits(min($0, 99), 2) } ?? "" : ""
         let knots = precise ? location.speed.flatMap { NumberFormatting.fixed($0 * 3600 / 1852, decimals: 3) } ?? "" : ""
         let course = precise ? location.course.flatMap { NumberFormatting.fixed($0, decimals: 1) } ?? "" : ""
         let gga = "GPGGA,\(clock),\(latitude),\(longitude),1,\(used),\(hdop),\(altitude ?? ""),M,,M,,"

@@ -222,9 +222,7 @@ enum OptionTable {
             flags: ["--nmea"], value: "PATH", scopes: [.serve],
             help: "(serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH, for GeoClue's nmea-socket and chart plotters."
         ) { parsed, _, value in
-            guard value.hasPrefix("/"), !UntrustedText.hasHidden(value) else {
-                throw UsageError(message: "'--nmea \(UntrustedText.visible(value, limit: 80))': a Unix socket needs an absolute path")
-            }
+            try CommandLineOptions.unixSocketPath(value, flag: "--nmea", shown: UntrustedText.visible(value, limit: 80))
             parsed.options.nmea.append(value)
         },
         OptionSpec(

@@ -53,17 +53,29 @@ final class PeerIdentifier: Sendable {
 
     /// Who `peer` is: the app of its executable, as the settings say (a section pinned to it
     /// with `program =`, or named as it); `[location]` while the settings cannot be read (its
-    /// gate then lets nothing out, and says why).
+    /// gate then lets nothing out, and says why). A connection of this user's whose program
+    /// cannot be told, or that processes of different executables hold (one may have handed
+    /// it to another by fork and exec), is to be refused, with every holder named.
     private func identity(of peer: PeerProcess.Peer) -> ClientIdentity {
         guard peer.uid == PeerProcess.currentUser, let pid = peer.pid else {
-            return ClientIdentity(uid: peer.uid, pid: peer.pid, program: nil, app: nil)
+            var identity = ClientIdentity(uid: peer.uid, pid: peer.pid, program: nil, app: nil)
+            if peer.uid == PeerProcess.currentUser { identity.refusal = Self.unidentified }
+            return identity
         }
-        let program = PeerProcess.executable(pid)
+        let programs = peer.holders.map { (pid: $0, program: PeerProcess.executable($0)) }
+        let program = programs.first?.program
+        guard let program, programs.allSatisfy({ $0.program == program }) else {
+            let named = programs.map { "pid \($0.pid) \($0.program ?? "(unreadable)")" }.joined(separator: ", ")
+            var identity = ClientIdentity(uid: peer.uid, pid: pid, program: program, app: nil)
+            identity.refusal = program == nil ? Self.unidentified : "it is held by processes of different programs (\(named))"
+            return identity
+        }
         do throws(GPSLocationError) {
-            let app = try program.flatMap { path throws(GPSLocationError) in try store.appName(forProgram: path) }
-            return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: app)
+            return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: try store.appName(forProgram: program))
         } catch {
             return ClientIdentity(uid: peer.uid, pid: pid, program: program, app: nil)
         }
     }
+
+    private static let unidentified = "its program cannot be identified (no process of yours holding the connection can be read)"
 }

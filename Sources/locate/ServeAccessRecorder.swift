@@ -6,13 +6,32 @@ import Synchronization
 /// Keeps `locate serve`'s part of the access log, on a thread of its own (the serve loop never
 /// waits for a file): the sessions of the clients served now, written when they changed (at most
 /// once a tick), and each client's session when it ends. A log that cannot be written is said
-/// once on stderr; serving goes on.
+/// once on stderr; serving goes on, and the ended sessions wait (the newest `unwrittenLimit`)
+/// to be written when it can be again, tried every second.
+///
+/// So that a flood of connections cannot push the sessions that had positions out of the log,
+/// a connection that got nothing and was neither refused nor denied is not a session, and of the
+/// attempts (nothing delivered, refused or denied) one a minute is kept per app, program and reason.
 final class ServeAccessRecorder: Sendable {
     private struct Pending {
         var receivers: [AccessSession]?
         var ended: [AccessSession] = []
         var stopped = false
+        /// When an attempt of each app, program and reason was last kept.
+        var attempts: [Attempt: ContinuousClock.Instant] = [:]
     }
+
+    private struct Attempt: Hashable {
+        let app: String?
+        let program: String?
+        let reason: String?
+    }
+
+    /// How many ended sessions wait at most while the log cannot be written.
+    static let unwrittenLimit = 1000
+
+    /// How long attempts of one app, program and reason after a kept one are not kept.
+    static let attemptInterval = Duration.seconds(60)
 
     private let log: AccessLog
     private let pending = Mutex(Pending())
@@ -33,9 +52,19 @@ final class ServeAccessRecorder: Sendable {
     }
 
     /// A client's session that ended.
-    func ended(_ session: AccessSession) {
-        pending.withLock { $0.ended.append(session) }
-        wakeUp.signal()
+    func ended(_ session: AccessSession, at now: ContinuousClock.Instant = .now) {
+        guard session.deliveries > 0 || session.refusal != nil || session.denial != nil else { return }
+        let kept = pending.withLock { pending in
+            if session.deliveries == 0 {
+                let attempt = Attempt(app: session.app, program: session.program, reason: session.refusal ?? session.denial?.rawValue)
+                if let last = pending.attempts[attempt], last.duration(to: now) < Self.attemptInterval { return false }
+                pending.attempts = pending.attempts.filter { $0.value.duration(to: now) < Self.attemptInterval }
+                pending.attempts[attempt] = now
+            }
+            pending.ended.append(session)
+            return true
+        }
+        if kept { wakeUp.signal() }
     }
 
     /// Writes what waits, removes the receivers' entry, and ends the thread; returns when done
@@ -49,8 +78,11 @@ final class ServeAccessRecorder: Sendable {
 
     private func run() {
         var wait = EventWait(wakeUp: wakeUp)
+        var wanted: [AccessSession]?
         var written: [AccessSession]?
-        var toldFailure = false
+        var unwritten: [AccessSession] = []
+        var lost = 0
+        var failing = false
         while true {
             let now = pending.withLock { pending in
                 defer {
@@ -59,19 +91,39 @@ final class ServeAccessRecorder: Sendable {
                 }
                 return pending
             }
+            unwritten += now.ended
+            wanted = now.receivers ?? wanted
+            if unwritten.count > Self.unwrittenLimit {
+                lost += unwritten.count - Self.unwrittenLimit
+                unwritten.removeFirst(unwritten.count - Self.unwrittenLimit)
+            }
             do throws(GPSLocationError) {
-                for session in now.ended { try log.record(session) }
+                while let session = unwritten.first {
+                    try log.record(session)
+                    unwritten.removeFirst()
+                }
                 if now.stopped {
                     try log.setReceivers([])
-                } else if let receivers = now.receivers, receivers != written {
-                    try log.setReceivers(receivers)
-                    written = receivers
+                } else if let wanted, wanted != written {
+                    try log.setReceivers(wanted)
+                    written = wanted
                 }
+                if failing {
+                    StandardStreams.diagnose("serve: the access log is kept again" + (lost > 0 ? " (\(lost) sessions were lost)" : ""))
+                }
+                failing = false
+                lost = 0
             } catch {
-                if !toldFailure { StandardStreams.diagnose("serve: the access log cannot be kept: \(error.description)") }
-                toldFailure = true
+                if !failing {
+                    StandardStreams.diagnose(
+                        "serve: the access log cannot be kept (sessions wait, tried every second): \(error.description)")
+                }
+                failing = true
             }
-            if now.stopped { break }
+            if now.stopped {
+                if !unwritten.isEmpty || lost > 0 { StandardStreams.diagnose("serve: \(unwritten.count + lost) sessions were not logged") }
+                break
+            }
             wait.wait(for: nil, until: .now.advanced(by: .seconds(1)))
         }
         finished.set()

@@ -5,7 +5,8 @@ import LocateSupport
 /// `locate serve`: one connection to gpsd, through the manager's live updates, fanned out to
 /// local clients that speak gpsd's JSON protocol (gpspipe, gpxlogger, cgps, the Python `gps`
 /// module, any libgps program), each given what its app's permission lets out, per record, when
-/// it is written. Runs until SIGINT, SIGTERM or SIGHUP, then closes every client.
+/// it is written. Runs until SIGINT or SIGTERM (SIGHUP has nothing to re-read: settings changes
+/// are live), then closes every client.
 struct ServeCommand {
     let listen: [ServerSocket.Address]
     /// `--nmea` paths: Unix sockets of plain NMEA.
@@ -33,7 +34,14 @@ struct ServeCommand {
         guard let identifier = PeerIdentifier(mailbox: mailbox, store: store),
             let recorder = ServeAccessRecorder(log: AccessLog(paths: store.paths))
         else { return .unavailable }
-        let loop = ServeLoop(listeners: listeners, mailbox: mailbox, identifier: identifier, store: store, recorder: recorder)
+        // What a client has not read is counted through the kernel's socket diagnostics: without
+        // them, what a revoke cannot take back would have no bound.
+        guard let diagnostics = SocketDiagnostics() else {
+            StandardStreams.diagnose("serve: the kernel's socket diagnostics (NETLINK_SOCK_DIAG) cannot be had")
+            return .unavailable
+        }
+        let loop = ServeLoop(
+            listeners: listeners, mailbox: mailbox, identifier: identifier, store: store, recorder: recorder, diagnostics: diagnostics)
         // serve reads gpsd for its clients, whose own permissions gate every record; its
         // connection is a daemon's.
         let manager = GPSLocationManager(
@@ -67,8 +75,10 @@ struct ServeCommand {
         upstream.cancel()
         await recorder.stop()
         for (listener, _) in listeners {
+            // The file goes while the socket still listens: until then another serve finds it
+            // live and leaves it, so the file removed is this one's.
+            ServerSocket.removeSocket(of: listener)
             TCPSocket.close(listener.descriptor)
-            if case .unix(let path) = listener.address { ServerSocket.removeSocket(path) }
         }
         return .success
     }

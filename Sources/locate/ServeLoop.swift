@@ -78,6 +78,10 @@ struct ServeLoop {
     let identifier: PeerIdentifier
     let store: ConsentStore
     let recorder: ServeAccessRecorder
+    let diagnostics: SocketDiagnostics
+
+    /// Descriptors kept for what is not a client.
+    static let reservedDescriptors = 32
 
     /// Runs until the mailbox is stopped, then closes every client.
     func run() {
@@ -86,22 +90,54 @@ struct ServeLoop {
         var latest: Location?
         var waiting = PollSet(wakeUp: mailbox.wakeUp)
         var lastRecord = ContinuousClock.now
+        let pace = ReducedAccuracyPace()
+        // Connections are taken while descriptors are left for them and a reserve besides
+        // (gpsd, the socket diagnostics, the identifier's and the log's files). Else, or when
+        // an accept finds none left, the listeners are not polled (they would stay readable: a
+        // busy loop) for a tick; said once until a connection is taken again.
+        let capacity = max(1, ServerSocket.raiseDescriptorLimit() - Self.reservedDescriptors)
+        var identifying = 0
+        var acceptsAgain: ContinuousClock.Instant?
+        var toldOutOfDescriptors = false
+        func outOfDescriptors() {
+            if !toldOutOfDescriptors {
+                StandardStreams.diagnose(
+                    "serve: too many open files (at most \(capacity) clients); new connections wait until clients leave")
+            }
+            toldOutOfDescriptors = true
+            acceptsAgain = .now.advanced(by: EventWait.tick)
+        }
         while !mailbox.stopped.isSet {
-            var requests = listeners.map { PollRequest.reading($0.listener.descriptor) }
+            if let resume = acceptsAgain, resume <= .now { acceptsAgain = nil }
+            if acceptsAgain == nil, clients.count + identifying >= capacity { outOfDescriptors() }
+            // (A negative descriptor is one poll passes over.)
+            var requests = listeners.map { PollRequest.reading(acceptsAgain == nil ? $0.listener.descriptor : -1) }
             for client in clients {
                 if client.wantsInput { requests.append(.reading(client.descriptor)) }
                 if client.wantsOutput { requests.append(.writing(client.descriptor)) }
             }
             let events = waiting.wait(for: requests, until: .now.advanced(by: EventWait.tick))
             for ((listener, speaks), event) in zip(listeners, events) where event.isReadable {
-                while let connection = ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
-                    identifier.identify(connection, isUnix: listener.address.isUnix, speaking: speaks)
+                accepting: while clients.count + identifying < capacity {
+                    switch ServerSocket.accept(listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
+                    case .connection(let connection):
+                        toldOutOfDescriptors = false
+                        identifying += 1
+                        identifier.identify(connection, isUnix: listener.address.isUnix, speaking: speaks)
+                    case .none:
+                        break accepting
+                    case .outOfDescriptors:
+                        outOfDescriptors()
+                        break accepting
+                    }
                 }
             }
             let taken = mailbox.take()
+            identifying -= taken.identified.count
             for connection in taken.identified {
                 let descriptor = connection.descriptor
-                guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks) else {
+                guard let identity = connection.identity, let client = serve(descriptor, identity, speaking: connection.speaks, pace: pace)
+                else {
                     StandardStreams.diagnose(
                         "serve: refused a connection " + (connection.identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"))
                     TCPSocket.close(descriptor)
@@ -119,7 +155,7 @@ struct ServeLoop {
             for (request, event) in zip(requests, events).dropFirst(listeners.count) where !event.isEmpty && !request.writing {
                 clients.first { $0.descriptor == request.descriptor }?.readRequests(device: device, latest: latest)
             }
-            for client in clients { client.serve(device: device) }
+            for client in clients { client.serve(device: device, latest: latest) }
             clients.removeAll { client in
                 guard client.isClosed else { return false }
                 client.close()
@@ -140,12 +176,28 @@ struct ServeLoop {
     }
 
     /// A client for an identified connection of this user's, with the gate of its app.
-    private func serve(_ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol) -> ServedClient? {
+    /// One whose program cannot be told is refused (an ERROR, and an attempt in the access log).
+    private func serve(
+        _ descriptor: Int32, _ identity: ClientIdentity, speaking speaks: ServedProtocol, pace: ReducedAccuracyPace
+    )
+        -> ServedClient?
+    {
         guard identity.uid == PeerProcess.currentUser, let appStore = try? store.forApp(identity.app) else { return nil }
-        let gate = DeliveryGate(authorizationSource: appStore) { identity.appState }
-        return ServedClient(
+        let refusal = identity.refusal
+        let gate =
+            refusal == nil
+            ? DeliveryGate(authorizationSource: appStore) { identity.appState }
+            : DeliveryGate(authorizationSource: StaticAuthorization(AuthorizationDecision(status: .denied))) { .unattended }
+        let client = ServedClient(
             descriptor: descriptor, identity: identity, speaking: speaks, gate: gate,
-            explainer: AuthorizationMessages(store: appStore, app: identity.app))
+            explainer: AuthorizationMessages(store: appStore, app: identity.app, client: (identity.name, identity.appState == .unattended)),
+            diagnostics: diagnostics, pace: pace)
+        if let refusal {
+            StandardStreams.diagnose(
+                "serve: refused a connection of \(identity.name)" + (identity.pid.map { " (pid \($0))" } ?? "") + ": " + refusal)
+            client.refuse(refusal)
+        }
+        return client
     }
 }
 

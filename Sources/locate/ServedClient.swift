@@ -18,6 +18,10 @@ struct ClientIdentity: Sendable, Equatable {
     let pid: Int32?
     let program: String?
     let app: String?
+    /// Why the client is refused whatever the settings say, when it is: a connection whose
+    /// program cannot be told, or that processes of different programs hold, could be any
+    /// app's, and is served as none (fail closed).
+    var refusal: String?
 
     /// The program's name as messages show it.
     var name: String { app ?? program.map { String($0.split(separator: "/").last ?? "") } ?? "unknown program" }
@@ -34,14 +38,22 @@ struct ClientIdentity: Sendable, Equatable {
 ///
 /// Every fix is released through the client's own gate when it is about to be written, and each
 /// piece of output made of one is checked again (the generation rule) before its first byte goes
-/// out: a revoke holds back everything queued. A client that does not read fills only its own
-/// queue, which drops the oldest fix (counted); its socket is never waited for.
+/// out: a revoke holds back everything queued. Nothing is written while the bytes the client has
+/// not read (in the kernel, on both ends of the connection) are `inFlightLimit` or more, so that
+/// what a revoke cannot take back is a few records; a client that does not read fills only its
+/// own queue, which drops the oldest fix (counted); its socket is never waited for.
 final class ServedClient {
     let descriptor: Int32
     let identity: ClientIdentity
     let speaks: ServedProtocol
     private let gate: DeliveryGate
     private let explainer: AuthorizationMessages
+    private let diagnostics: SocketDiagnostics
+    private let pace: ReducedAccuracyPace
+    /// The connection's two ends, to find the peer's receive queue (`nil`: a Unix socket).
+    private let key: PeerProcess.TCPKey?
+    /// Set while the client has `inFlightLimit` unread bytes or more: nothing is written to it.
+    private var isHeldBack = false
     private(set) var policy = WatchPolicy()
     /// Set when the connection is to be closed (the client left, failed or sent a line too long).
     private(set) var isClosed = false
@@ -66,6 +78,8 @@ final class ServedClient {
     private var pendingBytes = 0
     private var sentOfFirst = 0
     private var input: [UInt8] = []
+    /// Requests of a line received and not answered yet (their answers would pass `outputLimit`).
+    private var unanswered: [GPSDRequest] = []
     /// The denial the client was last told of, so that it is told once per change.
     private var toldDenial: DenialReason?
     private var lastWrite = ContinuousClock.now
@@ -74,23 +88,32 @@ final class ServedClient {
     /// Until when a client whose request was too long has its input dropped; `nil` while served.
     private var closesAt: ContinuousClock.Instant?
 
-    /// The kernel's send buffer for a client (it doubles this). What is in it is beyond the
-    /// gate's reach (a revoke cannot take it back), so it is kept to a few records.
+    /// The kernel's send buffer for a client (it doubles this).
     static let socketBuffer: Int32 = 4096
+    /// How many bytes the client may have not read before nothing more is written to it. What
+    /// the kernel holds (this end's send queue, the peer's receive queue) is beyond the gate's
+    /// reach, so it is kept below this: a piece starts only while less is unread, so at most
+    /// this plus one piece (four TPVs of about 250 bytes) reaches a client after a revoke.
+    static let inFlightLimit = 512
     /// How long the input of a client whose request was too long is read and dropped before
     /// its connection closes (so that it reads the ERROR before the end, not a reset).
     static let lingering = Duration.seconds(1)
     /// How many fixes wait for a client at most.
     static let queueLimit = 32
-    /// How much output may wait for a client before its requests are no longer read.
-    static let outputLimit = 64 * 1024
+    /// How much output may wait for a client before its requests are no longer read or answered.
+    static let outputLimit = 16 * 1024
     /// How long a watching client goes without a report before it gets a no-fix TPV (gpxlogger
     /// gives up after 5 s of silence).
     static let keepAlive = Duration.seconds(2)
 
-    init(descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages)
-    {
+    init(
+        descriptor: Int32, identity: ClientIdentity, speaking speaks: ServedProtocol, gate: DeliveryGate, explainer: AuthorizationMessages,
+        diagnostics: SocketDiagnostics, pace: ReducedAccuracyPace
+    ) {
         self.descriptor = descriptor
+        self.diagnostics = diagnostics
+        self.pace = pace
+        key = PeerProcess.tcpKey(descriptor)
         self.identity = identity
         self.speaks = speaks
         self.gate = gate
@@ -110,7 +133,7 @@ final class ServedClient {
     /// Whether the loop should read the client's requests now.
     var wantsInput: Bool { !isClosed && pendingBytes < Self.outputLimit }
     /// Whether output waits for room in the socket.
-    var wantsOutput: Bool { !isClosed && !pending.isEmpty }
+    var wantsOutput: Bool { !isClosed && !pending.isEmpty && !isHeldBack }
 
     /// Reads what the client sent and answers its complete requests.
     func readRequests(device: String?, latest: Location?) {
@@ -124,23 +147,45 @@ final class ServedClient {
             guard closesAt == nil, speaks == .gpsd else { return }
             input += buffer[..<count]
         }
-        while let end = input.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = input[..<end]
-            for request in GPSDRequest.parse(line: line) { answer(request, device: device, latest: latest) }
+        answerWaiting(device: device, latest: latest)
+    }
+
+    /// Answers the requests received, while less than `outputLimit` waits to be sent: the rest
+    /// wait (at most a line's worth, and what was read with it, since nothing more is read meanwhile).
+    private func answerWaiting(device: String?, latest: Location?) {
+        while pendingBytes < Self.outputLimit, !isClosed, closesAt == nil {
+            if !unanswered.isEmpty {
+                answer(unanswered.removeFirst(), device: device, latest: latest)
+                continue
+            }
+            guard let end = input.firstIndex(of: UInt8(ascii: "\n")) else { break }
+            unanswered = GPSDRequest.parse(line: input[..<end])
             input.removeSubrange(...end)
         }
-        if input.count > GPSDRequest.maximumLine {
-            // The reason, then the end; what else comes is dropped until the client hangs up or lingering is over.
-            // (The rest of a piece already under way goes out first: no half line before it.)
-            queue = []
-            pending = sentOfFirst > 0 ? Array(pending.prefix(1)) : []
-            pendingBytes = pending.first?.bytes.count ?? 0
-            append(GPSDReports.error("request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)"))
-            input = []
-            flush()
-            ServerSocket.shutdownSending(descriptor)
-            closesAt = .now.advanced(by: Self.lingering)
+        if unanswered.isEmpty, !input.contains(UInt8(ascii: "\n")), input.count > GPSDRequest.maximumLine {
+            end(saying: "request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)")
         }
+    }
+
+    /// Refuses the client before anything is decided for it: the reason (an ERROR, to a gpsd
+    /// client) and the end, recorded in its session.
+    func refuse(_ reason: String) {
+        session.refusal = reason
+        end(saying: "\(identity.name): refused: " + reason)
+    }
+
+    /// The reason, then the end; what else comes is dropped until the client hangs up or
+    /// lingering is over. (The rest of a piece already under way goes out first: no half line
+    /// before it.)
+    private func end(saying reason: String) {
+        queue = []
+        pending = sentOfFirst > 0 ? Array(pending.prefix(1)) : []
+        pendingBytes = pending.first?.bytes.count ?? 0
+        if speaks == .gpsd { append(GPSDReports.error(reason)) }
+        input = []
+        flush()
+        ServerSocket.shutdownSending(descriptor)
+        closesAt = .now.advanced(by: Self.lingering)
     }
 
     private func answer(_ request: GPSDRequest, device: String?, latest: Location?) {
@@ -159,7 +204,7 @@ final class ServedClient {
             append(GPSDReports.devices(device, now: now) + GPSDReports.watch(policy))
             tellDenial()
         case .poll:
-            let released = latest.flatMap { gate.release($0) }
+            let released = latest.flatMap { release($0) }
             append(GPSDReports.poll(released?.location, device: device, active: device != nil, now: now), release: released)
             tellDenial()
         case .devices:
@@ -183,14 +228,15 @@ final class ServedClient {
         queue.append(fix)
     }
 
-    /// What the loop does for the client at each turn: releases queued fixes while the socket
-    /// takes them, tells a new denial, keeps a silent watch alive, and writes what waits.
-    func serve(device: String?) {
+    /// What the loop does for the client at each turn: answers requests that waited for room,
+    /// releases queued fixes while the socket takes them, tells a new denial, keeps a silent watch alive, and writes what waits.
+    func serve(device: String?, latest: Location?) {
         if let closesAt {
             if closesAt <= .now { isClosed = true }
             return
         }
         guard !isClosed else { return }
+        answerWaiting(device: device, latest: latest)
         let now = ContinuousClock.now
         if lastLook.map({ $0.duration(to: now) >= EventWait.tick }) ?? true {
             tellDenial()
@@ -198,7 +244,7 @@ final class ServedClient {
         }
         while pending.isEmpty, !queue.isEmpty {
             let fix = queue.removeFirst()
-            guard let released = gate.release(fix) else { continue }
+            guard let released = release(fix) else { continue }
             var bytes: [UInt8] = []
             if policy.json { bytes += GPSDReports.tpv(released.location, device: device) }
             if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
@@ -211,6 +257,11 @@ final class ServedClient {
         flush()
         // What did not go out now waits: the gate is asked again before it does.
         for index in pending.indices { pending[index].isFresh = false }
+    }
+
+    /// What the client may have of `fix` now: its gate's release, within its app's pace.
+    private func release(_ fix: Location) -> DeliveryGate.Release? {
+        gate.release(fix).flatMap { pace.admits($0, app: identity.app) ? $0 : nil }
     }
 
     /// An ERROR report when the client's authorization now denies it and it was not told why.
@@ -230,8 +281,11 @@ final class ServedClient {
 
     /// Writes what the socket takes now. A piece made of a fix whose authorization has changed
     /// since it was released is dropped before its first byte; if part of it is out already,
-    /// the connection is closed (no client gets half a line, nor the rest of one).
+    /// the connection is closed (no client gets half a line, nor the rest of one). Nothing is
+    /// written while the client has `inFlightLimit` unread bytes or more (or they cannot be
+    /// counted); the loop's next turn looks again.
     func flush() {
+        isHeldBack = false
         while !isClosed, let first = pending.first {
             if let release = first.release, !first.isFresh, !gate.admits(release) {
                 if sentOfFirst > 0 {
@@ -240,6 +294,10 @@ final class ServedClient {
                 }
                 dropFirst()
                 continue
+            }
+            guard let unread = diagnostics.unsent(descriptor, key: key), unread < Self.inFlightLimit else {
+                isHeldBack = true
+                return
             }
             switch ServerSocket.sendSome(descriptor, first.bytes, from: sentOfFirst) {
             case .bytes(let count):

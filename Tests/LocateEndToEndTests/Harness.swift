@@ -274,6 +274,16 @@ final class SettingsHome: Sendable {
         ]
     }
 
+    /// Gives the whole home to `user` (`chown -R`, which needs root), for a `locate` run as that user.
+    func giveAway(to user: UInt32) throws {
+        let chown = Process()
+        chown.executableURL = URL(fileURLWithPath: "/usr/bin/chown")
+        chown.arguments = ["-R", "\(user):\(user)", root.path]
+        try chown.run()
+        chown.waitUntilExit()
+        guard chown.terminationStatus == 0 else { throw HarnessError(description: "chown -R \(user) \(root.path) failed") }
+    }
+
     func write(_ text: String, to file: URL) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = file.appendingPathExtension("new")
@@ -324,6 +334,16 @@ func startLocate(_ arguments: [String], settings: SettingsHome, environment: [St
     try RunningProcess(
         URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path] + arguments,
         environment: settings.environment.merging(environment) { $1 })
+}
+
+/// Whether the test runs as root (what it plays takes `setpriv`, `chown` or mounts); where it
+/// does not, a known issue says the test was not run, rather than a silent pass.
+func runsAsRoot(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    guard geteuid() != 0 else { return true }
+    withKnownIssue("this test needs root, and was not run", sourceLocation: sourceLocation) {
+        Issue.record("not root", sourceLocation: sourceLocation)
+    }
+    return false
 }
 
 /// Runs `locate` (as `startLocate`) to completion and returns its status and output.

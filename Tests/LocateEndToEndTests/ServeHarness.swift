@@ -6,8 +6,12 @@ final class ServeProcess: Sendable {
     let run: RunningProcess
     let port: Int
 
-    init(settings: SettingsHome, gpsd: String, arguments: [String] = []) async throws {
-        let run = try startLocate(["serve", "--listen", "127.0.0.1:0"] + arguments + [gpsd], settings: settings)
+    /// - Parameter wrapper: a command that runs serve (`asUser(_:)`, `prlimit ...`); none: serve itself.
+    init(settings: SettingsHome, gpsd: String, arguments: [String] = [], wrapper: [String] = []) async throws {
+        let run = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/setsid"),
+            ["-w"] + wrapper + [Package.locate.path, "serve", "--listen", "127.0.0.1:0"] + arguments + [gpsd],
+            environment: settings.environment)
         try await run.stderr.wait(for: "serve to listen") { run.stderr.text.contains("listening on 127.0.0.1:") || !run.process.isRunning }
         let text = run.stderr.text
         guard let range = text.range(of: #"listening on 127\.0\.0\.1:([0-9]+)"#, options: .regularExpression),
@@ -25,18 +29,39 @@ final class ServeProcess: Sendable {
         try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", executable] + arguments, environment: environment)
     }
 
-    /// Serve's resident memory now, in KiB (from /proc; 0 when it cannot be read).
-    var residentKiB: Int {
-        // setsid -w forks: serve is setsid's child.
+    /// A client run as `user` (`setpriv`, which needs root), in a session of its own.
+    func client(_ executable: String, _ arguments: [String], user: UInt32) throws -> RunningProcess {
+        try RunningProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w"] + asUser(user) + [executable] + arguments)
+    }
+
+    /// Serve's process id (setsid -w forks: serve is setsid's child).
+    private var pid: String {
         let children =
             (try? String(
                 contentsOfFile: "/proc/\(run.process.processIdentifier)/task/\(run.process.processIdentifier)/children", encoding: .utf8))
             ?? ""
-        let pid = children.split(separator: " ").first.map(String.init) ?? String(run.process.processIdentifier)
+        return children.split(separator: " ").first.map(String.init) ?? String(run.process.processIdentifier)
+    }
+
+    /// The CPU time serve has used, in clock ticks (user and system, from /proc; 0 when unreadable).
+    var cpuTicks: Int {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 13 else { return 0 }
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
+    /// Serve's resident memory now, in KiB (from /proc; 0 when it cannot be read).
+    var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
+}
+
+/// The `setpriv` prefix that runs a command as `user` (and its group of the same number).
+func asUser(_ user: UInt32) -> [String] {
+    ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"]
 }
 
 /// A gpsd protocol client written by hand, for what no Debian client does: stop reading,

@@ -72,7 +72,9 @@ struct ServeProtocolTests {
             let body = line.dropFirst().prefix { $0 != "*" }
             #expect(line.hasSuffix("*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^))))
         }
-        let cell = try Location(latitude: 64.125, longitude: -21.95, time: fix.time, mode: .twoDimensional, accuracy: .reducedAccuracy)
+        // A cell as the reducer makes it keeps the fix's satellite count; the sentences do not say it.
+        let cell = try Location(
+            latitude: 64.125, longitude: -21.95, time: fix.time, mode: .twoDimensional, satellitesUsed: 8, accuracy: .reducedAccuracy)
         let reduced = String(decoding: NMEASentences.sentences(for: cell), as: UTF8.self)
         #expect(reduced.hasPrefix("$GPGGA,080000.50,6407.5000,N,02157.0000,W,1,,,,M,,M,,*"), "\(reduced)")
     }
