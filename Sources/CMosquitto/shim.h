@@ -36,5 +36,13 @@ typedef __typeof__(&mosquitto_socket) CMosquitto_socket;
 typedef __typeof__(&mosquitto_want_write) CMosquitto_want_write;
 typedef __typeof__(&mosquitto_loop_read) CMosquitto_loop_read;
 typedef __typeof__(&mosquitto_loop_misc) CMosquitto_loop_misc;
+/* The subscriber's (MQTTSubscription): a persistent session's subscription, its messages, and
+   acknowledgements held until the loop writes them (mosquitto_threaded_set). */
+typedef __typeof__(&mosquitto_subscribe) CMosquitto_subscribe;
+typedef __typeof__(&mosquitto_message_callback_set) CMosquitto_message_callback_set;
+typedef __typeof__(&mosquitto_subscribe_callback_set) CMosquitto_subscribe_callback_set;
+typedef __typeof__(&mosquitto_threaded_set) CMosquitto_threaded_set;
+typedef __typeof__(&mosquitto_property_add_int32) CMosquitto_property_add_int32;
+typedef __typeof__(&mosquitto_property_free_all) CMosquitto_property_free_all;
 
 #endif

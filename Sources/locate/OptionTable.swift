@@ -249,9 +249,9 @@ enum OptionTable {
             parsed.options.until = try condition(value, for: flag)
         },
         OptionSpec(
-            flags: ["--name"], value: "NAME", scopes: [.monitor],
+            flags: ["--name"], value: "NAME", scopes: [.monitor, .visits],
             help:
-                "(monitor) Keep the regions and their last states as monitor NAME (in $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit against them."
+                "(monitor) Keep the regions and their last states as monitor NAME (in $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit against them; with --subscribe (monitor, visits), the broker's session is NAME's."
         ) { parsed, flag, value in
             guard RegionMonitor.isValidName(value) else {
                 throw UsageError(
@@ -314,7 +314,19 @@ enum OptionTable {
             parsed.options.retain = true
         },
         OptionSpec(
-            flags: ["--mqtt-version"], value: "V", scopes: [.publish], help: "(publish) The MQTT protocol: 3.1.1 (the default) or 5."
+            flags: ["--subscribe"], value: "URL", scopes: [.monitor, .visits],
+            help:
+                "(monitor, visits; with --by and --name) Read the fleet's records from mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after --name, so a restart resumes where it stopped."
+        ) { parsed, _, value in
+            do throws(MQTTError) {
+                parsed.options.subscription = try MQTTBroker(parsing: value, isFilter: true)
+            } catch {
+                throw UsageError(message: "'--subscribe': " + error.description)
+            }
+        },
+        OptionSpec(
+            flags: ["--mqtt-version"], value: "V", scopes: [.publish, .monitor, .visits],
+            help: "(publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1 (the default) or 5."
         ) { parsed, flag, value in
             parsed.options.mqttVersion = try choice(value, for: flag, MQTTConfiguration.ProtocolVersion.allCases.map { ($0.rawValue, $0) })
         },
