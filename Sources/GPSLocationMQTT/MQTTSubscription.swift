@@ -88,13 +88,14 @@ public final class MQTTSubscription {
         }
     }
 
-    /// One round: acknowledgements and pings written, at most one packet read.
+    /// One round: the acknowledgements of what was handed out and any ping written first, then
+    /// at most one packet read (a message's acknowledgement waits for the next round).
     /// - Returns: why the connection failed, or `nil` while it holds.
     private func service(_ connection: MosquittoConnection) -> String? {
+        if let failure = connection.service(readable: false) { return failure }
         guard let socket = connection.socket else { return "the connection was closed" }
         let ready = waiter.wait(for: socket, until: .now + .seconds(1))
         if ready.isReadable || ready.isHangUpOrError, let failure = connection.read(upTo: 1) { return failure }
-        if let failure = connection.service(readable: false) { return failure }
         for event in connection.takeEvents() {
             switch event {
             case .connected(nil):

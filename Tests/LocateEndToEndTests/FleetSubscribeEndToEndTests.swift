@@ -52,8 +52,8 @@ struct FleetSubscribeEndToEndTests {
         }
         var tracks: [String: [(lat: Double, lon: Double, time: Int)]] = [:]
         for line in readWholeFile(directory + "/mqtt.txt").split(separator: "\n") {
-            let space = line.firstIndex(of: " ")!
-            let device = String(line[..<space].split(separator: "/").last!)
+            let space = line.firstIndex(of: " ") ?? line.endIndex
+            let device = String(line[..<space].split(separator: "/").last ?? "-")
             let record = try jsonObject(String(line[line.index(after: space)...]))
             tracks[device, default: []].append(
                 (lat: record["lat"] as? Double ?? .nan, lon: record["lon"] as? Double ?? .nan, time: record["tst"] as? Int ?? -1))
@@ -79,10 +79,12 @@ struct FleetSubscribeEndToEndTests {
     }
 
     /// Each device's events in the monitors' outputs: "REGION EVENT STATE TIME", in order.
-    private func events(_ outputs: [RunningProcess]) throws -> [String: [String]] {
+    private func events(_ outputs: [RunningProcess]) throws -> [String: [String]] { try events(outputs.map(\.stdout)) }
+
+    private func events(_ outputs: [OutputCollector]) throws -> [String: [String]] {
         var byDevice: [String: [String]] = [:]
         for output in outputs {
-            for line in output.stdout.lines {
+            for line in output.lines {
                 let record = try jsonObject(line)
                 let device = String((record["device"] as? String ?? "-").split(separator: "/").last ?? "-")
                 let time = (record["time"] as? String).flatMap {
@@ -116,20 +118,40 @@ struct FleetSubscribeEndToEndTests {
         central.process.kill()
     }
 
-    @Test func aMonitorKilledMidwayAndStartedAgainLosesNone() async throws {
+    /// A monitor killed (SIGKILL) while it reads the fleet, or while its output is blocked (a
+    /// reader that stopped: the message it is writing was read, and must not count as taken),
+    /// then started again in the same session.
+    @Test(arguments: [false, true])
+    func aMonitorKilledMidwayAndStartedAgainLosesNone(outputBlocked: Bool) async throws {
         let settings = try SettingsHome()
         let fleet = try await fleet(in: settings)
         let broker = try await MosquittoBroker(extra: "allow_anonymous true\nmax_queued_messages 0\n")
         let url = "mqtt://127.0.0.1:\(broker.port)/fleet/#"
-        let first = try await monitor(url, name: "central", fleet: fleet, settings: settings)
-        async let published: Void = publish(fleet, port: broker.port, parts: 1, settings: settings)
+        // The session exists before anything is published (mosquitto_sub -E: subscribe, then leave).
+        let session = try await runShell(
+            "mosquitto_sub -p \(broker.port) -c -i locate-monitor-central -q 1 -t 'fleet/#' -E", settings: settings)
+        #expect(session.status == 0, "\(session.stderr)")
         let expected = referenceCount(fleet)
-        try await first.stdout.wait(for: "a third of the transitions") { first.stdout.lines.count >= expected / 3 }
-        first.signal(SIGKILL)
-        _ = try await first.waitForExit()
+        let firstOutput: OutputCollector
+        if outputBlocked {
+            let first = try SlowReader(
+                ["monitor", "--subscribe", url, "--name", "central", "--by", "topic", "--json"] + fleet.regions, settings: settings)
+            try await publish(fleet, port: broker.port, parts: 1, settings: settings)
+            try await first.waitUntilFull(leavingAtMost: 400)
+            first.process.signal(SIGKILL)
+            firstOutput = first.reader()
+        } else {
+            let first = try await monitor(url, name: "central", fleet: fleet, settings: settings)
+            async let published: Void = publish(fleet, port: broker.port, parts: 1, settings: settings)
+            try await first.stdout.wait(for: "a third of the transitions") { first.stdout.lines.count >= expected / 3 }
+            first.signal(SIGKILL)
+            _ = try await first.waitForExit()
+            try await published
+            firstOutput = first.stdout
+        }
+        try await firstOutput.wait(for: "the first run's end") { firstOutput.isEnded }
         let second = try await monitor(url, name: "central", fleet: fleet, settings: settings)
-        try await published
-        let before = try events([first])
+        let before = try events([firstOutput])
         // Each device: what the first run wrote is the reference's beginning; the second run
         // starts the device afresh at the first message it got (the last one of the first run
         // may come again), and from there gives the reference; no message in between is lost.
@@ -162,7 +184,7 @@ struct FleetSubscribeEndToEndTests {
             let earlier = whole.filter { (Int($0.split(separator: " ").last ?? "") ?? .max) < time }
             #expect(Array(early.prefix(earlier.count)) == earlier && early.count >= earlier.count, "\(device): lost between the runs")
         }
-        #expect(resumed > 0)
+        #expect(resumed > 0 && !before.isEmpty)
         second.process.kill()
     }
 
