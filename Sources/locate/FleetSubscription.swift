@@ -83,15 +83,21 @@ struct SubscribedRecords: DeviceRecordSource {
 extension FleetCommand {
     /// The records of `--subscribe` when it is given, else of `--replay`, devices named by `key`.
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    /// With `--publish`, the events go to its broker as well.
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     mutating func run(by key: DeviceKey, settings: ConsentSettings) throws(StandardStreams.OutputError) -> ExitStatus {
-        guard let broker = options.subscription else { return try run(by: key) }
-        var source: SubscribedRecords
+        var source: SubscribedRecords?
         do throws(PublishCommand.SetupError) {
-            source = try SubscribedRecords.open(broker, options: options, settings: settings, by: key)
+            if let broker = options.subscription {
+                source = try SubscribedRecords.open(broker, options: options, settings: settings, by: key)
+            }
+            if let broker = options.eventBroker { publisher = try FleetPublisher(broker, options: options, settings: settings) }
         } catch {
             StandardStreams.diagnose("error: " + error.message)
             return error.status
         }
+        defer { publisher?.finish() }
+        guard var source else { return try run(by: key) }
         return try run(from: &source)
     }
 }

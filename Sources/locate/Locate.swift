@@ -42,7 +42,9 @@ enum Locate {
     /// from `--subscribe` in `--name`'s session; no goal or time limit yet); says why not.
     private static func fleetOptionsFit(_ options: CommandLineOptions) -> Bool {
         let problem: String? =
-            if options.subscription != nil, options.deviceKey == nil {
+            if options.eventBroker != nil, options.deviceKey == nil {
+                "'--publish' publishes a fleet's events: it needs --by topic|FIELD"
+            } else if options.subscription != nil, options.deviceKey == nil {
                 "'--subscribe' reads a fleet's records: it needs --by topic|FIELD"
             } else if options.subscription != nil, options.monitorName == nil {
                 "'--subscribe' needs --name NAME: the broker keeps the monitor's session under it"
@@ -66,7 +68,7 @@ enum Locate {
     }
 
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its value.
-    private static func waitFor<Value: Sendable, Failure: Error>(
+    static func waitFor<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () async throws(Failure) -> Value
     ) throws(Failure) -> Value {
         let outcome = Mutex<Result<Value, Failure>?>(nil)
@@ -209,7 +211,9 @@ enum Locate {
         let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places, tally: tally)
         switch (options.command, options.mode) {
         case (.monitor, _):
-            if options.deviceKey != nil || options.subscription != nil, !fleetOptionsFit(options) { return .usage }
+            if options.deviceKey != nil || options.subscription != nil || options.eventBroker != nil, !fleetOptionsFit(options) {
+                return .usage
+            }
             // The settings' regions first: one on the command line replaces one of the same name.
             let monitor: RegionMonitor
             if let name = options.monitorName, options.subscription == nil {
@@ -246,7 +250,9 @@ enum Locate {
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.visits, _):
             guard let detector = options.visitDetector else { return .usage }
-            if options.deviceKey != nil || options.subscription != nil, !fleetOptionsFit(options) { return .usage }
+            if options.deviceKey != nil || options.subscription != nil || options.eventBroker != nil, !fleetOptionsFit(options) {
+                return .usage
+            }
             if let key = options.deviceKey {
                 var command = FleetCommand(options: options, writer: writer, detector: DeviceEventDetector(detector)) {
                     EventRecord.visit($0)

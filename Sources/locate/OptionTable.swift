@@ -325,6 +325,17 @@ enum OptionTable {
             }
         },
         OptionSpec(
+            flags: ["--publish"], value: "URL", scopes: [.monitor, .visits],
+            help:
+                "(monitor, visits; with --by) Publish each event's JSON record to mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it."
+        ) { parsed, _, value in
+            do throws(MQTTError) {
+                parsed.options.eventBroker = try MQTTBroker(parsing: value)
+            } catch {
+                throw UsageError(message: "'--publish': " + error.description)
+            }
+        },
+        OptionSpec(
             flags: ["--mqtt-version"], value: "V", scopes: [.publish, .monitor, .visits],
             help: "(publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1 (the default) or 5."
         ) { parsed, flag, value in

@@ -62,9 +62,11 @@ struct FleetSubscribeEndToEndTests {
     }
 
     /// A central monitor subscribed to `filter` in session `name`, once it has subscribed.
-    private func monitor(_ url: String, name: String, fleet: Fleet, settings: SettingsHome) async throws -> RunningProcess {
+    private func monitor(
+        _ url: String, name: String, fleet: Fleet, settings: SettingsHome, extra: [String] = []
+    ) async throws -> RunningProcess {
         let monitor = try startLocate(
-            ["monitor", "--subscribe", url, "--name", name, "--by", "topic", "--json"] + fleet.regions, settings: settings)
+            ["monitor", "--subscribe", url, "--name", name, "--by", "topic", "--json"] + fleet.regions + extra, settings: settings)
         try await monitor.stderr.wait(for: "the subscription") {
             monitor.stderr.text.contains("subscribed to ") || !monitor.process.isRunning
         }
@@ -106,10 +108,17 @@ struct FleetSubscribeEndToEndTests {
         let mosquitto = server == "mosquitto" ? try await MosquittoBroker(extra: "allow_anonymous true\nmax_queued_messages 0\n") : nil
         let nats = server == "nats-server" ? try await NATSBroker() : nil
         let port = mosquitto?.port ?? nats?.port ?? 0
-        let central = try await monitor("mqtt://127.0.0.1:\(port)/fleet/#", name: "central", fleet: fleet, settings: settings)
+        // The events are published back too (--publish), read by a real mosquitto_sub.
+        let published = try await Subscription(port: port, "events/central")
+        let central = try await monitor(
+            "mqtt://127.0.0.1:\(port)/fleet/#", name: "central", fleet: fleet, settings: settings,
+            extra: ["--publish", "mqtt://127.0.0.1:\(port)/events/central"])
         try await publish(fleet, port: port, parts: 1, settings: settings)
         let expected = referenceCount(fleet)
         try await central.stdout.wait(for: "every transition") { central.stdout.lines.count >= expected }
+        try await published.process.stdout.wait(for: "every event published") { published.objects(on: "events/central").count >= expected }
+        // The same records as printed, in the same order.
+        #expect(published.messages.filter { $0.topic == "events/central" }.map(\.payload) == central.stdout.lines)
         let got = try events([central])
         for device in fleet.tracks.keys.sorted() { #expect(got[device] == fleet.reference(device), "\(device)") }
         #expect(got.count == 50 && expected > 1000)
@@ -240,6 +249,8 @@ struct FleetSubscribeEndToEndTests {
         ["--subscribe", "mqtt://127.0.0.1:1/f/#/x", "--name", "n", "--by", "topic"],
         ["--subscribe", "mqtt://127.0.0.1:1/f/a+", "--name", "n", "--by", "topic"],
         ["--subscribe", "mqtt://127.0.0.1:1/f/#", "--name", "n", "--by", "topic", "--replay", "-"],
+        ["--publish", "mqtt://127.0.0.1:1/events", "--replay", "-"],
+        ["--publish", "mqtt://127.0.0.1:1/events/#", "--by", "topic", "--replay", "-"],
     ])
     func subscribeMisuseIsAUsageError(arguments: [String]) async throws {
         let run = try await runShell(
