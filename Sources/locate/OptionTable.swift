@@ -262,7 +262,7 @@ enum OptionTable {
         OptionSpec(
             flags: ["--by"], value: "KEY", scopes: [.monitor, .visits],
             help:
-                "(monitor, visits; with --replay) Keep a state per device of a fleet's records: KEY is topic (mosquitto_sub -v lines) or a JSON field such as tid (OwnTracks)."
+                "(monitor, visits; with --replay or --subscribe) Keep a state per device of a fleet's records: KEY is topic (the MQTT topic, as in mosquitto_sub -v lines) or a JSON field such as tid (OwnTracks)."
         ) { parsed, flag, value in
             guard !value.isEmpty, value.utf8.count <= 64, !UntrustedText.hasHidden(value), !value.contains(" ") else {
                 throw UsageError(message: "'\(flag)' needs topic or a JSON field name, not '\(UntrustedText.visible(value, limit: 80))'")
