@@ -244,6 +244,23 @@ struct FleetSubscribeEndToEndTests {
         central.process.kill()
     }
 
+    @Test func visitsOfADeviceComeFromTheSubscriptionToo() async throws {
+        let settings = try SettingsHome()
+        let broker = try await MosquittoBroker()
+        let visits = try startLocate(
+            ["visits", "--subscribe", "mqtt://127.0.0.1:\(broker.port)/ot/#", "--name", "v", "--by", "tid", "--count", "1", "--json"],
+            settings: settings)
+        try await visits.stderr.wait(for: "the subscription") { visits.stderr.text.contains("subscribed to ") }
+        // Ten minutes at one place (the default dwell is five), then away: an arrival of kim's.
+        for (offset, lat) in [(0, 52.0), (200, 52.0), (400, 52.0), (600, 52.0), (1200, 52.1)] {
+            let payload = #"{"_type":"location","lat":\#(lat),"lon":13.0,"tst":\#(1_767_225_600 + offset),"acc":5,"tid":"kim"}"#
+            #expect(try await runShell("mosquitto_pub -p \(broker.port) -q 1 -t ot/kim -m '\(payload)'", settings: settings).status == 0)
+        }
+        #expect(try await visits.waitForExit() == 0, "\(visits.stderr.text)")
+        let record = try jsonObject(visits.stdout.lines.first ?? "")
+        #expect(record["event"] as? String == "arrival" && record["device"] as? String == "kim", "\(visits.stdout.text)")
+    }
+
     @Test(arguments: [
         ["--subscribe", "mqtt://127.0.0.1:1/f/#", "--by", "topic"], ["--subscribe", "mqtt://127.0.0.1:1/f/#", "--name", "n"],
         ["--subscribe", "mqtt://127.0.0.1:1/f/#/x", "--name", "n", "--by", "topic"],
