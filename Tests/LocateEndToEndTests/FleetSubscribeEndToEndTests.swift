@@ -244,6 +244,30 @@ struct FleetSubscribeEndToEndTests {
         central.process.kill()
     }
 
+    /// What comes while the monitor is away waits in its session, in MQTT 3.1.1 (clean session
+    /// off) and 5 (session expiry: never).
+    @Test(arguments: ["3.1.1", "5"])
+    func whatComesWhileTheMonitorIsAwayWaitsForIt(version: String) async throws {
+        let settings = try SettingsHome()
+        let broker = try await MosquittoBroker()
+        let arguments = [
+            "monitor", "--subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet/#", "--name", "away", "--by", "topic", "--mqtt-version",
+            version,
+            "--region", "home=52.0,13.0,100", "--count", "1",
+        ]
+        let first = try startLocate(arguments, settings: settings)
+        try await first.stderr.wait(for: "the subscription") { first.stderr.text.contains("subscribed to ") }
+        first.signal(SIGTERM)
+        _ = try await first.waitForExit()
+        let payload = #"{"_type":"location","lat":52.0,"lon":13.0,"tst":1767225600,"acc":5}"#
+        #expect(try await runShell("mosquitto_pub -p \(broker.port) -q 1 -t fleet/a -m '\(payload)'", settings: settings).status == 0)
+        let second = try startLocate(arguments, settings: settings)
+        #expect(try await second.waitForExit() == 0, "\(second.stderr.text)")
+        #expect(
+            second.stdout.text.hasPrefix("fleet/a initial inside 52.000000 13.000000 2026-01-01T00:00:00.000Z home"),
+            "\(second.stdout.text)")
+    }
+
     @Test func visitsOfADeviceComeFromTheSubscriptionToo() async throws {
         let settings = try SettingsHome()
         let broker = try await MosquittoBroker()
