@@ -37,7 +37,6 @@ public final class MQTTSubscription {
     private let report: (MQTTEvent) -> Void
     private var connection: MosquittoConnection?
     private var opened = ContinuousClock.now
-    private var isUp = false
     private var isSubscribed = false
     private var received: [MosquittoDelivery] = []
     private var head = 0
@@ -99,7 +98,6 @@ public final class MQTTSubscription {
         for event in connection.takeEvents() {
             switch event {
             case .connected(nil):
-                isUp = true
                 if let failure = connection.subscribe(filter) { return "cannot subscribe to \(filter): \(failure)" }
             case .connected(let refusal?):
                 return "the broker refused the connection: \(refusal)"
@@ -131,7 +129,6 @@ public final class MQTTSubscription {
             }
             self.connection = connection
             opened = .now
-            isUp = false
             isSubscribed = false
         } catch {
             retryLater(.connectionFailed(error.description))

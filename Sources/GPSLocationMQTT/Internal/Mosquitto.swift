@@ -127,15 +127,12 @@ final class MosquittoConnection {
     /// subscription's granted QoS once the broker answered (128: refused).
     private var messages: [MosquittoDelivery] = []
     private var granted: Int32?
-    /// A subscriber's persistent session: its client id, and whether it speaks MQTT 5.
-    private let session: String?
 
     /// A handle configured from `settings`, not connected yet; with `session`, a persistent
     /// session of that client id (the broker keeps its subscriptions and queues for it).
     /// - Throws: ``MQTTError/unusable(_:)`` when libmosquitto refuses a setting (a CA file it cannot read).
     init(_ settings: MQTTConfiguration, session: String? = nil) throws(MQTTError) {
         let library = try MosquittoLibrary.loaded.get()
-        self.session = session
         guard let handle = library.new(session, session == nil, nil) else {
             throw .unusable("libmosquitto could not make a client (out of memory)")
         }
