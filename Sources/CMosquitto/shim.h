@@ -29,6 +29,7 @@ typedef __typeof__(&mosquitto_username_pw_set) CMosquitto_username_pw_set;
 typedef __typeof__(&mosquitto_tls_set) CMosquitto_tls_set;
 typedef __typeof__(&mosquitto_will_set) CMosquitto_will_set;
 typedef __typeof__(&mosquitto_connect_bind_async) CMosquitto_connect_bind_async;
+typedef __typeof__(&mosquitto_connect_bind_v5) CMosquitto_connect_bind_v5;
 typedef __typeof__(&mosquitto_publish) CMosquitto_publish;
 typedef __typeof__(&mosquitto_disconnect) CMosquitto_disconnect;
 typedef __typeof__(&mosquitto_loop_write) CMosquitto_loop_write;
@@ -36,5 +37,13 @@ typedef __typeof__(&mosquitto_socket) CMosquitto_socket;
 typedef __typeof__(&mosquitto_want_write) CMosquitto_want_write;
 typedef __typeof__(&mosquitto_loop_read) CMosquitto_loop_read;
 typedef __typeof__(&mosquitto_loop_misc) CMosquitto_loop_misc;
+/* The subscriber's (MQTTSubscription): a persistent session's subscription, its messages, and
+   acknowledgements held until the loop writes them (mosquitto_threaded_set). */
+typedef __typeof__(&mosquitto_subscribe) CMosquitto_subscribe;
+typedef __typeof__(&mosquitto_message_callback_set) CMosquitto_message_callback_set;
+typedef __typeof__(&mosquitto_subscribe_callback_set) CMosquitto_subscribe_callback_set;
+typedef __typeof__(&mosquitto_threaded_set) CMosquitto_threaded_set;
+typedef __typeof__(&mosquitto_property_add_int32) CMosquitto_property_add_int32;
+typedef __typeof__(&mosquitto_property_free_all) CMosquitto_property_free_all;
 
 #endif

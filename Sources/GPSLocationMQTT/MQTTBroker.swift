@@ -17,9 +17,9 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
     /// The most bytes of a topic MQTT allows.
     public static let maximumTopicLength = 65535
 
-    /// Parses `url`.
+    /// Parses `url`; with `isFilter`, its topic is a filter to subscribe to (``checkFilter(_:)``).
     /// - Throws: ``MQTTError/invalidURL(_:)`` naming what is wrong.
-    public init(parsing url: String) throws(MQTTError) {
+    public init(parsing url: String, isFilter: Bool = false) throws(MQTTError) {
         let scheme = url.prefix { $0 != ":" }
         guard url.dropFirst(scheme.count).hasPrefix("://"), scheme == "mqtt" || scheme == "mqtts" else {
             throw .invalidURL("expected mqtt://HOST/TOPIC or mqtts://HOST/TOPIC")
@@ -29,7 +29,7 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
         let authority = rest.prefix { $0 != "/" }
         guard rest.count > authority.count + 1 else { throw .invalidURL("no topic after the host (mqtt://HOST/TOPIC)") }
         let topic = String(rest.dropFirst(authority.count + 1))
-        try Self.checkTopic(topic)
+        if isFilter { try Self.checkFilter(topic) } else { try Self.checkTopic(topic) }
         self.topic = topic
         var hostPort = authority
         if let at = authority.lastIndex(of: "@") {

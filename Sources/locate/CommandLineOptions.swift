@@ -109,6 +109,10 @@ struct CommandLineOptions: Sendable {
     var replaySpeed: Double?
     /// The broker and topic of `locate publish`.
     var broker: MQTTBroker?
+    /// `--subscribe URL`, for `monitor` and `visits` with `--by`: the broker and topic filter a fleet's records come from.
+    var subscription: MQTTBroker?
+    /// `--publish URL`, for `monitor` and `visits` with `--by`: the broker and topic each event's record goes to as well.
+    var eventBroker: MQTTBroker?
     /// `--as`, `--qos`, `--retain` and `--mqtt-version`, for `publish`.
     var publishAs = PublishFormat.Kind.json
     var qos = MQTTQoS.atLeastOnce

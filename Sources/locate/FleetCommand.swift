@@ -20,6 +20,8 @@ struct FleetCommand<Detector: FleetDetector> {
     var detector: Detector
     /// The record of an event.
     let record: (Detector.Event) -> EventRecord
+    /// `--publish`: where each event goes as well, if anywhere.
+    var publisher: FleetPublisher?
     /// Whether a device beyond the bound was said already.
     private var saidBound = false
     private var printed = 0
@@ -55,6 +57,7 @@ struct FleetCommand<Detector: FleetDetector> {
         do throws(StandardStreams.OutputError) {
             while true {
                 let record: DeviceRecord?
+                publisher?.waitWhileBackedUp()
                 do throws(GPSLocationError) {
                     record = try source.next()
                 } catch {
@@ -92,7 +95,9 @@ struct FleetCommand<Detector: FleetDetector> {
         }
         guard !events.isEmpty else { return false }
         for event in events {
-            writer.write(record(event), device: location.device)
+            let eventRecord = record(event)
+            writer.write(eventRecord, device: location.device)
+            publisher?.publish(eventRecord, device: location.device)
             printed += 1
             if let count = options.count, printed >= count {
                 try writer.flushHere()

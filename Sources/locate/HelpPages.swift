@@ -22,6 +22,8 @@ enum HelpPages {
                        locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]
                        locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
                        locate visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
+                       locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
+                       locate visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
                        locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]
                        locate access [--json]
                        locate help [COMMAND]
@@ -89,10 +91,11 @@ enum HelpPages {
                                             start).
                   --name NAME               (monitor) Keep the regions and their last states as monitor NAME (in
                                             $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit
-                                            against them.
-                  --by KEY                  (monitor, visits; with --replay) Keep a state per device of a fleet's
-                                            records: KEY is topic (mosquitto_sub -v lines) or a JSON field such as
-                                            tid (OwnTracks).
+                                            against them; with --subscribe (monitor, visits), the broker's session
+                                            is NAME's.
+                  --by KEY                  (monitor, visits; with --replay or --subscribe) Keep a state per device
+                                            of a fleet's records: KEY is topic (the MQTT topic, as in mosquitto_sub
+                                            -v lines) or a JSON field such as tid (OwnTracks).
                   --radius M                (visits) A visit keeps within M metres of its centre (default 50).
                   --dwell S                 (visits) A visit lasts at least S seconds of receiver time (default
                                             300).
@@ -105,7 +108,13 @@ enum HelpPages {
                   --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
-                  --mqtt-version V          (publish) The MQTT protocol: 3.1.1 (the default) or 5.
+                  --subscribe URL           (monitor, visits; with --by and --name) Read the fleet's records from
+                                            mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after
+                                            --name, so a restart resumes where it stopped.
+                  --publish URL             (monitor, visits; with --by) Publish each event's JSON record to
+                                            mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it.
+                  --mqtt-version V          (publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1
+                                            (the default) or 5.
                   --always                  (permission allow) Allow also without a terminal or in the background.
                   --reduced                 (permission allow) Allow only positions snapped to a grid cell of about
                                             5.6 km.
@@ -365,6 +374,7 @@ enum HelpPages {
 
                 USAGE: locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]
                        locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
+                       locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
@@ -394,14 +404,22 @@ enum HelpPages {
                                             start).
                   --name NAME               (monitor) Keep the regions and their last states as monitor NAME (in
                                             $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit
-                                            against them.
-                  --by KEY                  (monitor, visits; with --replay) Keep a state per device of a fleet's
-                                            records: KEY is topic (mosquitto_sub -v lines) or a JSON field such as
-                                            tid (OwnTracks).
+                                            against them; with --subscribe (monitor, visits), the broker's session
+                                            is NAME's.
+                  --by KEY                  (monitor, visits; with --replay or --subscribe) Keep a state per device
+                                            of a fleet's records: KEY is topic (the MQTT topic, as in mosquitto_sub
+                                            -v lines) or a JSON field such as tid (OwnTracks).
                   --replay FILE             Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; -
                                             for stdin) instead of gpsd; no permission needed, nothing cached.
                   --replay-speed X          (with --replay) Play the track at X times its pace; 0 for as fast as the
                                             output is read (default 1).
+                  --subscribe URL           (monitor, visits; with --by and --name) Read the fleet's records from
+                                            mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after
+                                            --name, so a restart resumes where it stopped.
+                  --publish URL             (monitor, visits; with --by) Publish each event's JSON record to
+                                            mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it.
+                  --mqtt-version V          (publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1
+                                            (the default) or 5.
                   -V, --version             Show the version and the libgps it was built with.
                   -h, --help                Show help information.
 
@@ -419,6 +437,7 @@ enum HelpPages {
 
                 USAGE: locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]
                        locate visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
+                       locate visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
@@ -441,9 +460,13 @@ enum HelpPages {
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
                                             LOCATE_APP.
                   --purpose TEXT            Why the location is needed, shown in the permission prompt.
-                  --by KEY                  (monitor, visits; with --replay) Keep a state per device of a fleet's
-                                            records: KEY is topic (mosquitto_sub -v lines) or a JSON field such as
-                                            tid (OwnTracks).
+                  --name NAME               (monitor) Keep the regions and their last states as monitor NAME (in
+                                            $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit
+                                            against them; with --subscribe (monitor, visits), the broker's session
+                                            is NAME's.
+                  --by KEY                  (monitor, visits; with --replay or --subscribe) Keep a state per device
+                                            of a fleet's records: KEY is topic (the MQTT topic, as in mosquitto_sub
+                                            -v lines) or a JSON field such as tid (OwnTracks).
                   --radius M                (visits) A visit keeps within M metres of its centre (default 50).
                   --dwell S                 (visits) A visit lasts at least S seconds of receiver time (default
                                             300).
@@ -451,6 +474,13 @@ enum HelpPages {
                                             for stdin) instead of gpsd; no permission needed, nothing cached.
                   --replay-speed X          (with --replay) Play the track at X times its pace; 0 for as fast as the
                                             output is read (default 1).
+                  --subscribe URL           (monitor, visits; with --by and --name) Read the fleet's records from
+                                            mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after
+                                            --name, so a restart resumes where it stopped.
+                  --publish URL             (monitor, visits; with --by) Publish each event's JSON record to
+                                            mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it.
+                  --mqtt-version V          (publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1
+                                            (the default) or 5.
                   -V, --version             Show the version and the libgps it was built with.
                   -h, --help                Show help information.
 
@@ -495,7 +525,8 @@ enum HelpPages {
                   --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
-                  --mqtt-version V          (publish) The MQTT protocol: 3.1.1 (the default) or 5.
+                  --mqtt-version V          (publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1
+                                            (the default) or 5.
                   -V, --version             Show the version and the libgps it was built with.
                   -h, --help                Show help information.
 

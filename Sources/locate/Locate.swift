@@ -50,11 +50,23 @@ enum Locate {
         StandardIO.exit(status.rawValue)
     }
 
-    /// Whether the options go with `--by` (a fleet's records from `--replay`, nothing kept, no
-    /// goal or time limit yet); says why not.
+    /// Whether the options go with `--by` (a fleet's records from `--replay`, nothing kept, or
+    /// from `--subscribe` in `--name`'s session; no goal or time limit yet); says why not.
     private static func fleetOptionsFit(_ options: CommandLineOptions) -> Bool {
         let problem: String? =
-            if options.replay == nil {
+            if options.eventBroker != nil, options.deviceKey == nil {
+                "'--publish' publishes a fleet's events: it needs --by topic|FIELD"
+            } else if options.subscription != nil, options.deviceKey == nil {
+                "'--subscribe' reads a fleet's records: it needs --by topic|FIELD"
+            } else if options.subscription != nil, options.monitorName == nil {
+                "'--subscribe' needs --name NAME: the broker keeps the monitor's session under it"
+            } else if options.subscription != nil, options.replay != nil {
+                "'--subscribe' reads the broker: not with --replay"
+            } else if options.subscription != nil, options.until != nil || options.duration != nil {
+                "'--subscribe' ends with --count or a signal: not with --until or --duration"
+            } else if options.subscription != nil {
+                nil
+            } else if options.replay == nil {
                 "'--by' reads a fleet's records from --replay FILE (- for stdin)"
             } else if options.monitorName != nil {
                 "'--by' keeps no state between runs: not with --name"
@@ -79,7 +91,7 @@ enum Locate {
     }
 
     /// Runs `work` as a detached task (on Swift's cooperative pool) and waits for its value.
-    private static func waitFor<Value: Sendable, Failure: Error>(
+    static func waitFor<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () async throws(Failure) -> Value
     ) throws(Failure) -> Value {
         let outcome = Mutex<Result<Value, Failure>?>(nil)
@@ -187,7 +199,8 @@ enum Locate {
             ?? GPSLocationManager(authorizationSource: store, configuration: configuration)
         var explainer = AuthorizationMessages(store: store, app: options.app)
         let readsPositions =
-            options.command == .locate || options.command == .monitor || options.command == .visits || options.command == .publish
+            options.subscription == nil
+            && (options.command == .locate || options.command == .monitor || options.command == .visits || options.command == .publish)
         if readsPositions, replay == nil, settings.decision.status == .notDetermined, settings.decision.locationServicesEnabled {
             // Nothing is decided: the manager asks, on the terminal (only a person at its
             // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
@@ -221,10 +234,12 @@ enum Locate {
         let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places, tally: tally)
         switch (options.command, options.mode) {
         case (.monitor, _):
-            if options.deviceKey != nil, !fleetOptionsFit(options) { return .usage }
+            if options.deviceKey != nil || options.subscription != nil || options.eventBroker != nil, !fleetOptionsFit(options) {
+                return .usage
+            }
             // The settings' regions first: one on the command line replaces one of the same name.
             let monitor: RegionMonitor
-            if let name = options.monitorName {
+            if let name = options.monitorName, options.subscription == nil {
                 do throws(GPSLocationError) {
                     monitor = try store.namedMonitor(name, regions: settings.regions + options.regions)
                 } catch {
@@ -246,7 +261,7 @@ enum Locate {
                 var command = FleetCommand(options: options, writer: writer, detector: DeviceRegionMonitor(monitor)) {
                     EventRecord.region($0)
                 }
-                return try command.run(by: key)
+                return try command.run(by: key, settings: settings)
             }
             let until = options.until
             let keeper = NamedMonitorKeeper(monitor: monitor, store: store)
@@ -258,12 +273,18 @@ enum Locate {
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.visits, _):
             guard let detector = options.visitDetector else { return .usage }
-            if options.deviceKey != nil, !fleetOptionsFit(options) { return .usage }
+            if options.deviceKey != nil || options.subscription != nil || options.eventBroker != nil, !fleetOptionsFit(options) {
+                return .usage
+            }
             if let key = options.deviceKey {
                 var command = FleetCommand(options: options, writer: writer, detector: DeviceEventDetector(detector)) {
                     EventRecord.visit($0)
                 }
-                return try command.run(by: key)
+                return try command.run(by: key, settings: settings)
+            }
+            if options.monitorName != nil {
+                StandardStreams.diagnose("error: 'visits --name' names the broker's session of --subscribe")
+                return .usage
             }
             let command = EventCommand(
                 options: options, manager: manager, writer: writer, explainer: explainer, detector: detector,

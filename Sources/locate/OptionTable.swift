@@ -383,9 +383,9 @@ enum OptionTable {
             parsed.options.until = try condition(value, for: flag)
         },
         OptionSpec(
-            flags: ["--name"], value: "NAME", scopes: [.monitor],
+            flags: ["--name"], value: "NAME", scopes: [.monitor, .visits],
             help:
-                "(monitor) Keep the regions and their last states as monitor NAME (in $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit against them."
+                "(monitor) Keep the regions and their last states as monitor NAME (in $XDG_STATE_HOME/locate/monitors), so the next run reports enter and exit against them; with --subscribe (monitor, visits), the broker's session is NAME's."
         ) { parsed, flag, value in
             guard RegionMonitor.isValidName(value) else {
                 throw UsageError(
@@ -396,7 +396,7 @@ enum OptionTable {
         OptionSpec(
             flags: ["--by"], value: "KEY", scopes: [.monitor, .visits],
             help:
-                "(monitor, visits; with --replay) Keep a state per device of a fleet's records: KEY is topic (mosquitto_sub -v lines) or a JSON field such as tid (OwnTracks)."
+                "(monitor, visits; with --replay or --subscribe) Keep a state per device of a fleet's records: KEY is topic (the MQTT topic, as in mosquitto_sub -v lines) or a JSON field such as tid (OwnTracks)."
         ) { parsed, flag, value in
             guard !value.isEmpty, value.utf8.count <= 64, !UntrustedText.hasHidden(value), !value.contains(" ") else {
                 throw UsageError(message: "'\(flag)' needs topic or a JSON field name, not '\(UntrustedText.visible(value, limit: 80))'")
@@ -449,7 +449,30 @@ enum OptionTable {
             parsed.options.retain = true
         },
         OptionSpec(
-            flags: ["--mqtt-version"], value: "V", scopes: [.publish], help: "(publish) The MQTT protocol: 3.1.1 (the default) or 5."
+            flags: ["--subscribe"], value: "URL", scopes: [.monitor, .visits],
+            help:
+                "(monitor, visits; with --by and --name) Read the fleet's records from mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after --name, so a restart resumes where it stopped."
+        ) { parsed, _, value in
+            do throws(MQTTError) {
+                parsed.options.subscription = try MQTTBroker(parsing: value, isFilter: true)
+            } catch {
+                throw UsageError(message: "'--subscribe': " + error.description)
+            }
+        },
+        OptionSpec(
+            flags: ["--publish"], value: "URL", scopes: [.monitor, .visits],
+            help:
+                "(monitor, visits; with --by) Publish each event's JSON record to mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it."
+        ) { parsed, _, value in
+            do throws(MQTTError) {
+                parsed.options.eventBroker = try MQTTBroker(parsing: value)
+            } catch {
+                throw UsageError(message: "'--publish': " + error.description)
+            }
+        },
+        OptionSpec(
+            flags: ["--mqtt-version"], value: "V", scopes: [.publish, .monitor, .visits],
+            help: "(publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1 (the default) or 5."
         ) { parsed, flag, value in
             parsed.options.mqttVersion = try choice(value, for: flag, MQTTConfiguration.ProtocolVersion.allCases.map { ($0.rawValue, $0) })
         },

@@ -39,6 +39,23 @@ struct PublishCommand {
     static func client(
         broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage
     ) throws(SetupError) -> MQTTClient {
+        var configuration = try Self.configuration(broker: broker, passwordFile: passwordFile, caFile: caFile, version: version)
+        configuration.will = will
+        do throws(MQTTError) {
+            let client = try MQTTClient(configuration: configuration)
+            try client.start()
+            return client
+        } catch {
+            throw SetupError(message: error.description, status: .unavailable)
+        }
+    }
+
+    /// The configuration for `broker`: the password from `[mqtt] password-file` (a private file
+    /// of the user's), the CA file from `[mqtt] ca-file`; for publishing and subscribing alike.
+    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read, 64 for a password without a user.
+    static func configuration(
+        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion
+    ) throws(SetupError) -> MQTTConfiguration {
         var password: String?
         if let passwordFile {
             guard broker.user != nil else {
@@ -47,14 +64,7 @@ struct PublishCommand {
             password = try read(passwordFile, what: "[mqtt] password-file", owner: .userPrivate)
         }
         if let caFile { _ = try read(caFile, what: "[mqtt] ca-file", owner: .userOrRoot) }
-        let configuration = MQTTConfiguration(broker: broker, password: password, caFile: caFile, protocolVersion: version, will: will)
-        do throws(MQTTError) {
-            let client = try MQTTClient(configuration: configuration)
-            try client.start()
-            return client
-        } catch {
-            throw SetupError(message: error.description, status: .unavailable)
-        }
+        return MQTTConfiguration(broker: broker, password: password, caFile: caFile, protocolVersion: version)
     }
 
     /// The first line of the file at `path`, checked as `owner`'s (every directory on the way too).

@@ -43,6 +43,14 @@ enum Usage {
         ("", "[--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]"),
         ("monitor", "monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"),
         ("visits", "visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"),
+        (
+            "monitor",
+            "monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ..."
+        ),
+        (
+            "visits",
+            "visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ..."
+        ),
         ("serve", "serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]"),
         ("access", "access [--json]"),
         ("help", "help [COMMAND]"),

@@ -127,6 +127,7 @@ struct GeneratedFilesTests {
             case "V": ["5"]
             case "ADDR": ["127.0.0.1:2948"]
             case "PATH": ["/tmp/locate-test.sock"]
+            case "URL": ["mqtt://localhost/fleet"]
             default: ["1"]
             }
         var arguments = [flag] + value

@@ -30,6 +30,7 @@ struct MosquittoLibrary {
     let tlsSet: CMosquitto_tls_set
     let willSet: CMosquitto_will_set
     let connectBindAsync: CMosquitto_connect_bind_async
+    let connectBindV5: CMosquitto_connect_bind_v5
     let publish: CMosquitto_publish
     let disconnect: CMosquitto_disconnect
     let loopWrite: CMosquitto_loop_write
@@ -37,6 +38,12 @@ struct MosquittoLibrary {
     let wantWrite: CMosquitto_want_write
     let loopRead: CMosquitto_loop_read
     let loopMisc: CMosquitto_loop_misc
+    let subscribe: CMosquitto_subscribe
+    let messageCallbackSet: CMosquitto_message_callback_set
+    let subscribeCallbackSet: CMosquitto_subscribe_callback_set
+    let threadedSet: CMosquitto_threaded_set
+    let propertyAddInt32: CMosquitto_property_add_int32
+    let propertyFreeAll: CMosquitto_property_free_all
 
     /// The library, opened and initialized (`mosquitto_lib_init`), or why it cannot be.
     static let loaded: Result<MosquittoLibrary, MQTTError> = {
@@ -66,13 +73,20 @@ struct MosquittoLibrary {
                 tlsSet: try symbol("mosquitto_tls_set", as: CMosquitto_tls_set.self),
                 willSet: try symbol("mosquitto_will_set", as: CMosquitto_will_set.self),
                 connectBindAsync: try symbol("mosquitto_connect_bind_async", as: CMosquitto_connect_bind_async.self),
+                connectBindV5: try symbol("mosquitto_connect_bind_v5", as: CMosquitto_connect_bind_v5.self),
                 publish: try symbol("mosquitto_publish", as: CMosquitto_publish.self),
                 disconnect: try symbol("mosquitto_disconnect", as: CMosquitto_disconnect.self),
                 loopWrite: try symbol("mosquitto_loop_write", as: CMosquitto_loop_write.self),
                 socket: try symbol("mosquitto_socket", as: CMosquitto_socket.self),
                 wantWrite: try symbol("mosquitto_want_write", as: CMosquitto_want_write.self),
                 loopRead: try symbol("mosquitto_loop_read", as: CMosquitto_loop_read.self),
-                loopMisc: try symbol("mosquitto_loop_misc", as: CMosquitto_loop_misc.self))
+                loopMisc: try symbol("mosquitto_loop_misc", as: CMosquitto_loop_misc.self),
+                subscribe: try symbol("mosquitto_subscribe", as: CMosquitto_subscribe.self),
+                messageCallbackSet: try symbol("mosquitto_message_callback_set", as: CMosquitto_message_callback_set.self),
+                subscribeCallbackSet: try symbol("mosquitto_subscribe_callback_set", as: CMosquitto_subscribe_callback_set.self),
+                threadedSet: try symbol("mosquitto_threaded_set", as: CMosquitto_threaded_set.self),
+                propertyAddInt32: try symbol("mosquitto_property_add_int32", as: CMosquitto_property_add_int32.self),
+                propertyFreeAll: try symbol("mosquitto_property_free_all", as: CMosquitto_property_free_all.self))
             guard library.libInit() == MOSQ_ERR_SUCCESS.rawValue else { return .failure(.unusable("libmosquitto did not start")) }
             return .success(library)
         } catch {
@@ -112,12 +126,17 @@ final class MosquittoConnection {
     private let isVersion5: Bool
     /// What the callbacks reported since the last `takeEvents()`.
     private var events: [MosquittoEvent] = []
+    /// A subscriber's: the messages that came since the last `takeMessages()`, and the
+    /// subscription's granted QoS once the broker answered (128: refused).
+    private var messages: [MosquittoDelivery] = []
+    private var granted: Int32?
 
-    /// A handle configured from `settings`, not connected yet.
+    /// A handle configured from `settings`, not connected yet; with `session`, a persistent
+    /// session of that client id (the broker keeps its subscriptions and queues for it).
     /// - Throws: ``MQTTError/unusable(_:)`` when libmosquitto refuses a setting (a CA file it cannot read).
-    init(_ settings: MQTTConfiguration) throws(MQTTError) {
+    init(_ settings: MQTTConfiguration, session: String? = nil) throws(MQTTError) {
         let library = try MosquittoLibrary.loaded.get()
-        guard let handle = library.new(nil, true, nil) else {
+        guard let handle = library.new(session, session == nil, nil) else {
             throw .unusable("libmosquitto could not make a client (out of memory)")
         }
         self.library = library
@@ -240,5 +259,71 @@ final class MosquittoConnection {
     func takeEvents() -> [MosquittoEvent] {
         defer { events.removeAll() }
         return events
+    }
+}
+
+/// A message that came to a subscriber: its topic and payload, as bytes.
+struct MosquittoDelivery {
+    let topic: [UInt8]
+    let payload: [UInt8]
+}
+
+extension MosquittoConnection {
+    /// Makes this connection a subscriber's: messages are kept for `takeMessages()`, and every
+    /// packet libmosquitto answers with (a message's PUBACK above all) waits for `service` to
+    /// write it, so that a message is acknowledged only once its receiver asked for the next one.
+    func receiveMessages() {
+        _ = library.threadedSet(handle, true)
+        library.messageCallbackSet(handle) { _, context, message in
+            guard let connection = MosquittoConnection.connection(context), let message = message?.pointee else { return }
+            let topic =
+                message.topic.map {
+                    Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+                } ?? []
+            let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(max(0, message.payloadlen)))) } ?? []
+            connection.messages.append(MosquittoDelivery(topic: topic, payload: payload))
+        }
+        library.subscribeCallbackSet(handle) { _, context, _, count, qos in
+            guard let connection = MosquittoConnection.connection(context) else { return }
+            connection.granted = count > 0 ? qos?.pointee ?? 128 : 128
+        }
+    }
+
+    /// Connects a persistent session (DNS and TCP, blocking); MQTT 5 asks the broker to keep it
+    /// as long as it can (session expiry 0xFFFFFFFF: never).
+    /// - Returns: why it failed, or `nil`.
+    func connectSession(host: String, port: Int, keepalive: Int) -> String? {
+        var properties: OpaquePointer?
+        defer { if properties != nil { library.propertyFreeAll(&properties) } }
+        if isVersion5 {
+            let code = library.propertyAddInt32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), UInt32.max)
+            guard code == MOSQ_ERR_SUCCESS.rawValue else { return Mosquitto.describe(code) }
+        }
+        let code = library.connectBindV5(handle, host, Int32(port), Int32(keepalive), nil, properties)
+        return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
+    }
+
+    /// Sends SUBSCRIBE for `filter` at QoS 1.
+    /// - Returns: why it could not, or `nil`.
+    func subscribe(_ filter: String) -> String? {
+        granted = nil
+        let code = library.subscribe(handle, nil, filter, 1)
+        return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
+    }
+
+    /// The QoS the broker granted the subscription (128: refused), once it answered.
+    var grantedQoS: Int32? { granted }
+
+    /// Reads at most `limit` packets, if the socket is readable, running the callbacks.
+    /// - Returns: why the connection failed, or `nil`.
+    func read(upTo limit: Int) -> String? {
+        let code = library.loopRead(handle, Int32(limit))
+        return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
+    }
+
+    /// The messages that came since the last call, in order.
+    func takeMessages() -> [MosquittoDelivery] {
+        defer { messages.removeAll(keepingCapacity: true) }
+        return messages
     }
 }

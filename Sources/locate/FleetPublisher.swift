@@ -1,0 +1,77 @@
+import FoundationEssentials
+import GPSLocation
+import GPSLocationConsent
+import GPSLocationMQTT
+import LocateSupport
+
+/// `--publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC` of a fleet monitor (`--by`): each event's
+/// record, the JSON object `--json` prints (naming its device), published to TOPIC at QoS 1 as
+/// well as printed. Other devices' positions are data, so no consent of this machine gates them.
+///
+/// The client queues through outages (its bound, oldest dropped and said); the monitor stops
+/// reading its source while half that bound waits (`waitWhileBackedUp`), so with `--subscribe`
+/// the backlog stays with the broker. At the end the queue has 3 s to go out. A monitor killed
+/// loses what was queued and not yet acknowledged by the broker (printed, not published).
+struct FleetPublisher {
+    let client: MQTTClient
+    let topic: String
+    private var format: JSONFormat
+    private let reporter: Task<Void, Never>
+
+    /// A started client for `broker`, with the settings' password and CA file.
+    /// - Throws: `PublishCommand.SetupError` when the settings' files or libmosquitto refuse.
+    init(_ broker: MQTTBroker, options: CommandLineOptions, settings: ConsentSettings) throws(PublishCommand.SetupError) {
+        let configuration = try PublishCommand.configuration(
+            broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion)
+        do throws(MQTTError) {
+            let client = try MQTTClient(configuration: configuration)
+            try client.start()
+            self.client = client
+        } catch {
+            throw PublishCommand.SetupError(message: error.description, status: .unavailable)
+        }
+        topic = broker.topic
+        format = JSONFormat(includesEvents: false, fields: options.recordKind.fields(includingPlaces: false, devices: true))
+        reporter = Task { [client] in
+            var lastFailure: String?
+            for await event in client.events {
+                switch event {
+                case .connected:
+                    lastFailure = nil
+                    StandardStreams.diagnose("publishing events to \(client.configuration.broker)")
+                case .connectionFailed(let reason), .connectionLost(let reason):
+                    if reason != lastFailure { StandardStreams.diagnose("\(reason); trying again (events are kept meanwhile)") }
+                    lastFailure = reason
+                case .dropped(let count):
+                    if count == 1 || count % 1000 == 0 {
+                        StandardStreams.diagnose("the broker has been away too long: dropped \(count) oldest events")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queues `event`'s record, of `device`.
+    mutating func publish(_ event: EventRecord, device: String) {
+        var bytes: [UInt8] = []
+        _ = format.record(RecordSource(location: event.location, now: Date(), place: nil, event: event, device: device), to: &bytes)
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        client.publish(MQTTMessage(topic: topic, payload: bytes, qos: .atLeastOnce))
+    }
+
+    /// Waits (on this thread, never the cooperative pool) while half the client's queue bound waits for the broker.
+    func waitWhileBackedUp() {
+        var waiter = EventWait(wakeUp: nil)
+        while client.waiting >= client.configuration.queueLimit / 2 { waiter.wait(for: nil, until: .now + .milliseconds(20)) }
+    }
+
+    /// Gives what is queued 3 s to go out, then ends the client.
+    func finish() {
+        let client = client
+        Locate.waitFor { () async -> Void in await client.finish(farewell: [], within: PublishCommand.finishDeadline) }
+        reporter.cancel()
+        if client.waiting > 0 {
+            StandardStreams.diagnose("\(client.waiting) events were not published: the broker did not take them in time")
+        }
+    }
+}

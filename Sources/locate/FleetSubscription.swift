@@ -1,0 +1,103 @@
+import GPSLocation
+import GPSLocationConsent
+import GPSLocationMQTT
+import LocateSupport
+
+/// `locate monitor|visits --subscribe URL --name NAME --by KEY`: a fleet's records straight from
+/// a broker, in the persistent session `locate-COMMAND-NAME` (QoS 1), each message's payload
+/// parsed as a `mosquitto_sub -v` line's would be.
+///
+/// A message is acknowledged to the broker only when the next one is asked for, that is once
+/// its events are written and flushed: a monitor killed (even by SIGKILL) loses none, the broker
+/// sends it again to the next run (which may so see one message twice). The socket is read only
+/// when a message is wanted, so a monitor that cannot keep up leaves the backlog with the broker.
+/// The per-device states are not kept: a restarted monitor starts every device at `unknown`.
+struct SubscribedRecords: DeviceRecordSource {
+    let subscription: MQTTSubscription
+    let key: DeviceKey
+    /// What messages call the source: the broker and filter.
+    let name: String
+    private var number = 0
+
+    init(subscription: MQTTSubscription, by key: DeviceKey) {
+        self.subscription = subscription
+        self.key = key
+        name = "\(subscription.configuration.broker)/\(subscription.filter) message"
+    }
+
+    /// The next message's position, or a message that is not one; never `nil` (the
+    /// subscription waits out any outage).
+    mutating func next() -> DeviceRecord? {
+        while true {
+            let message = subscription.next()
+            number += 1
+            guard let topic = message.topic else { return .skipped(line: number, reason: "its topic is not UTF-8") }
+            do throws(DeviceRecordProblem) {
+                if let location = try DeviceLocation.parse(topic: topic, payload: message.payload[...], by: key) {
+                    return .location(location)
+                }
+            } catch {
+                return .skipped(line: number, reason: error.description)
+            }
+        }
+    }
+
+    /// The client id a named fleet monitor's session has.
+    static func session(command: String, name: String) -> String { "locate-\(command)-\(name)" }
+
+    /// The records of `broker`'s filter for `options`' named monitor, devices named by `key`;
+    /// connection news said on stderr, once per cause.
+    /// - Throws: `PublishCommand.SetupError` when the settings' files or libmosquitto refuse.
+    static func open(
+        _ broker: MQTTBroker, options: CommandLineOptions, settings: ConsentSettings, by key: DeviceKey
+    ) throws(PublishCommand.SetupError) -> SubscribedRecords {
+        let configuration = try PublishCommand.configuration(
+            broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion)
+        let command = options.command == .visits ? "visits" : "monitor"
+        var lastFailure: String?
+        let filter = broker.topic
+        do throws(MQTTError) {
+            let subscription = try MQTTSubscription(
+                configuration: configuration, filter: filter, session: session(command: command, name: options.monitorName ?? "")
+            ) { event in
+                switch event {
+                case .connected:
+                    lastFailure = nil
+                    StandardStreams.diagnose(UntrustedText.visible("subscribed to \(filter) on \(broker)"))
+                case .connectionFailed(let reason), .connectionLost(let reason):
+                    if reason != lastFailure {
+                        StandardStreams.diagnose(UntrustedText.visible("\(reason); trying again (the broker keeps the messages meanwhile)"))
+                    }
+                    lastFailure = reason
+                case .dropped:
+                    break
+                }
+            }
+            return SubscribedRecords(subscription: subscription, by: key)
+        } catch {
+            throw PublishCommand.SetupError(message: error.description, status: .unavailable)
+        }
+    }
+}
+
+extension FleetCommand {
+    /// The records of `--subscribe` when it is given, else of `--replay`, devices named by `key`.
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    /// With `--publish`, the events go to its broker as well.
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    mutating func run(by key: DeviceKey, settings: ConsentSettings) throws(StandardStreams.OutputError) -> ExitStatus {
+        var source: SubscribedRecords?
+        do throws(PublishCommand.SetupError) {
+            if let broker = options.subscription {
+                source = try SubscribedRecords.open(broker, options: options, settings: settings, by: key)
+            }
+            if let broker = options.eventBroker { publisher = try FleetPublisher(broker, options: options, settings: settings) }
+        } catch {
+            StandardStreams.diagnose("error: " + error.message)
+            return error.status
+        }
+        defer { publisher?.finish() }
+        guard var source else { return try run(by: key) }
+        return try run(from: &source)
+    }
+}
