@@ -102,12 +102,14 @@ enum KDOrder {
         }
 
         /// How far `target` is past the splitting row's plane on `axis` (negative: below it).
+        @inline(__always)
         private func offset(_ row: Int, axis: Int) -> Double {
             let component = axis == 0 ? target.x : axis == 1 ? target.y : target.z
             return component - Double(rows.component(row, axis))
         }
 
         /// Whether row `row` counts for `nearest`.
+        @inline(__always)
         private func isAccepted(_ row: Int) -> Bool {
             guard let filter else { return true }
             return rows.accepts(row, filter)

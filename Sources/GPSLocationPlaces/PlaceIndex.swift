@@ -56,18 +56,8 @@ struct PlaceIndex: Sendable {
     /// The places' part of the file (all but the borders).
     private let file: FileBytes
     private let rows: Int
-    /// The unit vector of each row, three floats a row, for the searches.
-    private let vectors: [Float]
-    /// For each row, at least the squared chord its place reaches (the square of the reach as an
-    /// angle, (reach ÷ earth's radius)², never less than the chord's), and the largest of those
-    /// in the subtree it splits, for `KDOrder.rows(reaching:…)`; the finder then measures each
-    /// place found along the surface.
-    private let reaches: [Float]
-    private let subtreeReaches: [Float]
-    /// The index in the country table of each row's country, and in the division table of its
-    /// division, for searches within one country or state.
-    private let rowCountries: [UInt16]
-    private let rowDivisions: [UInt16]
+    /// What the tree's searches read of every row.
+    let tree: Tree
     private let divisions: (offset: Int, count: Int)
     private let countries: (offset: Int, count: Int)
     private let zones: (offset: Int, count: Int)
@@ -81,8 +71,16 @@ struct PlaceIndex: Sendable {
     private let sources: [(path: String, stamp: [Int])]
     /// Number of places.
     let count: Int
+    /// Where each section of the file starts, in the file's order (`sectionNames`), and its end.
+    private let sectionStarts: [Int]
+    private static let sectionNames = [
+        "header", "rows", "vectors", "reaches", "subtree reaches", "row countries", "row divisions", "divisions", "countries", "zones",
+        "regions", "texts", "borders",
+    ]
     /// Where each section of the file is, in the file's order, by name.
-    let sections: [(name: String, range: Range<Int>)]
+    var sections: [(name: String, range: Range<Int>)] {
+        zip(Self.sectionNames, zip(sectionStarts, sectionStarts.dropFirst())).map { ($0, $1.0..<$1.1) }
+    }
 
     /// The indexes this process has loaded, by path, with the file's `stat` stamp then: an index
     /// file that did not change is not read again.
@@ -172,11 +170,10 @@ struct PlaceIndex: Sendable {
         self.rows = rows
         // What the searches read all over, read in one go each (not checked: a damaged float
         // or label only misleads a search, which stays inside these arrays).
-        self.vectors = file.floats(vectors, count: count * 3)
-        self.reaches = file.floats(reaches, count: count)
-        self.subtreeReaches = file.floats(subtreeReaches, count: count)
-        self.rowCountries = file.shorts(rowCountries, count: count)
-        self.rowDivisions = file.shorts(rowDivisions, count: count)
+        tree = Tree(
+            vectors: file.floats(vectors, count: count * 3), reaches: file.floats(reaches, count: count),
+            subtreeReaches: file.floats(subtreeReaches, count: count), rowCountries: file.shorts(rowCountries, count: count),
+            rowDivisions: file.shorts(rowDivisions, count: count))
         self.divisions = (divisions, divisionCount)
         self.countries = (countries, countryCount)
         self.zones = (zones, zoneCount)
@@ -184,13 +181,10 @@ struct PlaceIndex: Sendable {
         self.texts = (texts, textSize)
         self.sources = sources
         self.count = count
-        let starts = [
-            ("header", 0), ("rows", rows), ("vectors", vectors), ("reaches", reaches), ("subtree reaches", subtreeReaches),
-            ("row countries", rowCountries), ("row divisions", rowDivisions), ("divisions", divisions), ("countries", countries),
-            ("zones", zones), ("regions", regions), ("texts", texts),
-            ("borders", bordersOffset), ("", file.count),
+        sectionStarts = [
+            0, rows, vectors, reaches, subtreeReaches, rowCountries, rowDivisions, divisions, countries, zones, regions, texts,
+            bordersOffset, file.count,
         ]
-        sections = zip(starts, starts.dropFirst()).map { ($0.0, $0.1..<$1.1) }
     }
 
     /// Whether the files this index was built from are the ones installed now: libgeonames
@@ -208,9 +202,9 @@ struct PlaceIndex: Sendable {
     func population(_ row: Int) -> Int { word(row, 8) }
     /// The index in the country table of the country of place `row` (places of one country
     /// share it).
-    func countryIndex(_ row: Int) -> Int { Int(rowCountries[row]) }
+    func countryIndex(_ row: Int) -> Int { Int(tree.rowCountries[row]) }
     /// The index in the division table of the division of place `row`.
-    func divisionIndex(_ row: Int) -> Int { Int(rowDivisions[row]) }
+    func divisionIndex(_ row: Int) -> Int { Int(tree.rowDivisions[row]) }
 
     /// Place `row`, or `nil` when its texts or table indexes are not valid (a damaged file).
     func record(_ row: Int) -> PlaceRecord? {
@@ -281,13 +275,6 @@ struct PlaceIndex: Sendable {
 
     private func word(_ row: Int, _ offset: Int) -> Int {
         file.word(rows + row * Self.rowSize + offset)
-    }
-
-    /// What a nearest-place search is narrowed to: the places of one country or of one
-    /// division (indexes in their tables).
-    enum Filter {
-        case country(Int)
-        case division(Int)
     }
 
     /// How far a place of `population` reaches from its point, in metres: 12 m × √population
@@ -428,20 +415,43 @@ private struct HeaderReader {
     }
 }
 
-/// The rows as a k-d search reads them.
-extension PlaceIndex: KDRows {
-    var rowCount: Int { count }
+extension PlaceIndex {
+    /// The rows as a k-d search reads them, kept in memory (small, so that a search carries
+    /// nothing else along).
+    struct Tree: KDRows {
+        /// The unit vector of each row, three floats a row.
+        let vectors: [Float]
+        /// For each row, at least the squared chord its place reaches (the square of the reach
+        /// as an angle, (reach ÷ earth's radius)², never less than the chord's), and the largest
+        /// of those in the subtree it splits, for `KDOrder.rows(reaching:…)`; the finder then
+        /// measures each place found along the surface.
+        let reaches: [Float]
+        let subtreeReaches: [Float]
+        /// The index in the country table of each row's country, and in the division table of
+        /// its division, for searches within one country or state.
+        let rowCountries: [UInt16]
+        let rowDivisions: [UInt16]
 
-    func component(_ row: Int, _ axis: Int) -> Float { vectors[row * 3 + axis] }
-
-    func accepts(_ row: Int, _ filter: Filter) -> Bool {
-        switch filter {
-        case .country(let country): Int(rowCountries[row]) == country
-        case .division(let division): Int(rowDivisions[row]) == division
+        /// What a nearest-place search is narrowed to: the places of one country or of one
+        /// division (indexes in their tables).
+        enum Filter {
+            case country(Int)
+            case division(Int)
         }
+
+        var rowCount: Int { reaches.count }
+
+        func component(_ row: Int, _ axis: Int) -> Float { vectors[row * 3 + axis] }
+
+        func accepts(_ row: Int, _ filter: Filter) -> Bool {
+            switch filter {
+            case .country(let country): Int(rowCountries[row]) == country
+            case .division(let division): Int(rowDivisions[row]) == division
+            }
+        }
+
+        func reach(_ row: Int) -> Float { reaches[row] }
+
+        func subtreeReach(_ row: Int) -> Float { subtreeReaches[row] }
     }
-
-    func reach(_ row: Int) -> Float { reaches[row] }
-
-    func subtreeReach(_ row: Int) -> Float { subtreeReaches[row] }
 }
