@@ -51,26 +51,20 @@ enum KDOrder {
         }
     }
 
-    /// The row nearest to `point` among `vectors` (three per row, in the tree's order); `nil`
-    /// when there are none.
-    static func nearest(to point: UnitVector, in vectors: [Float]) -> Int? {
-        nearest(to: point, in: vectors, labels: [], label: 0)
-    }
-
-    /// The row nearest to `point` among those whose entry in `labels` is `label` (all rows when
-    /// `labels` is empty); `nil` when there are none.
-    static func nearest(to point: UnitVector, in vectors: [Float], labels: [UInt16], label: UInt16) -> Int? {
-        var search = Search(vectors: vectors, target: point, limit: .infinity, labels: labels, label: label)
-        search.nearest(0, vectors.count / 3, axis: 0)
+    /// The row nearest to `point` among `rows` (all of them when `filter` is `nil`, else those
+    /// it accepts); `nil` when there are none.
+    static func nearest<Rows: KDRows>(to point: UnitVector, in rows: Rows, filter: Rows.Filter? = nil) -> Int? {
+        var search = Search(rows: rows, target: point, limit: .infinity, filter: filter)
+        search.nearest(0, rows.rowCount, axis: 0)
         return search.found.first
     }
 
     /// The rows whose own reach takes in `point`: those whose squared chord to it is at most
-    /// their `reaches` entry. `subtreeReaches` (`subtreeMaxima(reaches)`) lets the search skip
+    /// their `reach`. Their `subtreeReach` (`subtreeMaxima` of the reaches) lets the search skip
     /// every part of the tree that reaches nowhere near.
-    static func rows(reaching point: UnitVector, in vectors: [Float], reaches: [Float], subtreeReaches: [Float]) -> [Int] {
-        var search = Search(vectors: vectors, target: point, limit: 0, labels: [], label: 0)
-        search.reaching(0, vectors.count / 3, axis: 0, reaches: reaches, subtreeReaches: subtreeReaches)
+    static func rows<Rows: KDRows>(reaching point: UnitVector, in rows: Rows) -> [Int] {
+        var search = Search(rows: rows, target: point, limit: 0, filter: nil)
+        search.reaching(0, rows.rowCount, axis: 0)
         return search.found
     }
 
@@ -90,35 +84,42 @@ enum KDOrder {
 
     /// One search: the recursion over the implicit tree, with no closures (which would box
     /// what they capture at every call).
-    private struct Search {
-        let vectors: [Float]
+    private struct Search<Rows: KDRows> {
+        let rows: Rows
         let target: UnitVector
         /// For `nearest`, the squared chord of the best row so far (`reaching` uses each row's reach).
         var limit: Double
-        /// For `nearest`, only rows whose label is `label` count (all when `labels` is empty).
-        let labels: [UInt16]
-        let label: UInt16
+        /// For `nearest`, only rows it accepts count (all when `nil`).
+        let filter: Rows.Filter?
         var found: [Int] = []
 
         @inline(__always)
         private func chordSquared(_ row: Int) -> Double {
-            let dx = target.x - Double(vectors[row * 3])
-            let dy = target.y - Double(vectors[row * 3 + 1])
-            let dz = target.z - Double(vectors[row * 3 + 2])
+            let dx = target.x - Double(rows.component(row, 0))
+            let dy = target.y - Double(rows.component(row, 1))
+            let dz = target.z - Double(rows.component(row, 2))
             return dx * dx + dy * dy + dz * dz
         }
 
         /// How far `target` is past the splitting row's plane on `axis` (negative: below it).
+        @inline(__always)
         private func offset(_ row: Int, axis: Int) -> Double {
             let component = axis == 0 ? target.x : axis == 1 ? target.y : target.z
-            return component - Double(vectors[row * 3 + axis])
+            return component - Double(rows.component(row, axis))
+        }
+
+        /// Whether row `row` counts for `nearest`.
+        @inline(__always)
+        private func isAccepted(_ row: Int) -> Bool {
+            guard let filter else { return true }
+            return rows.accepts(row, filter)
         }
 
         mutating func nearest(_ lower: Int, _ upper: Int, axis: Int) {
             guard lower < upper else { return }
             let middle = lower + (upper - lower) / 2
             let squared = chordSquared(middle)
-            if squared < limit, labels.isEmpty || labels[middle] == label {
+            if squared < limit, isAccepted(middle) {
                 limit = squared
                 found = [middle]
             }
@@ -135,19 +136,36 @@ enum KDOrder {
 
         /// Rows on the far side of a splitting plane are at least the plane's distance away, so
         /// a side whose rows all reach less than that is skipped.
-        mutating func reaching(_ lower: Int, _ upper: Int, axis: Int, reaches: [Float], subtreeReaches: [Float]) {
+        mutating func reaching(_ lower: Int, _ upper: Int, axis: Int) {
             guard lower < upper else { return }
             let middle = lower + (upper - lower) / 2
             let squared = chordSquared(middle)
-            if squared <= Double(reaches[middle]) { found.append(middle) }
+            if squared <= Double(rows.reach(middle)) { found.append(middle) }
             let next = axis == 2 ? 0 : axis + 1
             let offset = offset(middle, axis: axis)
-            if middle > lower, offset <= 0 || offset * offset <= Double(subtreeReaches[lower + (middle - lower) / 2]) {
-                reaching(lower, middle, axis: next, reaches: reaches, subtreeReaches: subtreeReaches)
+            if middle > lower, offset <= 0 || offset * offset <= Double(rows.subtreeReach(lower + (middle - lower) / 2)) {
+                reaching(lower, middle, axis: next)
             }
-            if upper > middle + 1, offset >= 0 || offset * offset <= Double(subtreeReaches[middle + 1 + (upper - middle - 1) / 2]) {
-                reaching(middle + 1, upper, axis: next, reaches: reaches, subtreeReaches: subtreeReaches)
+            if upper > middle + 1, offset >= 0 || offset * offset <= Double(rows.subtreeReach(middle + 1 + (upper - middle - 1) / 2)) {
+                reaching(middle + 1, upper, axis: next)
             }
         }
     }
+}
+
+/// The rows a `KDOrder` search reads, in the tree's order, wherever they are kept (the place
+/// index reads them from its file in place).
+protocol KDRows {
+    /// What a nearest-row search may be narrowed to.
+    associatedtype Filter
+    /// The number of rows.
+    var rowCount: Int { get }
+    /// Component `axis` (0, 1, 2: x, y, z) of row `row`'s unit vector.
+    func component(_ row: Int, _ axis: Int) -> Float
+    /// Whether row `row` counts for a search narrowed to `filter`.
+    func accepts(_ row: Int, _ filter: Filter) -> Bool
+    /// The squared chord row `row` reaches.
+    func reach(_ row: Int) -> Float
+    /// The largest `reach` in the subtree row `row` splits.
+    func subtreeReach(_ row: Int) -> Float
 }

@@ -100,25 +100,22 @@ public struct PlaceFinder: Sendable {
             index.borders.region(latitude: latitude, longitude: longitude)
             ?? index.borders.nearestRegion(latitude: latitude, longitude: longitude, within: Self.territorialSea)?.region
         guard let region, region < index.regionCount, let area = index.regionRecord(region) else {
-            guard let nearest = KDOrder.nearest(to: point, in: index.vectors),
+            guard let nearest = KDOrder.nearest(to: point, in: index.tree),
                 distance(to: nearest, latitude, longitude) <= Self.regionRange
             else { return nil }
             return placemark(nearest, from: query, namingCity: distance(to: nearest, latitude, longitude) <= Self.cityRange, atSea: true)
         }
         // The places of the state compete, for a state with places; else those of the country.
-        let (labels, label) =
-            index.regionDivision(region).map { (index.rowDivisions, UInt16(truncatingIfNeeded: $0)) }
-            ?? (index.rowCountries, UInt16(truncatingIfNeeded: index.regionCountry(region)))
-        guard let nearest = KDOrder.nearest(to: point, in: index.vectors, labels: labels, label: label) else {
+        let filter = index.regionDivision(region).map(PlaceIndex.Tree.Filter.division) ?? .country(index.regionCountry(region))
+        guard let nearest = KDOrder.nearest(to: point, in: index.tree, filter: filter) else {
             return placemark(
-                of: area, zone: KDOrder.nearest(to: point, in: index.vectors).flatMap { index.record($0)?.timeZone }, at: query)
+                of: area, zone: KDOrder.nearest(to: point, in: index.tree).flatMap { index.record($0)?.timeZone }, at: query)
         }
         guard distance(to: nearest, latitude, longitude) <= Self.cityRange else {
             return placemark(nearest, from: query, namingCity: false, area: area)
         }
         var deepest: (row: Int, depth: Double)? = nil
-        let reaching = KDOrder.rows(reaching: point, in: index.vectors, reaches: index.reaches, subtreeReaches: index.subtreeReaches)
-        for row in reaching where labels[row] == label {
+        for row in KDOrder.rows(reaching: point, in: index.tree) where index.tree.accepts(row, filter) {
             let depth = distance(to: row, latitude, longitude) / PlaceIndex.reach(population: index.population(row))
             if depth <= 1, depth < deepest?.depth ?? .infinity { deepest = (row, depth) }
         }

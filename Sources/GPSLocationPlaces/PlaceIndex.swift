@@ -22,32 +22,46 @@ struct PlaceRecord: Sendable, Equatable {
     var longitude: Double
 }
 
-/// Every place in a compact form that loads in about a millisecond, laid out for nearest-place
-/// searches: a table of fixed-size rows in the order of an implicit k-d tree over the places'
-/// unit vectors (so a lookup visits a few dozen rows, not all of them), the divisions, countries
-/// and time zones once each in tables of their own, the border regions (`BorderData`), the
-/// texts, and last the borders' spatial index
-/// (`BorderGrid`), which is read from the file as lookups need it (`BorderIndex`).
+/// Every place in a compact form laid out for nearest-place searches and read in place: a
+/// table of fixed-size rows in the order of an implicit k-d tree over the places' unit vectors
+/// (so a lookup visits a few dozen rows, not all of them), beside it the rows' unit vectors, how
+/// far each place reaches and the largest reach in each subtree (`KDOrder`), the divisions,
+/// countries and time zones once each in tables of their own, the border regions
+/// (`BorderData`), the texts, and last the borders' spatial index (`BorderGrid`, read by
+/// `BorderIndex`).
 ///
 /// Built once from the system's data (`PlaceIndexBuilder`) and kept in the cache
 /// (`$XDG_CACHE_HOME/locate/places.index`, written atomically), stamped with the files it came
 /// from: a change to any of them (an upgrade of libgeonames, tzdata or iso-codes) makes it be
-/// built again. A cached file that is damaged or not one of ours is ignored and replaced.
+/// built again. The kept file is never copied or checked row by row: its places' part is mapped
+/// read-only and its borders read where a lookup asks; opening it reads its header (the magic,
+/// which names the format, the counts, the sources), which must lay out sections that fill the
+/// file exactly; a file that does not is ignored and replaced.
+/// Every later read is checked against its section, so a file damaged inside its sections gives
+/// a wrong place or none, never a crash.
 struct PlaceIndex: Sendable {
-    static let magic = Array("LOCATE-PLACES-3\n".utf8)
+    static let magic = Array("LOCATE-PLACES-4\n".utf8)
     /// The index file's name in the cache directory.
     static let fileName = "places.index"
 
-    private static let rowSize = 44
+    /// A row: latitude, longitude (micro-degrees), population, GeoNames id, name (offset and
+    /// length in the texts), then the indexes of its division, country and time zone, 16 bits each.
+    private static let rowSize = 32
+    /// A unit vector (three floats), a reach and a subtree's largest reach, one of each a row.
+    private static let vectorSize = 12
+    private static let reachSize = 4
     private static let tableEntrySize = (division: 24, country: 24, zone: 8)
     private static let regionSize = 40
 
-    private let bytes: [UInt8]
+    /// The places' part of the file (all but the borders).
+    private let file: FileBytes
     private let rows: Int
+    /// What the tree's searches read of every row.
+    let tree: Tree
     private let divisions: (offset: Int, count: Int)
     private let countries: (offset: Int, count: Int)
     private let zones: (offset: Int, count: Int)
-    private let texts: Int
+    private let texts: (offset: Int, size: Int)
     private let regions: (offset: Int, count: Int)
     /// The borders' spatial index.
     let borders: BorderIndex
@@ -55,20 +69,18 @@ struct PlaceIndex: Sendable {
     let borderSectionSize: Int
     /// The files the index was built from, with their `stat` stamps then.
     private let sources: [(path: String, stamp: [Int])]
-    /// The unit vector of each row, three floats a row, for the searches.
-    let vectors: [Float]
-    /// For each row, at least the squared chord its place reaches (the square of the reach as an
-    /// angle, (reach ÷ earth's radius)², never less than the chord's), and the largest of those
-    /// in the subtree it splits, for `KDOrder.rows(reaching:…)`; the finder then measures each
-    /// place found along the surface.
-    let reaches: [Float]
-    let subtreeReaches: [Float]
     /// Number of places.
     let count: Int
-    /// The index in the country table of each row's country (`countryIndex`), and in the
-    /// division table of its division, for searches within one country or state.
-    let rowCountries: [UInt16]
-    let rowDivisions: [UInt16]
+    /// Where each section of the file starts, in the file's order (`sectionNames`), and its end.
+    private let sectionStarts: [Int]
+    private static let sectionNames = [
+        "header", "rows", "vectors", "reaches", "subtree reaches", "row countries", "row divisions", "divisions", "countries", "zones",
+        "regions", "texts", "borders",
+    ]
+    /// Where each section of the file is, in the file's order, by name.
+    var sections: [(name: String, range: Range<Int>)] {
+        zip(Self.sectionNames, zip(sectionStarts, sectionStarts.dropFirst())).map { ($0, $1.0..<$1.1) }
+    }
 
     /// The indexes this process has loaded, by path, with the file's `stat` stamp then: an index
     /// file that did not change is not read again.
@@ -106,16 +118,17 @@ struct PlaceIndex: Sendable {
         self.init(file: FileBytes(bytes))
     }
 
-    /// The index in `file`, or `nil` when it is not a complete, valid index. All but the
-    /// borders' spatial index is copied out and checked now; that is checked as it is read.
+    /// The index in `file`, or `nil` when its header is not one of ours or does not lay out
+    /// sections that fill the file exactly. Only the header is read now; the rest as lookups
+    /// need it, each read checked. The places' part of an open file is mapped read-only (it may
+    /// be, as the file is only ever replaced by a rename, in a directory that is the user's
+    /// alone); the borders' part is read where a lookup asks.
     init?(file: FileBytes) {
-        let header = file.bytes(0..<(Self.magic.count + 32))
-        guard header.count == Self.magic.count + 32, header.starts(with: Self.magic) else { return nil }
-        let bordersOffset = ByteWords.word(header, at: Self.magic.count + 28)
-        guard bordersOffset <= file.count, let borders = BorderIndex(file: file, offset: bordersOffset) else { return nil }
-        let bytes = file.bytes(0..<bordersOffset)
-        var reader = ByteReader(bytes: bytes)
-        guard reader.take(Self.magic.count) == Self.magic[...],
+        let bordersOffset = file.word(Self.magic.count + 28)
+        guard bordersOffset >= Self.magic.count + 32, bordersOffset <= file.count else { return nil }
+        let places = file.mappedPrefix(bordersOffset) ?? file
+        var reader = HeaderReader(file: places)
+        guard reader.take(Self.magic.count) == Self.magic,
             let count = reader.u32(), count <= 1_000_000,
             let divisionCount = reader.u32(), divisionCount <= 65_536,
             let countryCount = reader.u32(), countryCount <= 65_536,
@@ -123,11 +136,12 @@ struct PlaceIndex: Sendable {
             let textSize = reader.u32(),
             let sourceCount = reader.u32(), sourceCount <= 16,
             let regionCount = reader.u32(), regionCount <= 65_535,
-            reader.u32() != nil
+            reader.u32() == bordersOffset
         else { return nil }
         var sources: [(path: String, stamp: [Int])] = []
         for _ in 0..<sourceCount {
-            guard let pathLength = reader.u32(), let path = reader.take(pathLength), let stampCount = reader.u32(), stampCount <= 32
+            guard let pathLength = reader.u32(), pathLength <= 4096, let path = reader.take(pathLength), let stampCount = reader.u32(),
+                stampCount <= 32
             else { return nil }
             var stamp: [Int] = []
             for _ in 0..<stampCount {
@@ -137,66 +151,40 @@ struct PlaceIndex: Sendable {
             sources.append((String(decoding: path, as: UTF8.self), stamp))
         }
         let rows = reader.position
-        let divisions = rows + count * Self.rowSize
+        let vectors = rows + count * Self.rowSize
+        let reaches = vectors + count * Self.vectorSize
+        let subtreeReaches = reaches + count * Self.reachSize
+        let rowCountries = subtreeReaches + count * Self.reachSize
+        let rowDivisions = rowCountries + count * 2
+        let divisions = rowDivisions + count * 2
         let countries = divisions + divisionCount * Self.tableEntrySize.division
         let zones = countries + countryCount * Self.tableEntrySize.country
         let regions = zones + zoneCount * Self.tableEntrySize.zone
         let texts = regions + regionCount * Self.regionSize
-        guard texts <= bytes.count, bytes.count - texts == textSize else { return nil }
-        self.bytes = bytes
+        guard texts <= bordersOffset, bordersOffset - texts == textSize,
+            let borders = BorderIndex(file: file, offset: bordersOffset)
+        else { return nil }
+        self.file = places
         self.borders = borders
         borderSectionSize = file.count - bordersOffset
-        self.regions = (regions, regionCount)
         self.rows = rows
+        // What the searches read all over, read in one go each (not checked: a damaged float
+        // or label only misleads a search, which stays inside these arrays).
+        tree = Tree(
+            vectors: file.floats(vectors, count: count * 3), reaches: file.floats(reaches, count: count),
+            subtreeReaches: file.floats(subtreeReaches, count: count), rowCountries: file.shorts(rowCountries, count: count),
+            rowDivisions: file.shorts(rowDivisions, count: count))
         self.divisions = (divisions, divisionCount)
         self.countries = (countries, countryCount)
         self.zones = (zones, zoneCount)
-        self.texts = texts
+        self.regions = (regions, regionCount)
+        self.texts = (texts, textSize)
         self.sources = sources
         self.count = count
-        let textSpace = bytes.count - texts
-        func isText(_ offset: Int, _ length: Int) -> Bool { offset <= textSpace && length <= textSpace - offset }
-        var vectors = [Float](repeating: 0, count: count * 3)
-        var (rowCountries, rowDivisions) = ([UInt16](repeating: 0, count: count), [UInt16](repeating: 0, count: count))
-        for row in 0..<count {
-            let base = rows + row * Self.rowSize
-            for axis in 0..<3 {
-                let value = Float(bitPattern: UInt32(ByteWords.word(bytes, at: base + axis * 4)))
-                guard value.isFinite, abs(value) <= 1.001 else { return nil }
-                vectors[row * 3 + axis] = value
-            }
-            let (latitude, longitude) = (
-                Self.signed(ByteWords.word(bytes, at: base + 12)), Self.signed(ByteWords.word(bytes, at: base + 16))
-            )
-            let (division, country) = (ByteWords.short(bytes, at: base + 36), ByteWords.short(bytes, at: base + 38))
-            guard abs(latitude) <= 90_000_000, abs(longitude) <= 180_000_000,
-                isText(ByteWords.word(bytes, at: base + 28), ByteWords.word(bytes, at: base + 32)), division < divisionCount,
-                country < countryCount, ByteWords.short(bytes, at: base + 40) < zoneCount
-            else { return nil }
-            (rowDivisions[row], rowCountries[row]) = (UInt16(division), UInt16(country))
-        }
-        self.rowCountries = rowCountries
-        self.rowDivisions = rowDivisions
-        self.vectors = vectors
-        let reaches = (0..<count).map { row in
-            // Rounded up, so that the float never cuts off what the double takes in.
-            Float(Double(max(ByteWords.word(bytes, at: rows + row * Self.rowSize + 20), 1)) * 144 / (6_371_008.8 * 6_371_008.8)).nextUp
-        }
-        self.reaches = reaches
-        subtreeReaches = KDOrder.subtreeMaxima(reaches)
-        for (table, entries, size) in [
-            (self.divisions, 3, 24), (self.countries, 3, 24), (self.zones, 1, 8), (self.regions, 4, Self.regionSize),
-        ] {
-            for index in 0..<table.count {
-                for field in 0..<entries {
-                    let reference = table.offset + index * size + field * 8
-                    guard isText(ByteWords.word(bytes, at: reference), ByteWords.word(bytes, at: reference + 4)) else { return nil }
-                }
-            }
-        }
-        for region in 0..<regionCount {
-            guard ByteWords.short(bytes, at: regions + region * Self.regionSize + 32) < countryCount else { return nil }
-        }
+        sectionStarts = [
+            0, rows, vectors, reaches, subtreeReaches, rowCountries, rowDivisions, divisions, countries, zones, regions, texts,
+            bordersOffset, file.count,
+        ]
     }
 
     /// Whether the files this index was built from are the ones installed now: libgeonames
@@ -207,27 +195,32 @@ struct PlaceIndex: Sendable {
     }
 
     /// The latitude of place `row`, in degrees.
-    func latitude(_ row: Int) -> Double { Double(Self.signed(word(row, 12))) / 1e6 }
+    func latitude(_ row: Int) -> Double { Double(Self.signed(word(row, 0))) / 1e6 }
     /// The longitude of place `row`, in degrees.
-    func longitude(_ row: Int) -> Double { Double(Self.signed(word(row, 16))) / 1e6 }
+    func longitude(_ row: Int) -> Double { Double(Self.signed(word(row, 4))) / 1e6 }
     /// The population of place `row`.
-    func population(_ row: Int) -> Int { word(row, 20) }
-    /// The index of the country of place `row` in the country table (places of one country
+    func population(_ row: Int) -> Int { word(row, 8) }
+    /// The index in the country table of the country of place `row` (places of one country
     /// share it).
-    func countryIndex(_ row: Int) -> Int { ByteWords.short(bytes, at: rows + row * Self.rowSize + 38) }
+    func countryIndex(_ row: Int) -> Int { Int(tree.rowCountries[row]) }
+    /// The index in the division table of the division of place `row`.
+    func divisionIndex(_ row: Int) -> Int { Int(tree.rowDivisions[row]) }
 
-    /// Place `row`, or `nil` when its texts are not valid (a damaged file).
+    /// Place `row`, or `nil` when its texts or table indexes are not valid (a damaged file).
     func record(_ row: Int) -> PlaceRecord? {
         let base = rows + row * Self.rowSize
-        let division = divisions.offset + ByteWords.short(bytes, at: base + 36) * Self.tableEntrySize.division
-        let country = countries.offset + countryIndex(row) * Self.tableEntrySize.country
-        let zone = zones.offset + ByteWords.short(bytes, at: base + 40) * Self.tableEntrySize.zone
-        guard let name = text(at: base + 28),
-            let divisionCode = text(at: division), let divisionName = text(at: division + 8), let divisionISOName = text(at: division + 16),
-            let countryCode = text(at: country), let countryName = text(at: country + 8), let countryISOName = text(at: country + 16),
-            let timeZone = text(at: zone)
+        let (division, country, zone) = (file.short(base + 24), file.short(base + 26), file.short(base + 28))
+        guard division < divisions.count, country < countries.count, zone < zones.count else { return nil }
+        let divisionEntry = divisions.offset + division * Self.tableEntrySize.division
+        let countryEntry = countries.offset + country * Self.tableEntrySize.country
+        guard let name = text(at: base + 16),
+            let divisionCode = text(at: divisionEntry), let divisionName = text(at: divisionEntry + 8),
+            let divisionISOName = text(at: divisionEntry + 16),
+            let countryCode = text(at: countryEntry), let countryName = text(at: countryEntry + 8),
+            let countryISOName = text(at: countryEntry + 16),
+            let timeZone = text(at: zones.offset + zone * Self.tableEntrySize.zone)
         else { return nil }
-        let id = word(row, 24)
+        let id = word(row, 12)
         return PlaceRecord(
             id: id == 0 ? "" : String(id), name: name, divisionCode: divisionCode, division: divisionName, divisionISOName: divisionISOName,
             countryCode: countryCode, country: countryName, countryISOName: countryISOName, timeZone: timeZone,
@@ -238,12 +231,12 @@ struct PlaceIndex: Sendable {
     var regionCount: Int { regions.count }
 
     /// The index in the country table of region `region`'s country.
-    func regionCountry(_ region: Int) -> Int { ByteWords.short(bytes, at: regions.offset + region * Self.regionSize + 32) }
+    func regionCountry(_ region: Int) -> Int { file.short(regions.offset + region * Self.regionSize + 32) }
 
     /// The index in the division table of the places' division that state `region` is, or
     /// `nil` for a country or a state no place is in.
     func regionDivision(_ region: Int) -> Int? {
-        let division = ByteWords.short(bytes, at: regions.offset + region * Self.regionSize + 34)
+        let division = file.short(regions.offset + region * Self.regionSize + 34)
         return division < divisions.count ? division : nil
     }
 
@@ -251,6 +244,7 @@ struct PlaceIndex: Sendable {
     /// (empty for a country); `nil` when its texts are not valid.
     func regionRecord(_ region: Int) -> PlaceRecord? {
         let base = regions.offset + region * Self.regionSize
+        guard regionCountry(region) < countries.count else { return nil }
         let country = countries.offset + regionCountry(region) * Self.tableEntrySize.country
         guard let countryCode = text(at: country), let countryName = text(at: country + 8), let countryISOName = text(at: country + 16),
             let divisionCode = text(at: base + 8), let division = text(at: base + 16), let divisionISOName = text(at: base + 24)
@@ -263,19 +257,24 @@ struct PlaceIndex: Sendable {
     /// The English name of place `row`, as text, without checking the rest of its record (for
     /// matching names; an invalid name only fails to match).
     func name(_ row: Int) -> String {
-        let reference = rows + row * Self.rowSize + 28
-        let start = texts + ByteWords.word(bytes, at: reference)
-        return String(decoding: bytes[start..<(start + ByteWords.word(bytes, at: reference + 4))], as: UTF8.self)
+        String(decoding: textBytes(at: rows + row * Self.rowSize + 16) ?? [], as: UTF8.self)
     }
 
     /// The text whose offset and length are at `reference`, if it is valid.
     private func text(at reference: Int) -> String? {
-        let start = texts + ByteWords.word(bytes, at: reference)
-        return UntrustedText.shownText(bytes[start..<(start + ByteWords.word(bytes, at: reference + 4))])
+        textBytes(at: reference).flatMap { UntrustedText.shownText($0[...]) }
+    }
+
+    /// The bytes of the text whose offset and length are at `reference`, or `nil` when they
+    /// are not inside the texts.
+    private func textBytes(at reference: Int) -> [UInt8]? {
+        let (offset, length) = (file.word(reference), file.word(reference + 4))
+        guard offset <= texts.size, length <= texts.size - offset else { return nil }
+        return file.bytes((texts.offset + offset)..<(texts.offset + offset + length))
     }
 
     private func word(_ row: Int, _ offset: Int) -> Int {
-        ByteWords.word(bytes, at: rows + row * Self.rowSize + offset)
+        file.word(rows + row * Self.rowSize + offset)
     }
 
     /// How far a place of `population` reaches from its point, in metres: 12 m × √population
@@ -333,15 +332,23 @@ struct PlaceIndex: Sendable {
             place.latitude.isFinite && place.longitude.isFinite && abs(place.latitude) <= 90 && abs(place.longitude) <= 180
                 && (place.id.isEmpty || UInt32(place.id) != nil)
         }
-        var table: [UInt8] = []
+        var (table, vectors, reaches, labels): ([UInt8], [UInt8], [Float], (countries: [UInt8], divisions: [UInt8])) = (
+            [], [], [], ([], [])
+        )
         for place in KDOrder.arranged(kept, vector: { UnitVector(latitude: $0.latitude, longitude: $0.longitude) }) {
             let vector = UnitVector(latitude: place.latitude, longitude: place.longitude)
-            for component in [vector.x, vector.y, vector.z] { table += word(Float(component).bitPattern) }
+            for component in [vector.x, vector.y, vector.z] { vectors += word(Float(component).bitPattern) }
+            // The squared chord of the reach as an angle, rounded up, so that the float never
+            // cuts off what the double takes in.
+            reaches.append(Float(Double(max(place.population, 1)) * 144 / (6_371_008.8 * 6_371_008.8)).nextUp)
             table += word(UInt32(bitPattern: Int32((place.latitude * 1e6).rounded())))
             table += word(UInt32(bitPattern: Int32((place.longitude * 1e6).rounded())))
             table += word(place.population) + word(UInt32(place.id) ?? 0) + reference(place.name)
             for index in [division(place), country(place), zone(place), 0] { table += short(UInt16(truncatingIfNeeded: index)) }
+            labels.countries += short(UInt16(truncatingIfNeeded: country(place)))
+            labels.divisions += short(UInt16(truncatingIfNeeded: division(place)))
         }
+        let reachTables = (reaches + KDOrder.subtreeMaxima(reaches)).flatMap { word($0.bitPattern) }
         var regionsTable: [UInt8] = []
         for region in regions {
             regionsTable += reference(region.countryCode) + reference(region.divisionCode) + reference(region.division)
@@ -365,7 +372,9 @@ struct PlaceIndex: Sendable {
                 header += word(UInt32(truncatingIfNeeded: bits)) + word(UInt32(truncatingIfNeeded: bits >> 32))
             }
         }
-        var index = header + table + tables.divisions + tables.countries + tables.zones + regionsTable + texts
+        var index =
+            header + table + vectors + reachTables + labels.countries + labels.divisions + tables.divisions + tables.countries
+            + tables.zones + regionsTable + texts
         let bordersOffset = index.count
         for (position, byte) in word(UInt32(bordersOffset)).enumerated() { index[bordersOffsetField + position] = byte }
         return index + borders
@@ -383,24 +392,66 @@ struct PlaceIndex: Sendable {
     }
 }
 
-/// Reading little-endian numbers off the front of some bytes, each read checked against the end.
-private struct ByteReader {
-    let bytes: [UInt8]
+/// Reading little-endian numbers off the front of a file, each read checked against the end.
+private struct HeaderReader {
+    let file: FileBytes
     var position = 0
 
-    mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-        guard count >= 0, count <= bytes.count - position else { return nil }
+    mutating func take(_ count: Int) -> [UInt8]? {
+        guard count >= 0, count <= file.count - position else { return nil }
         defer { position += count }
-        return bytes[position..<(position + count)]
+        return file.bytes(position..<(position + count))
     }
 
     mutating func u32() -> Int? {
-        guard take(4) != nil else { return nil }
-        return ByteWords.word(bytes, at: position - 4)
+        guard position <= file.count - 4 else { return nil }
+        defer { position += 4 }
+        return file.word(position)
     }
 
     mutating func i64() -> Int64? {
         guard let low = u32(), let high = u32() else { return nil }
         return Int64(bitPattern: UInt64(high) << 32 | UInt64(low))
+    }
+}
+
+extension PlaceIndex {
+    /// The rows as a k-d search reads them, kept in memory (small, so that a search carries
+    /// nothing else along).
+    struct Tree: KDRows {
+        /// The unit vector of each row, three floats a row.
+        let vectors: [Float]
+        /// For each row, at least the squared chord its place reaches (the square of the reach
+        /// as an angle, (reach ÷ earth's radius)², never less than the chord's), and the largest
+        /// of those in the subtree it splits, for `KDOrder.rows(reaching:…)`; the finder then
+        /// measures each place found along the surface.
+        let reaches: [Float]
+        let subtreeReaches: [Float]
+        /// The index in the country table of each row's country, and in the division table of
+        /// its division, for searches within one country or state.
+        let rowCountries: [UInt16]
+        let rowDivisions: [UInt16]
+
+        /// What a nearest-place search is narrowed to: the places of one country or of one
+        /// division (indexes in their tables).
+        enum Filter {
+            case country(Int)
+            case division(Int)
+        }
+
+        var rowCount: Int { reaches.count }
+
+        func component(_ row: Int, _ axis: Int) -> Float { vectors[row * 3 + axis] }
+
+        func accepts(_ row: Int, _ filter: Filter) -> Bool {
+            switch filter {
+            case .country(let country): Int(rowCountries[row]) == country
+            case .division(let division): Int(rowDivisions[row]) == division
+            }
+        }
+
+        func reach(_ row: Int) -> Float { reaches[row] }
+
+        func subtreeReach(_ row: Int) -> Float { subtreeReaches[row] }
     }
 }

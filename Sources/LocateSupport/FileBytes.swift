@@ -2,13 +2,20 @@ import Glibc
 
 /// Read-only bytes that are either an open file, read where asked (positioned reads: only what a
 /// reader asks for is copied in, so a large file costs the process no memory for the parts it
-/// does not read), or a copy of an array, with every read checked against the end: a damaged,
-/// hostile or shrunk file gives wrong numbers or zeros, never a crash. Shared by the libraries
-/// (`package`).
+/// does not read), a file mapped read-only (the pages a reader touches are read in, and shared
+/// with every process that maps the same file), or a copy of an array, with every read checked
+/// against the end: a damaged or hostile file gives wrong numbers or zeros, never a crash.
+/// Shared by the libraries (`package`).
+///
+/// A mapped file must not shrink while it is mapped (a read past its new end would be a
+/// `SIGBUS`): map only a file that is replaced by renaming a new one onto it, never rewritten
+/// in place, in a directory no one else can write, as the cache's files are.
 package final class FileBytes: @unchecked Sendable {
     // @unchecked: the bytes are never written after init; pread has no shared file offset.
-    private let memory: UnsafeMutableRawPointer?
+    @usableFromInline let memory: UnsafeMutableRawPointer?
     private let descriptor: Int32
+    /// Whether `memory` is a mapping (unmapped at the end) rather than an allocation.
+    private let isMapped: Bool
     /// The number of bytes.
     package let count: Int
 
@@ -18,12 +25,21 @@ package final class FileBytes: @unchecked Sendable {
         bytes.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) } }
         memory = copy
         descriptor = -1
+        isMapped = false
         count = bytes.count
     }
 
     private init(descriptor: Int32, count: Int) {
         memory = nil
         self.descriptor = descriptor
+        isMapped = false
+        self.count = count
+    }
+
+    private init(mapping: UnsafeMutableRawPointer, count: Int) {
+        memory = mapping
+        descriptor = -1
+        isMapped = true
         self.count = count
     }
 
@@ -60,27 +76,77 @@ package final class FileBytes: @unchecked Sendable {
         return FileBytes(descriptor: descriptor, count: Int(status.st_size))
     }
 
+    /// The first `count` bytes of this open file, mapped read-only, or `nil` when these bytes
+    /// are not an open file (a copy is read in place already) or cannot be mapped. For a part
+    /// that is read often and all over (the kernel may map a whole large folio of the page cache
+    /// at a time, so a part that is read sparsely is better read where asked).
+    package func mappedPrefix(_ count: Int) -> FileBytes? {
+        guard descriptor >= 0, count > 0, count <= self.count,
+            let mapping = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED
+        else { return nil }
+        return FileBytes(mapping: mapping, count: count)
+    }
+
     deinit {
-        if let memory { memory.deallocate() }
+        if let memory { if isMapped { munmap(memory, count) } else { memory.deallocate() } }
         if descriptor >= 0 { close(descriptor) }
     }
 
     /// The little-endian 32-bit word at `offset`, or 0 when it is not inside.
-    package func word(_ offset: Int) -> Int {
+    @inlinable package func word(_ offset: Int) -> Int {
         guard offset >= 0, offset <= count - 4 else { return 0 }
         if let memory { return Int(UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
-        var value: UInt32 = 0
-        guard read(into: &value, 4, at: offset) else { return 0 }
-        return Int(UInt32(littleEndian: value))
+        return readWord(offset, size: 4)
     }
 
     /// The little-endian 16-bit word at `offset`, or 0 when it is not inside.
-    package func short(_ offset: Int) -> Int {
+    @inlinable package func short(_ offset: Int) -> Int {
         guard offset >= 0, offset <= count - 2 else { return 0 }
         if let memory { return Int(UInt16(littleEndian: memory.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) }
-        var value: UInt16 = 0
-        guard read(into: &value, 2, at: offset) else { return 0 }
-        return Int(UInt16(littleEndian: value))
+        return readWord(offset, size: 2)
+    }
+
+    /// The little-endian word of `size` (2 or 4) bytes at `offset` of the open file, or 0 when
+    /// it cannot be read.
+    @usableFromInline func readWord(_ offset: Int, size: Int) -> Int {
+        var value: UInt32 = 0
+        guard read(into: &value, size, at: offset) else { return 0 }
+        return Int(UInt32(littleEndian: value))
+    }
+
+    /// The `count` little-endian 32-bit floats from `offset`, copied in one go (zeros for those
+    /// not inside).
+    package func floats(_ offset: Int, count: Int) -> [Float] {
+        values(offset, count: count)
+    }
+
+    /// The `count` little-endian 16-bit words from `offset`, copied in one go (zeros for those
+    /// not inside).
+    package func shorts(_ offset: Int, count: Int) -> [UInt16] {
+        values(offset, count: count)
+    }
+
+    /// `count` values of `Value` from `offset`, as the bytes lie (little-endian on the
+    /// little-endian machines locate is built for).
+    private func values<Value: BitwiseCopyable>(_ offset: Int, count: Int) -> [Value] {
+        let size = MemoryLayout<Value>.size
+        let lower = min(max(offset, 0), self.count)
+        let available = count > 0 && offset >= 0 ? min(count, (self.count - lower) / size) : 0
+        let values = [Value](unsafeUninitializedCapacity: max(count, 0)) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            var filled = 0
+            if available > 0, let target = raw.baseAddress {
+                if let memory {
+                    target.copyMemory(from: memory + lower, byteCount: available * size)
+                    filled = available * size
+                } else if read(into: target, available * size, at: lower) {
+                    filled = available * size
+                }
+            }
+            UnsafeMutableRawBufferPointer(rebasing: raw[filled...]).initializeMemory(as: UInt8.self, repeating: 0)
+            initialized = max(count, 0)
+        }
+        return values
     }
 
     /// A copy of the bytes in `range`, clamped to the bytes there are (zeros where a shrunk

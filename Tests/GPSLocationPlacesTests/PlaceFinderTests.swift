@@ -186,7 +186,7 @@ struct PlaceFinderTests {
             // country's (every place, at sea).
             let rows = distances.indices.filter { row in
                 guard let region else { return true }
-                return index.regionDivision(region).map { Int(index.rowDivisions[row]) == $0 }
+                return index.regionDivision(region).map { index.divisionIndex(row) == $0 }
                     ?? (index.countryIndex(row) == index.regionCountry(region))
             }
             let nearest = rows.min { distances[$0] < distances[$1] }
@@ -323,6 +323,51 @@ struct PlaceFinderTests {
             try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city
                 == "Seoul")
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == good, "a truncated index is replaced")
+    }
+
+    /// The index is read in place, not checked row by row: a file cut short anywhere is refused
+    /// (its header no longer fits it) and replaced; bytes flipped inside any section give some
+    /// place or none, never a crash, read from the file mapped as the cache's is (replaced by a
+    /// rename, as the cache's is: a mapped file must not shrink).
+    @Test func anIndexDamagedInAnySectionIsReplacedOrAnswersSafely() throws {
+        let directory = try SharedPlaceIndex.copy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/" + PlaceIndex.fileName
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let sections = try #require(PlaceIndex(bytes: good)).sections
+        #expect(sections.map(\.name).count == 13 && sections.allSatisfy { !$0.range.isEmpty }, "\(sections.map(\.name))")
+        var generator = Mutator(seed: 27)
+        for section in sections {
+            for cut in [section.range.lowerBound, section.range.lowerBound + section.range.count / 2] where cut < good.count {
+                #expect(PlaceIndex(bytes: Array(good.prefix(cut))) == nil, "cut at \(cut), in the \(section.name)")
+            }
+            for round in 0..<2 {
+                var bytes = good
+                for _ in 0..<(round == 0 ? 1 : 64) {
+                    bytes[Int.random(in: section.range, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+                }
+                // A damaged header may be refused (which would rebuild the index, seconds a time).
+                if section.name == "header" {
+                    if let index = PlaceIndex(bytes: bytes) { _ = PlaceFinder(index: index, language: .english).geocode("Seoul") }
+                    continue
+                }
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                let finder = try PlaceFinder(language: .english, cacheDirectory: directory)
+                for _ in 0..<50 {
+                    let place = finder.reverseGeocode(
+                        latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator))
+                    #expect(place.map { !UntrustedText.hasHidden($0.formatted) } ?? true)
+                }
+                #expect(finder.geocode("Seoul").allSatisfy { !UntrustedText.hasHidden($0.formatted) })
+                #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "kept and read in place: the \(section.name)")
+            }
+        }
+        // Cut short, the kept file is replaced by a good one.
+        try Data(good.prefix(sections[5].range.lowerBound)).write(to: URL(fileURLWithPath: path), options: .atomic)
+        #expect(
+            try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city
+                == "Seoul")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == good, "a cut index is replaced")
     }
 
     @Test func anIndexFromOtherDataIsRebuilt() throws {
