@@ -27,4 +27,10 @@ typedef int (*CNetCDF_get_att_double)(int ncid, int varid, const char *name, dou
 typedef int (*CNetCDF_get_var_ushort)(int ncid, int varid, unsigned short *values);
 typedef const char *(*CNetCDF_strerror)(int status);
 
+/* The path of the shared object that holds `symbol`, or NULL (dladdr needs _GNU_SOURCE). */
+static inline const char *CNetCDF_object_path(const void *symbol) {
+    Dl_info information;
+    return dladdr(symbol, &information) != 0 ? information.dli_fname : NULL;
+}
+
 #endif

@@ -45,11 +45,7 @@ enum NetCDFLibrary {
         let attribute = try symbol("nc_get_att_double", as: CNetCDF_get_att_double.self)
         let values = try symbol("nc_get_var_ushort", as: CNetCDF_get_var_ushort.self)
         let errorText = try symbol("nc_strerror", as: CNetCDF_strerror.self)
-        var libraryPath = name
-        var information = Dl_info()
-        if dladdr(unsafeBitCast(open, to: UnsafeRawPointer.self), &information) != 0, let file = information.dli_fname {
-            libraryPath = String(cString: file)
-        }
+        let libraryPath = CNetCDF_object_path(unsafeBitCast(open, to: UnsafeRawPointer.self)).map { String(cString: $0) } ?? name
         func failure(_ what: String, _ status: Int32) -> GPSLocationError {
             .placeDataUnavailable(reason: "\(path): \(what): " + (errorText(status).map { String(cString: $0) } ?? "error \(status)"))
         }
