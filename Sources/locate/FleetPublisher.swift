@@ -32,23 +32,7 @@ struct FleetPublisher {
         }
         topic = broker.topic
         format = JSONFormat(includesEvents: false, fields: options.recordKind.fields(includingPlaces: false, devices: true))
-        reporter = Task { [client] in
-            var lastFailure: String?
-            for await event in client.events {
-                switch event {
-                case .connected:
-                    lastFailure = nil
-                    StandardStreams.diagnose("publishing events to \(client.configuration.broker)")
-                case .connectionFailed(let reason), .connectionLost(let reason):
-                    if reason != lastFailure { StandardStreams.diagnose("\(reason); trying again (events are kept meanwhile)") }
-                    lastFailure = reason
-                case .dropped(let count):
-                    if count == 1 || count % 1000 == 0 {
-                        StandardStreams.diagnose("the broker has been away too long: dropped \(count) oldest events")
-                    }
-                }
-            }
-        }
+        reporter = MQTTClientReporter.start(client, connected: "publishing events to \(client.configuration.broker)", kind: "event")
     }
 
     /// Queues `event`'s record, of `device`.

@@ -99,26 +99,7 @@ struct PublishCommand {
     }
 
     private func publish() async -> ExitStatus {
-        let reporter = Task { [client] in
-            var lastFailure: String?
-            for await event in client.events {
-                switch event {
-                case .connected:
-                    lastFailure = nil
-                    StandardStreams.diagnose("connected to \(client.configuration.broker)")
-                case .connectionFailed(let reason), .connectionLost(let reason):
-                    // Said once per cause, not at every attempt of the back-off.
-                    if reason != lastFailure { StandardStreams.diagnose("\(reason); trying again (records are kept meanwhile)") }
-                    lastFailure = reason
-                case .dropped(let count):
-                    if count == 1 || count % 1000 == 0 {
-                        StandardStreams.diagnose(
-                            "the broker has been away too long: dropped the \(count == 1 ? "oldest record" : "\(count) oldest records") (the queue holds \(client.configuration.queueLimit))"
-                        )
-                    }
-                }
-            }
-        }
+        let reporter = MQTTClientReporter.start(client, connected: "connected to \(client.configuration.broker)", kind: "record")
         if let discovery = format.discovery { client.announce(discovery) }
         var progress = Progress(stream: StreamProgress(replay: options.replayName))
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
