@@ -59,14 +59,17 @@ let package = Package(
 
         // Tests
         .testTarget(name: "LocateSupportTests", dependencies: ["LocateSupport"]),
-        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput"]),
+        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(
-            name: "LocateEndToEndTests", dependencies: ["locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput"]),
+            name: "LocateEndToEndTests",
+            dependencies: ["locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput", "AuthorizationFixtures"]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
+        // An authorization source held in memory, for the library's and the app cases' tests (not a product).
+        .target(name: "AuthorizationFixtures", dependencies: ["GPSLocation"], path: "Tests/AuthorizationFixtures"),
         // A plain host program of the library, for the end-to-end tests (not a product).
         .executableTarget(name: "LibraryProbe", dependencies: ["GPSLocation"], path: "Tests/LibraryProbe"),
     ],

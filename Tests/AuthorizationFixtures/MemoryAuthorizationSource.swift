@@ -1,11 +1,11 @@
 import Foundation
-import GPSLocation
+public import GPSLocation
 import Synchronization
 
-/// An authorization source held in memory, for the manager's own tests: a decision a test sets,
+/// An authorization source held in memory, for the tests of the manager and of apps built on it: a decision a test sets,
 /// the answers kept, and a kept location. (The consent store, the real source, has tests of its
 /// own; `locate`'s end-to-end tests run the two together.)
-final class MemoryAuthorizationSource: AuthorizationSource {
+public final class MemoryAuthorizationSource: AuthorizationSource {
     private struct State {
         var decision: AuthorizationDecision
         var recorded: [AuthorizationStatus] = []
@@ -14,15 +14,17 @@ final class MemoryAuthorizationSource: AuthorizationSource {
     }
 
     private let state: Mutex<State>
-    let appName: String?
+    /// The app whose permission it answers for; `nil` for `[location]`.
+    public let appName: String?
 
-    init(_ decision: AuthorizationDecision = AuthorizationDecision(), app: String? = nil, kept: Location? = nil) {
+    /// A source that answers `decision` for `app`, keeping `kept`.
+    public init(_ decision: AuthorizationDecision = AuthorizationDecision(), app: String? = nil, kept: Location? = nil) {
         state = Mutex(State(decision: decision, kept: kept))
         appName = app
     }
 
     /// Changes the decision, as an edit of the settings would.
-    func decide(_ decision: AuthorizationDecision) {
+    public func decide(_ decision: AuthorizationDecision) {
         let watchers = state.withLock { state in
             state.decision = decision
             return state.watchers
@@ -30,12 +32,16 @@ final class MemoryAuthorizationSource: AuthorizationSource {
         for watcher in watchers { watcher.yield(decision) }
     }
 
-    var recorded: [AuthorizationStatus] { state.withLock { $0.recorded } }
-    var kept: Location? { state.withLock { $0.kept } }
+    /// The answers given to `record(_:)`, in order.
+    public var recorded: [AuthorizationStatus] { state.withLock { $0.recorded } }
+    /// The location kept last.
+    public var kept: Location? { state.withLock { $0.kept } }
 
-    func currentDecision() throws(GPSLocationError) -> AuthorizationDecision { state.withLock { $0.decision } }
+    /// The decision now.
+    public func currentDecision() throws(GPSLocationError) -> AuthorizationDecision { state.withLock { $0.decision } }
 
-    func decisionUpdates() -> AsyncUpdates<AuthorizationDecision> {
+    /// The decision now, then each one `decide(_:)` or `record(_:)` makes.
+    public func decisionUpdates() -> AsyncUpdates<AuthorizationDecision> {
         let (updates, continuation) = AsyncUpdates<AuthorizationDecision>.makeStream()
         let decision = state.withLock { state in
             state.watchers.append(continuation)
@@ -45,7 +51,8 @@ final class MemoryAuthorizationSource: AuthorizationSource {
         return updates
     }
 
-    func record(_ choice: AuthorizationStatus) throws(GPSLocationError) {
+    /// Keeps `choice` and makes it the decision's status.
+    public func record(_ choice: AuthorizationStatus) throws(GPSLocationError) {
         let decision = state.withLock { state in
             state.recorded.append(choice)
             state.decision.status = choice
@@ -54,9 +61,11 @@ final class MemoryAuthorizationSource: AuthorizationSource {
         decide(decision)
     }
 
-    func keptLocation() -> Location? { kept }
+    /// The location kept last.
+    public func keptLocation() -> Location? { kept }
 
-    func keep(_ location: Location, releasedUnder authorization: Authorization) {
+    /// Keeps `location`.
+    public func keep(_ location: Location, releasedUnder authorization: Authorization) {
         state.withLock { $0.kept = location }
     }
 }

@@ -1,3 +1,4 @@
+import AuthorizationFixtures
 import Foundation
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import AuthorizationFixtures
 import Foundation
 import GPSLocation
 import Observation
@@ -51,7 +52,7 @@ struct AppCaseTests {
     }
 
     @MainActor @Test func anObservableModelFollowsTheAuthorization() async throws {
-        let source = ChangingSource(AuthorizationDecision(status: .authorizedWhenInUse))
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .authorizedWhenInUse), app: "app")
         let manager = GPSLocationManager(authorizationSource: source, appState: .foreground)
         let model = AuthorizationModel()
         let following = Task { try await model.follow(manager) }
@@ -110,7 +111,7 @@ struct AppCaseTests {
     }
 
     @MainActor @Test func aMainActorPrompterIsAskedOnceAndItsAnswerKept() async throws {
-        let source = ChangingSource(AuthorizationDecision(status: .notDetermined))
+        let source = MemoryAuthorizationSource(AuthorizationDecision(status: .notDetermined), app: "app")
         let manager = GPSLocationManager(authorizationSource: source, appState: .foreground)
         let dialog = Dialog()
         async let first = manager.requestWhenInUseAuthorization(purpose: "to show the weather here", prompter: dialog)
@@ -119,7 +120,7 @@ struct AppCaseTests {
         let allAuthorized = answers.allSatisfy { $0.isAuthorized }
         #expect(allAuthorized)
         #expect(dialog.questions.count == 1, "one prompt for both requests")
-        #expect(source.recorded.withLock { $0 } == [.authorizedWhenInUse])
+        #expect(source.recorded == [.authorizedWhenInUse])
     }
 
     /// A desktop app tells the manager when its window goes away and comes back: a when-in-use
@@ -144,43 +145,6 @@ struct AppCaseTests {
         let paused = try #require(seen.firstIndex(of: "paused"))
         let resumed = try #require(seen.firstIndex(of: "resumed"))
         #expect(paused < resumed && !seen[paused..<resumed].contains("fix"), "\(seen): no fix while in the background")
-    }
-}
-
-/// A source whose decision the test changes, as the user would in the settings.
-final class ChangingSource: AuthorizationSource {
-    private let state: Mutex<(decision: AuthorizationDecision, watchers: [AsyncUpdates<AuthorizationDecision>.Continuation])>
-    let recorded = Mutex<[AuthorizationStatus]>([])
-
-    init(_ decision: AuthorizationDecision) {
-        state = Mutex((decision, []))
-    }
-
-    var appName: String? { "app" }
-
-    func currentDecision() throws(GPSLocationError) -> AuthorizationDecision { state.withLock { $0.decision } }
-
-    func decisionUpdates() -> AsyncUpdates<AuthorizationDecision> {
-        let (updates, continuation) = AsyncUpdates<AuthorizationDecision>.makeStream()
-        let decision = state.withLock { state in
-            state.watchers.append(continuation)
-            return state.decision
-        }
-        continuation.yield(decision)
-        return updates
-    }
-
-    func record(_ status: AuthorizationStatus) throws(GPSLocationError) {
-        recorded.withLock { $0.append(status) }
-        decide(AuthorizationDecision(status: status))
-    }
-
-    func decide(_ decision: AuthorizationDecision) {
-        let watchers = state.withLock { state in
-            state.decision = decision
-            return state.watchers
-        }
-        for watcher in watchers { watcher.yield(decision) }
     }
 }
 
