@@ -13,6 +13,7 @@
 #endif
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* nc_open's read-only mode and the success status, as netcdf.h defines them. */
 #define CNETCDF_NOWRITE 0
@@ -26,6 +27,14 @@ typedef int (*CNetCDF_inq_varid)(int ncid, const char *name, int *varid);
 typedef int (*CNetCDF_get_att_double)(int ncid, int varid, const char *name, double *value);
 typedef int (*CNetCDF_get_var_ushort)(int ncid, int varid, unsigned short *values);
 typedef const char *(*CNetCDF_strerror)(int status);
+
+/* HDF5's error printer (hdf5 1.10, which libnetcdf19 brings): its settings are per thread in
+   Debian's thread-safe build, and libnetcdf turns printing off only on the thread that first
+   used it, so any other thread gets HDF5-DIAG traces on stderr for attributes netCDF-4 merely
+   probes. H5E_DEFAULT is 0; the printer is a function pointer, kept opaque. */
+#define CNETCDF_H5E_DEFAULT 0
+typedef int (*CNetCDF_H5Eget_auto2)(int64_t stack, void **printer, void **data);
+typedef int (*CNetCDF_H5Eset_auto2)(int64_t stack, void *printer, void *data);
 
 /* The path of the shared object that holds `symbol`, or NULL (dladdr needs _GNU_SOURCE). */
 static inline const char *CNetCDF_object_path(const void *symbol) {

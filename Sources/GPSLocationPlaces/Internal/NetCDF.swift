@@ -50,6 +50,16 @@ enum NetCDFLibrary {
             .placeDataUnavailable(reason: "\(path): \(what): " + (errorText(status).map { String(cString: $0) } ?? "error \(status)"))
         }
 
+        // The library never prints: HDF5's printer is off on this thread while the file is read,
+        // and put back as it was.
+        let getPrinter = try symbol("H5Eget_auto2", as: CNetCDF_H5Eget_auto2.self)
+        let setPrinter = try symbol("H5Eset_auto2", as: CNetCDF_H5Eset_auto2.self)
+        var printer: UnsafeMutableRawPointer?
+        var printerData: UnsafeMutableRawPointer?
+        let saved = getPrinter(Int64(CNETCDF_H5E_DEFAULT), &printer, &printerData) >= 0
+        _ = setPrinter(Int64(CNETCDF_H5E_DEFAULT), nil, nil)
+        defer { if saved { _ = setPrinter(Int64(CNETCDF_H5E_DEFAULT), printer, printerData) } }
+
         var file: Int32 = 0
         let opened = open(path, CNETCDF_NOWRITE, &file)
         guard opened == CNETCDF_NOERR else { throw failure("cannot open", opened) }
