@@ -176,29 +176,38 @@ struct PlaceFinderTests {
                 max(-180, min(180, index.longitude(row) + Double.random(in: -0.3...0.3, using: &generator)))
             )
         }
+        // Every place's columns, read once (the scan is the rule, not the index's code).
+        let rows = 0..<index.count
+        let latitudes = rows.map(index.latitude)
+        let longitudes = rows.map(index.longitude)
+        let divisions = rows.map(index.divisionIndex)
+        let countries = rows.map(index.countryIndex)
+        let reaches = rows.map { PlaceIndex.reach(population: index.population($0)) }
         var differences: [String] = []
         for (latitude, longitude) in points {
-            let distances = (0..<index.count).map { greatCircleDistance(latitude, longitude, index.latitude($0), index.longitude($0)) }
             let region =
                 index.borders.region(latitude: latitude, longitude: longitude)
                 ?? index.borders.nearestRegion(latitude: latitude, longitude: longitude, within: PlaceFinder.territorialSea)?.region
             // The places that compete: the state's own for a state with places, else the
-            // country's (every place, at sea).
-            let rows = distances.indices.filter { row in
-                guard let region else { return true }
-                return index.regionDivision(region).map { index.divisionIndex(row) == $0 }
-                    ?? (index.countryIndex(row) == index.regionCountry(region))
-            }
-            let nearest = rows.min { distances[$0] < distances[$1] }
-            var expected: (row: Int, city: Bool)?
-            if let nearest, distances[nearest] <= PlaceFinder.cityRange {
-                let deepest = rows.filter { distances[$0] <= PlaceIndex.reach(population: index.population($0)) }.min {
-                    distances[$0] / PlaceIndex.reach(population: index.population($0)) < distances[$1]
-                        / PlaceIndex.reach(population: index.population($1))
+            // country's (every place, at sea). The nearest of them, and the one deepest inside
+            // its reach (the first of equals, as `min` would give).
+            let division = region.flatMap(index.regionDivision)
+            let regionCountry = region.map(index.regionCountry)
+            var nearest: (row: Int, distance: Double)?
+            var deepest: (row: Int, depth: Double)?
+            for row in rows {
+                if region != nil, division.map({ divisions[row] != $0 }) ?? (countries[row] != regionCountry) { continue }
+                let distance = greatCircleDistance(latitude, longitude, latitudes[row], longitudes[row])
+                if distance < nearest?.distance ?? .infinity { nearest = (row, distance) }
+                if distance <= reaches[row], distance / reaches[row] < deepest?.depth ?? .infinity {
+                    deepest = (row, distance / reaches[row])
                 }
-                expected = (region == nil ? nearest : deepest ?? nearest, true)
-            } else if let nearest, region != nil || distances[nearest] <= PlaceFinder.regionRange {
-                expected = (nearest, false)
+            }
+            var expected: (row: Int, city: Bool)?
+            if let nearest, nearest.distance <= PlaceFinder.cityRange {
+                expected = (region == nil ? nearest.row : deepest?.row ?? nearest.row, true)
+            } else if let nearest, region != nil || nearest.distance <= PlaceFinder.regionRange {
+                expected = (nearest.row, false)
             }
             let answer = finder.reverseGeocode(latitude: latitude, longitude: longitude)
             let wanted = expected.flatMap { choice in index.record(choice.row).map { (record: $0, namesCity: choice.city) } }
@@ -294,7 +303,7 @@ struct PlaceFinderTests {
         var damaged: [[UInt8]] = [
             [], Array("LOCATE-PLACES-3\n".utf8), Array(good.prefix(good.count / 2)), [UInt8](repeating: 0xFF, count: 4096),
         ]
-        for _ in 0..<100 {
+        for _ in 0..<50 {
             damaged.append(generator.mutate(places) + noBorders)
             var bytes = places
             for _ in 0..<8 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
@@ -326,7 +335,7 @@ struct PlaceFinderTests {
     }
 
     /// The index is read in place, not checked row by row: a file cut short anywhere is refused
-    /// (its header no longer fits it) and replaced; bytes flipped inside any section give some
+    /// (its header no longer fits it); bytes flipped inside any section give some
     /// place or none, never a crash, read from the file mapped as the cache's is (replaced by a
     /// rename, as the cache's is: a mapped file must not shrink).
     @Test func anIndexDamagedInAnySectionIsReplacedOrAnswersSafely() throws {
@@ -362,12 +371,8 @@ struct PlaceFinderTests {
                 #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "kept and read in place: the \(section.name)")
             }
         }
-        // Cut short, the kept file is replaced by a good one.
-        try Data(good.prefix(sections[5].range.lowerBound)).write(to: URL(fileURLWithPath: path), options: .atomic)
-        #expect(
-            try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 37.517829, longitude: 126.886270)?.city
-                == "Seoul")
-        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == good, "a cut index is replaced")
+        // A file cut short is refused above; that a refused file is rebuilt and replaced is
+        // aDamagedOrForeignIndexIsRebuiltNeverTrusted's (a rebuild takes seconds in a debug build).
     }
 
     @Test func anIndexFromOtherDataIsRebuilt() throws {

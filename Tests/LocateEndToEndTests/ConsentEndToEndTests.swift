@@ -213,6 +213,8 @@ struct ConsentEndToEndTests {
     @Test func theExampleGetsAFixAfterAllowOnceOnATerminal() async throws {
         let receiver = try await GpsdServer(track: "running")
         let settings = try SettingsHome()
+        // The place index as a first run leaves it (building it is not what is tested here).
+        try await settings.installPlaceIndex()
         let example = Package.locate.deletingLastPathComponent().appendingPathComponent("WeatherAndRun")
         let run = try RunningProcess(
             Package.root.appendingPathComponent("Scripts/with-terminal"),

@@ -483,12 +483,16 @@ struct PublishEndToEndTests {
         // Connections to the black hole whose SYN is unanswered (SYN_SENT); the black hole's own
         // that fill its queue are there before the publisher's.
         let synSent = String(format: ":%04X 02 ", blackHole.port)
-        let unanswered = { ((try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? "").components(separatedBy: synSent).count }
+        let unanswered = { readWholeFile("/proc/net/tcp").components(separatedBy: synSent).count }
         let before = unanswered()
         let publisher = try startLocate(
             ["publish", "mqtt://\(blackHole.endpoint)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
             settings: settings)
-        try await waitUntil(timeout: 20, failing: HarnessError(description: "no connect to the black hole")) { unanswered() > before }
+        try await waitUntil(
+            timeout: 20,
+            failing: HarnessError(
+                description: "no unanswered connect to the black hole but its own \(before - 1): \(publisher.stderr.text)")
+        ) { unanswered() > before }
         let signalled = ContinuousClock.now
         publisher.signal(SIGTERM)
         let status = try await publisher.waitForExit(timeout: 20)
