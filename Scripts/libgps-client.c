@@ -1,7 +1,8 @@
 /* A minimal libgps client, for the end-to-end tests of `locate serve` (compiled by the test):
  *
- *   libgps-client HOST PORT N     prints the first N fixes as "FIX lat lon", exits 0;
- *                                 3 after 10 s without a message, 2 when it cannot connect.
+ *   libgps-client HOST PORT N     prints the first N fixes as "FIX lat lon" and each sky view
+ *                                 libgps read as "SKY visible used", exits 0; 3 after 10 s
+ *                                 without a message, 2 when it cannot connect.
  *
  * It does what every libgps program does: gps_open, gps_stream(WATCH_ENABLE | WATCH_JSON),
  * gps_waiting, gps_read. A report is classified by its own line, since gps_data_t.set keeps
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
         if (strstr(line, "\"class\":\"TPV\"") && data.fix.mode >= MODE_2D && isfinite(data.fix.latitude)) {
             printf("FIX %.9f %.9f\n", data.fix.latitude, data.fix.longitude);
             got++;
+        } else if (strstr(line, "\"class\":\"SKY\"")) {
+            printf("SKY %d %d\n", data.satellites_visible, data.satellites_used);
         }
     }
     gps_close(&data);

@@ -39,6 +39,10 @@ public struct Location: Sendable, Hashable {
     public internal(set) var mode: FixMode?
     /// How many satellites the receiver used for the fix, from gpsd's latest sky view.
     public internal(set) var satellitesUsed: Int?
+    /// The satellites of gpsd's latest sky view (its SKY report) when the fix came: empty when
+    /// gpsd gave none, for every location other than a live fix, and under reduced accuracy. Not
+    /// part of the `Codable` record, so the last-fix cache keeps none.
+    public internal(set) var satellites: [Satellite]
     /// The receiver's device path as gpsd names it, such as `/dev/ttyACM0`.
     public internal(set) var device: String?
     /// Where the position came from.
@@ -57,7 +61,7 @@ public struct Location: Sendable, Hashable {
         horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
         speed: Double? = nil, speedAccuracy: Double? = nil,
         course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
-        hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, device: String? = nil,
+        hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, satellites: [Satellite] = [], device: String? = nil,
         source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy
     ) throws(GPSLocationError) {
         func check(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) throws(GPSLocationError) {
@@ -85,7 +89,7 @@ public struct Location: Sendable, Hashable {
             unchecked: latitude, longitude: longitude, time: time, altitudeMSL: altitudeMSL, altitudeHAE: altitudeHAE,
             horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy, speed: speed, speedAccuracy: speedAccuracy,
             course: course, courseAccuracy: courseAccuracy, climb: climb, hdop: hdop, mode: mode, satellitesUsed: satellitesUsed,
-            device: device.map { UntrustedText.visible($0, limit: 256) }, source: source, accuracy: accuracy)
+            satellites: satellites, device: device.map { UntrustedText.visible($0, limit: 256) }, source: source, accuracy: accuracy)
     }
 
     /// A location of values the library checked already (a decoded fix, a replayed point, a
@@ -96,7 +100,7 @@ public struct Location: Sendable, Hashable {
         horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
         speed: Double? = nil, speedAccuracy: Double? = nil,
         course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
-        hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, device: String? = nil,
+        hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, satellites: [Satellite] = [], device: String? = nil,
         source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy
     ) {
         self.latitude = latitude
@@ -114,6 +118,7 @@ public struct Location: Sendable, Hashable {
         self.hdop = hdop
         self.mode = mode
         self.satellitesUsed = satellitesUsed
+        self.satellites = satellites
         self.device = device
         self.source = source
         self.accuracy = accuracy

@@ -50,14 +50,52 @@ enum GPSDReports {
         line(tpvObject(location, device: device))
     }
 
-    /// The POLL reply: the client's current fix (released), or none.
+    /// A SKY report of the sky view `location` carries (a released one: under reduced accuracy
+    /// it carries none); nothing when it carries none.
+    static func sky(_ location: Location, device: String?) -> [UInt8] {
+        location.satellites.isEmpty ? [] : line(skyObject(location, device: device))
+    }
+
+    /// The POLL reply: the client's current fix (released) and its sky view, or none.
     static func poll(_ location: Location?, device: String?, active: Bool, now: Date) -> [UInt8] {
         var bytes = Array(#"{"class":"POLL","time":""#.utf8)
         _ = UTCTimestamp.append(now, to: &bytes)
         bytes += Array(#"","active":\#(active ? 1 : 0),"tpv":["#.utf8)
         if let location { bytes += tpvObject(location, device: device) }
-        bytes += Array(#"],"gst":[],"sky":[]}"#.utf8)
+        bytes += Array(#"],"gst":[],"sky":["#.utf8)
+        if let location, !location.satellites.isEmpty { bytes += skyObject(location, device: device) }
+        bytes += Array("]}".utf8)
         return line(bytes)
+    }
+
+    /// gpsd 3.22's SKY object: the device, the HDOP, the counts, then each satellite's PRN,
+    /// elevation, azimuth, signal and use, in gpsd's number formats.
+    private static func skyObject(_ location: Location, device: String?) -> [UInt8] {
+        var bytes = Array(#"{"class":"SKY""#.utf8)
+        if let device {
+            bytes += Array(#","device":"#.utf8)
+            FlatJSON.appendQuoted(device, to: &bytes)
+        }
+        append(",\"hdop\":", location.hdop, 2, to: &bytes)
+        let used = location.satellites.count { $0.isUsed }
+        bytes += Array(#","nSat":\#(location.satellites.count),"uSat":\#(used),"satellites":["#.utf8)
+        for (index, satellite) in location.satellites.enumerated() {
+            bytes += Array((index == 0 ? #"{"PRN":"# : #",{"PRN":"#).utf8) + Array(String(satellite.prn).utf8)
+            append(#","el":"#, satellite.elevation, 1, to: &bytes)
+            append(#","az":"#, satellite.azimuth, 1, to: &bytes)
+            append(#","ss":"#, satellite.signalStrength, 1, to: &bytes)
+            bytes += Array(#","used":\#(satellite.isUsed)}"#.utf8)
+        }
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// `key` and `value` in `decimals`, when there is a value.
+    private static func append(_ key: String, _ value: Double?, _ decimals: Int, to bytes: inout [UInt8]) {
+        guard let value else { return }
+        var text = Array(key.utf8)
+        guard NumberFormatting.append(value, decimals: decimals, to: &text) else { return }
+        bytes += text
     }
 
     private static func tpvObject(_ location: Location?, device: String?) -> [UInt8] {
@@ -77,10 +115,7 @@ enum GPSDReports {
             bytes.append(UInt8(ascii: "\""))
         }
         func number(_ key: String, _ value: Double?, _ decimals: Int) {
-            guard let value else { return }
-            var text = Array(",\"\(key)\":".utf8)
-            guard NumberFormatting.append(value, decimals: decimals, to: &text) else { return }
-            bytes += text
+            append(",\"\(key)\":", value, decimals, to: &bytes)
         }
         number("lat", location.latitude, 9)
         number("lon", location.longitude, 9)

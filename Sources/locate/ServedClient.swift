@@ -54,6 +54,8 @@ final class ServedClient {
     private let key: PeerProcess.TCPKey?
     /// Set while the client has `inFlightLimit` unread bytes or more: nothing is written to it.
     private var isHeldBack = false
+    /// The sky view of the last SKY report made for the client (one goes out only when it changes).
+    private var lastSky: [Satellite] = []
     private(set) var policy = WatchPolicy()
     /// Set when the connection is to be closed (the client left, failed or sent a line too long).
     private(set) var isClosed = false
@@ -246,7 +248,14 @@ final class ServedClient {
             let fix = queue.removeFirst()
             guard let released = release(fix) else { continue }
             var bytes: [UInt8] = []
-            if policy.json { bytes += GPSDReports.tpv(released.location, device: device) }
+            if policy.json {
+                bytes += GPSDReports.tpv(released.location, device: device)
+                // The sky view, as gpsd sends it: when it is new (gpsd's SKY comes once an epoch).
+                if released.location.satellites != lastSky {
+                    bytes += GPSDReports.sky(released.location, device: device)
+                    lastSky = released.location.satellites
+                }
+            }
             if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
             append(bytes, release: released, isFresh: true)
             flush()
@@ -292,6 +301,8 @@ final class ServedClient {
                     isClosed = true
                     return
                 }
+                // The sky view it held did not go out: the next fix's goes.
+                lastSky = []
                 dropFirst()
                 continue
             }

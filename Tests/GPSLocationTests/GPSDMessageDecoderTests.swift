@@ -108,6 +108,43 @@ struct GPSDMessageDecoderTests {
         }
         #expect(location.satellitesUsed == 2)
         #expect(location.hdop == 0.9)
+        #expect(
+            location.satellites == [
+                try Satellite(prn: 2, elevation: 20, azimuth: 0, signalStrength: 30, isUsed: true),
+                try Satellite(prn: 5, elevation: 28, azimuth: 45, signalStrength: 32, isUsed: true),
+                try Satellite(prn: 12, elevation: 36, azimuth: 90, signalStrength: 0, isUsed: false),
+            ])
+    }
+
+    /// A satellite's unknown values (gpsd's NaN, or numbers no sky has) are unknown, and a
+    /// satellite without a PRN is left out; the next SKY replaces the view.
+    @Test func aSkyViewKeepsOnlyWhatASkyCanHold() throws {
+        let decoder = GPSDMessageDecoder()
+        let odd =
+            #"{"class":"SKY","device":"/dev/pts/1","satellites":[{"PRN":7,"el":95.0,"az":-3.0,"ss":300.0,"used":false},"#
+            + #"{"PRN":0,"el":10.0,"az":10.0,"ss":10.0,"used":true},{"PRN":9,"used":true}]}"#
+        _ = decoder.decode(json: odd)
+        guard case .fix(let location) = decoder.decode(json: fullFix) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(
+            location.satellites == [try Satellite(prn: 7, isUsed: false), try Satellite(prn: 9, isUsed: true)], "\(location.satellites)")
+        _ = decoder.decode(json: sky)
+        guard case .fix(let next) = decoder.decode(json: fullFix) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(next.satellites.map(\.prn) == [2, 5, 12])
+        // A smaller view after a larger one keeps nothing of the larger.
+        _ = decoder.decode(json: #"{"class":"SKY","device":"/dev/pts/1","satellites":[{"PRN":31,"el":5.0,"az":7.0,"ss":9.0,"used":true}]}"#)
+        guard case .fix(let last) = decoder.decode(json: fullFix) else {
+            Issue.record("expected a fix")
+            return
+        }
+        #expect(last.satellites.map(\.prn) == [31])
+        #expect(throws: GPSLocationError.self) { try Satellite(prn: 0, isUsed: true) }
+        #expect(throws: GPSLocationError.self) { try Satellite(prn: 3, elevation: .nan, isUsed: true) }
     }
 
     @Test func readsTheFirstFixOutOfAPollReply() {

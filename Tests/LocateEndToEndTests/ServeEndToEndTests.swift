@@ -15,10 +15,11 @@ struct ServeEndToEndTests {
         let gpsd = try await GpsdServer(track: "running")
         let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "8", serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
         let lines = gpsdLines(pipe.stdout.text)
-        #expect(lines.count == 8, "\(lines)")
+        // Three greetings, the five fixes and the track's sky view (one: it does not change).
+        #expect(lines.count == 9, "\(lines)")
         #expect(lines.first == #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#)
         #expect(lines.dropFirst().first?.hasPrefix(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"#) == true)
         #expect(lines.dropFirst(2).first?.hasPrefix(#"{"class":"WATCH","enable":true,"json":true,"nmea":false,"#) == true)
@@ -26,6 +27,13 @@ struct ServeEndToEndTests {
         #expect(reports.count == 5, "\(lines)")
         let track = try trackPoints("running")
         #expect(reports.allSatisfy { isTrackPoint($0, track) && [2, 3].contains($0["mode"] as? Int) && $0["time"] is String })
+        // The SKY report gpsd made of the track's GSV sentences, as gpsd writes it.
+        let skies = try lines.filter { $0.hasPrefix(#"{"class":"SKY""#) }.map(jsonObject)
+        #expect(skies.count == 1, "\(lines)")
+        let satellites = skies.first?["satellites"] as? [[String: Any]] ?? []
+        #expect(satellites.map { $0["PRN"] as? Int ?? 0 } == [2, 5, 12, 15, 18, 24, 25, 29], "\(skies)")
+        #expect(satellites.first.map { $0["el"] as? Double == 20 && $0["az"] as? Double == 0 && $0["ss"] as? Double == 30 } == true)
+        #expect(satellites.allSatisfy { $0["used"] as? Bool == true } && skies.first?["uSat"] as? Int == 8)
     }
 
     @Test func gpspipeRawGetsChecksummedNMEAOfTheTrack() async throws {
@@ -57,7 +65,7 @@ struct ServeEndToEndTests {
         let denied = gpsdLines(pipe.stdout.text)
         #expect(positionReports(denied).isEmpty, "no position for a denied app: \(denied)")
         #expect(denied.contains { $0.hasPrefix(#"{"class":"ERROR","message":"gpspipe: location permission is denied"#) }, "\(denied)")
-        #expect(!denied.joined().contains("\"lat\""))
+        #expect(!denied.joined().contains("\"lat\"") && !denied.joined().contains("SKY"), "no position and no sky view")
         try await waitUntil(timeout: 20, failing: HarnessError(description: "gpxlogger wrote no 5 points")) {
             readWholeFile(gpx.path).components(separatedBy: "<trkpt ").count > 5
         }
@@ -130,6 +138,7 @@ struct ServeEndToEndTests {
         #expect(!isTrackPoint(cell, track), "the cell's centre, not the fix")
         #expect(Set(cell.keys) == ["class", "device", "mode", "time", "lat", "lon"], "\(cell)")
         #expect(lines.suffix(2).allSatisfy { $0.hasSuffix(#""mode":1}"#) }, "\(lines)")
+        #expect(!lines.contains { $0.contains("SKY") }, "a sky view places the receiver: none under reduced accuracy")
         // The five minutes are the app's, not the connection's: a reconnect gets no cell, only
         // the no-fix TPV that keeps it alive (after 2 s, while fixes come every second).
         let again = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
@@ -147,7 +156,7 @@ struct ServeEndToEndTests {
         let output = settings.root.appendingPathComponent("foreground.out")
         let foreground = try RunningProcess(
             Package.root.appendingPathComponent("Scripts/with-terminal"),
-            ["--stdout", output.path, "--", "/usr/bin/gpspipe", "-w", "-n", "5", serve.endpoint])
+            ["--stdout", output.path, "--", "/usr/bin/gpspipe", "-w", "-n", "6", serve.endpoint])
         #expect(try await foreground.waitForExit() == 0)
         #expect(positionReports(gpsdLines(readWholeFile(output.path))).count == 2, "\(readWholeFile(output.path))")
         let daemon = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
@@ -239,7 +248,7 @@ struct ServeEndToEndTests {
         let settings = try SettingsHome(
             user: "[location]\nauthorization = denied\n[app \"tracker\"]\nauthorization = always\nprogram = /usr/bin/gpspipe\n")
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
-        let pinned = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        let pinned = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
         #expect(try await pinned.waitForExit() == 0)
         #expect(positionReports(gpsdLines(pinned.stdout.text)).count == 2, "\(pinned.stdout.text)")
         try settings.write(
@@ -265,8 +274,11 @@ struct ServeEndToEndTests {
         let client = try serve.client(binary.path, ["127.0.0.1", String(serve.port), "3"])
         #expect(try await client.waitForExit() == 0)
         let track = try trackPoints("running")
-        let fixes = gpsdLines(client.stdout.text).map { $0.split(separator: " ").dropFirst().compactMap { Double($0) } }
+        let lines = gpsdLines(client.stdout.text)
+        let fixes = lines.filter { $0.hasPrefix("FIX ") }.map { $0.split(separator: " ").dropFirst().compactMap { Double($0) } }
         #expect(fixes.count == 3 && fixes.allSatisfy { $0.count == 2 && isTrackPoint(["lat": $0[0], "lon": $0[1]], track) }, "\(fixes)")
+        // libgps's own parser reads the served sky view: the track's 8 satellites, all used.
+        #expect(lines.contains("SKY 8 8"), "\(lines)")
     }
 
     /// cgps, in the foreground of a terminal of its own (when-in-use is enough), shows the
@@ -402,7 +414,7 @@ struct ServeEndToEndTests {
         }
         let after = serve.residentKiB
         #expect(after - before < 8 * 1024, "serve's memory grew by \(after - before) KiB")
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "7", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
         #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 3)
         #expect(serve.run.process.isRunning)
@@ -540,7 +552,7 @@ struct ServeEndToEndTests {
         let settings = try SettingsHome(user: "[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\n")
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
         let log = settings.root.appendingPathComponent("state/locate/access.jsonl").path
-        let first = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        let first = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
         #expect(try await first.waitForExit() == 0)
         var flood = try (0..<150).map { _ in try RawGPSDClient(port: serve.port) }
         try await waitUntil(timeout: 20, failing: HarnessError(description: "the flood was not served")) {
@@ -549,7 +561,7 @@ struct ServeEndToEndTests {
         }
         flood = []
         // The next session is logged after every one of the flood (the log is written in order).
-        let second = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        let second = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
         #expect(try await second.waitForExit() == 0)
         try await waitUntil(timeout: 10, failing: HarnessError(description: "the second session is not in the log")) {
             readWholeFile(log).components(separatedBy: #""app":"gpspipe""#).count == 3
@@ -582,7 +594,7 @@ struct ServeEndToEndTests {
         )
         #expect(!serve.run.stderr.text.contains("cannot be found"), "\(serve.run.stderr.text)")
         clients = []
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
         #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 2, "\(pipe.stdout.text)")
         withExtendedLifetime(clients) {}
@@ -596,7 +608,7 @@ struct ServeEndToEndTests {
         let state = settings.root.appendingPathComponent("state/locate")
         try settings.write("not a directory\n", to: state)
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
         #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 2)
         try await serve.run.stderr.wait(for: "the failure") { serve.run.stderr.text.contains("the access log cannot be kept") }

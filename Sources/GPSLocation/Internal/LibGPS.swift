@@ -18,7 +18,8 @@ enum LibGPS {
 }
 
 /// Turns gpsd's messages into `GPSDReport` values, through libgps's own JSON parser. It
-/// remembers the latest sky view, whose satellite count and HDOP go with the fixes that follow it.
+/// remembers the latest sky view, whose satellites, their count and HDOP go with the fixes that
+/// follow it.
 ///
 /// - Important: not thread-safe and deliberately not `Sendable`: each connection owns one, on
 ///   its thread; only the `GPSDReport` values it returns leave that thread.
@@ -26,6 +27,7 @@ final class GPSDMessageDecoder {
     /// gps_data_t is about 24 KB: one stable heap copy, parsed into for every message.
     private let data: UnsafeMutablePointer<gps_data_t>
     private var satellitesUsed: Int?
+    private var satellites: [Satellite] = []
     private var hdop: Double?
     /// The last device path and its text, so a stream of fixes from one receiver makes one string.
     private var lastDevice: (bytes: [UInt8], text: String?) = ([], nil)
@@ -103,6 +105,19 @@ final class GPSDMessageDecoder {
         let used = Int(data.pointee.satellites_used)
         satellitesUsed = Plausible.satellites.contains(used) ? used : nil
         hdop = Plausible.value(data.pointee.dop.hdop, in: Plausible.dilution)
+        // libgps clears the whole view for each SKY and counts only the satellites with a PRN,
+        // wherever they are in it: every entry is looked at, and one gpsd numbers outside NMEA's
+        // PRNs (0: not known) is left out.
+        satellites = withUnsafeBytes(of: data.pointee.skyview) { raw in
+            raw.bindMemory(to: satellite_t.self).compactMap { satellite in
+                let prn = Int(satellite.PRN)
+                guard Satellite.prns.contains(prn) else { return nil }
+                return Satellite(
+                    unchecked: prn, elevation: Plausible.value(satellite.elevation, in: Satellite.elevations),
+                    azimuth: Plausible.value(satellite.azimuth, in: Satellite.azimuths),
+                    signalStrength: Plausible.value(satellite.ss, in: Satellite.signalStrengths), isUsed: satellite.used)
+            }
+        }
     }
 
     /// gpsd's own client rules: a TPV is a fix only with mode 2 or 3 and a finite latitude and
@@ -134,7 +149,7 @@ final class GPSDMessageDecoder {
                 speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
                 course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
                 climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
-                mode: mode, satellitesUsed: satellitesUsed,
+                mode: mode, satellitesUsed: satellitesUsed, satellites: satellites,
                 device: devicePath(), source: .gpsd))
     }
 
