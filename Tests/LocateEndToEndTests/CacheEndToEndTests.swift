@@ -49,16 +49,18 @@ struct CacheEndToEndTests {
     @Test func aCachedFixFromTheFutureOrWithJunkIsNeverServed() async throws {
         let settings = try SettingsHome.allowingAlways()
         let now = Date().timeIntervalSince1970
-        let port = try closedPort()
         let yearAhead = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now + 365 * 86_400))
-        for (label, time) in [("a year ahead", "\"\(yearAhead)\""), ("beyond any year", "\"9999-01-01T00:00:00Z\""), ("a number", "1e300")]
-        {
-            try settings.write(
-                #"{"format":2,"received":\#(now)}"# + "\n" + #"{"lat":10.5,"lon":20.5,"time":\#(time),"mode":"3d","accuracy":"full"}"#,
-                to: settings.cacheFile)
-            let run = try await runLocate(["--json", "--max-age", "1", "127.0.0.1:\(port)"], settings: settings)
-            #expect(run.status == 69, "\(label)")
-            #expect(!run.stdout.contains("10.5"), "\(label): \(run.stdout)")
+        try await withRefusingEndpoint { endpoint in
+            for (label, time) in [
+                ("a year ahead", "\"\(yearAhead)\""), ("beyond any year", "\"9999-01-01T00:00:00Z\""), ("a number", "1e300"),
+            ] {
+                try settings.write(
+                    #"{"format":2,"received":\#(now)}"# + "\n" + #"{"lat":10.5,"lon":20.5,"time":\#(time),"mode":"3d","accuracy":"full"}"#,
+                    to: settings.cacheFile)
+                let run = try await runLocate(["--json", "--max-age", "1", endpoint], settings: settings)
+                #expect(run.status == 69, "\(label)")
+                #expect(!run.stdout.contains("10.5"), "\(label): \(run.stdout)")
+            }
         }
     }
 

@@ -124,10 +124,11 @@ struct FollowEndToEndTests {
     }
 
     @Test func gpsdThatIsDownAtTheStartGivesStatus69() async throws {
-        let port = try closedPort()
-        let run = try await runLocate(["--follow", "127.0.0.1:\(port)"])
-        #expect(run.status == 69)
-        #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
-        #expect(run.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port)"))
+        try await withRefusingEndpoint { endpoint in
+            let run = try await runLocate(["--follow", endpoint])
+            #expect(run.status == 69)
+            #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
+            #expect(run.stderr.contains("cannot reach gpsd at \(endpoint)"))
+        }
     }
 }

@@ -446,9 +446,18 @@ func waitUntil(timeout: Double, failing failure: @autoclosure () -> any Error, _
     }
 }
 
-/// A loopback port with nothing listening on it (listened on once, then released).
-func closedPort() throws -> Int {
+/// A free loopback port for a server a test starts (listened on once, then released).
+func freePort() throws -> Int {
     try ListeningPort().port
+}
+
+/// Runs `body` with a loopback endpoint that refuses every connection until `body` returns: a
+/// port bound and never listened on, which no other test's server can take meanwhile (a port
+/// listened on once and released could be, and was: a --follow then read another test's gpsd).
+func withRefusingEndpoint<T>(_ body: (String) async throws -> T) async throws -> T {
+    let port = try RefusingPort()
+    defer { withExtendedLifetime(port) {} }
+    return try await body(port.endpoint)
 }
 
 /// The (latitude, longitude) of every fix epoch of a track, read from its RMC sentences.
@@ -495,6 +504,35 @@ func runLocateOnTerminal(
 }
 
 /// A loopback port that listens but never answers, to prove that nothing connected to it.
+/// A loopback port bound and not listened on, for as long as it lives: a connection to it is
+/// refused, and no server can bind it.
+final class RefusingPort: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = self.descriptor
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw HarnessError(description: "cannot bind a loopback port") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    var endpoint: String { "127.0.0.1:\(port)" }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
 final class ListeningPort: Sendable {
     let port: Int
     private let descriptor: Int32

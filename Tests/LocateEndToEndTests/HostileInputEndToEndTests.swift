@@ -64,19 +64,21 @@ struct HostileInputEndToEndTests {
 
     @Test func mutatedCacheFilesAreIgnoredNeverACrash() async throws {
         var mutator = Mutator(seed: 12)
-        let port = try closedPort()
         let now = String(Int(Date().timeIntervalSince1970))
         let valid =
             #"{"format":2,"received":"# + now + "}\n" + #"{"lat":10.5,"lon":20.5,"time":""# + ISO8601DateFormatter().string(from: Date())
             + #"","mode":"3d","accuracy":"full"}"#
-        for (index, bytes) in mutator.corpus(from: [valid], count: 24).enumerated() {
-            let settings = try SettingsHome.allowingAlways()
-            try FileManager.default.createDirectory(at: settings.cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: settings.cacheFile)
-            let run = try await runLocate(["--max-age", "86400", "127.0.0.1:\(port)"], settings: settings)
-            checkInvariants(run, "cache mutant \(index)")
-            #expect(run.status == 0 || run.status == 69, "cache mutant \(index): \(run.status)")
-            if run.status == 0 { #expect(run.stdout == "10.500000 20.500000\n", "cache mutant \(index): only the cached fix") }
+        try await withRefusingEndpoint { endpoint in
+            for (index, bytes) in mutator.corpus(from: [valid], count: 24).enumerated() {
+                let settings = try SettingsHome.allowingAlways()
+                try FileManager.default.createDirectory(
+                    at: settings.cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: settings.cacheFile)
+                let run = try await runLocate(["--max-age", "86400", endpoint], settings: settings)
+                checkInvariants(run, "cache mutant \(index)")
+                #expect(run.status == 0 || run.status == 69, "cache mutant \(index): \(run.status)")
+                if run.status == 0 { #expect(run.stdout == "10.500000 20.500000\n", "cache mutant \(index): only the cached fix") }
+            }
         }
     }
 

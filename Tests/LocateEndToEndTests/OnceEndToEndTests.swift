@@ -60,11 +60,12 @@ struct OnceEndToEndTests {
     }
 
     @Test func gpsdThatIsDownGivesStatus69AndSaysWhere() async throws {
-        let port = try closedPort()
-        let run = try await runLocate(["127.0.0.1:\(port)"])
-        #expect(run.status == 69)
-        #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
-        #expect(run.stderr == "locate: cannot reach gpsd at 127.0.0.1:\(port): Connection refused\n")
+        try await withRefusingEndpoint { endpoint in
+            let run = try await runLocate([endpoint])
+            #expect(run.status == 69)
+            #expect(run.stdout == "37.517829 126.886270\n", "the fallback coordinate")
+            #expect(run.stderr == "locate: cannot reach gpsd at \(endpoint): Connection refused\n")
+        }
     }
 
     @Test func noFixBeforeTheTimeoutGivesStatus75() async throws {

@@ -11,7 +11,7 @@ final class MosquittoBroker: Sendable {
 
     /// - Parameter extra: lines for the listener (a password file, TLS), after `listener PORT 127.0.0.1`.
     init(extra: String = "allow_anonymous true\n") async throws {
-        port = try closedPort()
+        port = try freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // As root, mosquitto would drop to the user mosquitto, who cannot read the test's files.
@@ -59,14 +59,14 @@ final class NATSBroker: Sendable {
     private let server: RunningProcess
 
     init() async throws {
-        port = try closedPort()
+        port = try freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-nats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("nats.conf")
         try Data(
             """
             server_name: locate_test
-            listen: 127.0.0.1:\(try closedPort())
+            listen: 127.0.0.1:\(try freePort())
             jetstream { store_dir: "\(directory.path)/js" }
             mqtt { host: 127.0.0.1, port: \(port) }
 
@@ -337,7 +337,7 @@ struct PublishEndToEndTests {
     @Test func gpsdDownPublishesNoPositionAndEndsWith69() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await Subscription(broker)
-        let run = try await runLocate(["publish", "\(broker.url)/locate/van", "127.0.0.1:\(try closedPort())"])
+        let run = try await withRefusingEndpoint { try await runLocate(["publish", "\(broker.url)/locate/van", $0]) }
         #expect(run.status == 69, "\(run.stderr)")
         try await subscriber.process.stdout.wait(for: "offline") {
             subscriber.objects(on: "locate/van/status").last?["event"] as? String == "offline"
