@@ -141,9 +141,10 @@ public final class MQTTClient: Sendable {
     }
 
     /// Says that the admissions may have changed (an authorization changed, updates paused):
-    /// a connection holding messages not acknowledged (at QoS 0: not written) is dropped at
-    /// once, with whatever libmosquitto and the socket still hold, and made again; messages not acknowledged are queued again at the head, and
-    /// each goes out only if its admission still says yes.
+    /// a connection holding a message not acknowledged (at QoS 0: not written) whose admission
+    /// now says no is dropped at once, with whatever libmosquitto and the socket still hold, and
+    /// made again; messages not acknowledged are queued again at the head, and each goes out
+    /// only if its admission still says yes.
     public func admissionsChanged() {
         state.withLock { $0.admissionChanges += 1 }
         wakeUp.signal()
@@ -236,8 +237,9 @@ public final class MQTTClient: Sendable {
             let (stop, changes) = state.withLock { ($0.stop, $0.admissionChanges) }
             if changes != admissionChanges {
                 admissionChanges = changes
-                // Only a connection that holds messages: statuses alone need no new one (and no will published for it).
-                if let current = link, !current.inFlight.isEmpty {
+                // Only a connection that holds a message its admission now refuses: statuses, a
+                // clear, or records still admitted need no new one (and no will published for it).
+                if let current = link, current.inFlight.values.contains(where: { !$0.pending.admits() }) {
                     // Now, before anything else can be written: the reset takes libmosquitto's queue with it.
                     current.connection.abort()
                     requeue(current)

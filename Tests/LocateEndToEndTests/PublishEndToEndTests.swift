@@ -322,7 +322,9 @@ struct PublishEndToEndTests {
         try await subscriber.process.stdout.wait(for: "the status") { subscriber.objects(on: "locate/van/status").count >= 2 }
         let statuses = subscriber.objects(on: "locate/van/status")
         // The reason's keyword only: nothing local (the settings file's path, the advice to the user) goes to the broker.
-        #expect(statuses.first?["event"] as? String == "not_authorized" && statuses.first?["reason"] as? String == "denied", "\(statuses)")
+        #expect(
+            statuses.first?["event"] as? String == "not_authorized" && statuses.first?["reason"] as? String == "denied",
+            "\(statuses) \(run.stderr)")
         #expect(statuses.last?["event"] as? String == "offline")
         // Not a position, nor the fallback's (37.517829, 126.886270), anywhere on the broker.
         let everything = subscriber.process.stdout.text
@@ -474,8 +476,9 @@ struct PublishEndToEndTests {
     }
 
     /// A broker host that never answers the TCP connection (a black hole: the kernel retries the
-    /// SYN for about two minutes): SIGTERM still ends the run after the 3 s a clean end waits for
-    /// delivery, not after the connect, and says what was lost.
+    /// SYN for about two minutes): each connect gives up after 10 s, and SIGTERM in one still ends
+    /// the run after the 3 s a clean end waits for delivery, not after the connect, and says what
+    /// was lost.
     @Test func sigtermWhileTheBrokerHostNeverAnswersEndsInBoundedTime() async throws {
         let blackHole = try await GpsdServer(misbehaving: "blackhole")
         // Kept to the end: the settings go with it, and a run whose settings vanish is no longer authorized.
@@ -488,6 +491,11 @@ struct PublishEndToEndTests {
         let publisher = try startLocate(
             ["publish", "mqtt://\(blackHole.endpoint)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5"],
             settings: settings)
+        // The first connect gives up after 10 s, with the records it has (the replay went on
+        // meanwhile) kept; the run is then in the next connect, unanswered again.
+        try await publisher.stderr.wait(timeout: 40, for: "the first connect's end") {
+            publisher.stderr.text.contains("did not answer the connection in 10 s; trying again (records are kept meanwhile)")
+        }
         try await waitUntil(
             timeout: 20,
             failing: HarnessError(
