@@ -39,9 +39,10 @@ public struct Location: Sendable, Hashable {
     public internal(set) var mode: FixMode?
     /// How many satellites the receiver used for the fix, from gpsd's latest sky view.
     public internal(set) var satellitesUsed: Int?
-    /// The satellites of gpsd's latest sky view (its SKY report) when the fix came: empty when
-    /// gpsd gave none, for every location other than a live fix, and under reduced accuracy. Not
-    /// part of the `Codable` record, so the last-fix cache keeps none.
+    /// The satellites of gpsd's latest sky view (its SKY report) when the fix came, if that view
+    /// is of the fix's device and at most 5 s old: empty when gpsd gave none, for every location
+    /// other than a live fix, and under reduced accuracy. Not part of the `Codable` record, so
+    /// the last-fix cache keeps none.
     public internal(set) var satellites: [Satellite]
     /// The receiver's device path as gpsd names it, such as `/dev/ttyACM0`.
     public internal(set) var device: String?

@@ -51,9 +51,9 @@ enum GPSDReports {
     }
 
     /// A SKY report of the sky view `location` carries (a released one: under reduced accuracy
-    /// it carries none); nothing when it carries none.
+    /// it carries none), with the fix's time; an empty list says the view is gone.
     static func sky(_ location: Location, device: String?) -> [UInt8] {
-        location.satellites.isEmpty ? [] : line(skyObject(location, device: device))
+        line(skyObject(location, device: device))
     }
 
     /// The POLL reply: the client's current fix (released) and its sky view, or none.
@@ -68,13 +68,20 @@ enum GPSDReports {
         return line(bytes)
     }
 
-    /// gpsd 3.22's SKY object: the device, the HDOP, the counts, then each satellite's PRN,
-    /// elevation, azimuth, signal and use, in gpsd's number formats.
+    /// gpsd 3.22's SKY object: the device, the time (the fix's), the HDOP, the counts, then each
+    /// satellite's PRN, elevation, azimuth, signal and use, in gpsd's number formats. The other
+    /// dilutions and the GNSS ids are not carried by the library, so they are left out (gpspipe,
+    /// cgps, libgps and the Python client read the report without them).
     private static func skyObject(_ location: Location, device: String?) -> [UInt8] {
         var bytes = Array(#"{"class":"SKY""#.utf8)
         if let device {
             bytes += Array(#","device":"#.utf8)
             FlatJSON.appendQuoted(device, to: &bytes)
+        }
+        if let time = location.time {
+            bytes += Array(#","time":""#.utf8)
+            _ = UTCTimestamp.append(time, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
         }
         append(",\"hdop\":", location.hdop, 2, to: &bytes)
         let used = location.satellites.count { $0.isUsed }

@@ -141,8 +141,9 @@ struct PublishCommand {
                     StandardStreams.diagnose(said)
                     progress.lastSaid = said
                     switch event {
-                    case .authorizationChanged, .paused, .resumed:
-                        // Nothing handed to the client's connection outlives a change of admission.
+                    case .authorizationChanged, .paused, .resumed, .accuracyChanged, .settingsInvalid:
+                        // Nothing handed to the client's connection outlives a change of admission
+                        // (a precise record after a switch to reduced accuracy, too).
                         client.admissionsChanged()
                     default:
                         break

@@ -54,8 +54,9 @@ final class ServedClient {
     private let key: PeerProcess.TCPKey?
     /// Set while the client has `inFlightLimit` unread bytes or more: nothing is written to it.
     private var isHeldBack = false
-    /// The sky view of the last SKY report made for the client (one goes out only when it changes).
-    private var lastSky: [Satellite] = []
+    /// The sky view of the last SKY report made for the client (one goes out when it changes,
+    /// and again after a new watch); empty when none was or the last said the view was gone.
+    private var lastSky: (satellites: [Satellite], hdop: Double?) = ([], nil)
     private(set) var policy = WatchPolicy()
     /// Set when the connection is to be closed (the client left, failed or sent a line too long).
     private(set) var isClosed = false
@@ -95,7 +96,9 @@ final class ServedClient {
     /// How many bytes the client may have not read before nothing more is written to it. What
     /// the kernel holds (this end's send queue, the peer's receive queue) is beyond the gate's
     /// reach, so it is kept below this: a piece starts only while less is unread, so at most
-    /// this plus one piece (four TPVs of about 250 bytes) reaches a client after a revoke.
+    /// this plus one piece reaches a client after a revoke (a TPV of about 250 bytes, with its
+    /// SKY when the sky view changed: about 60 bytes a satellite); a piece the revoke finds half
+    /// written ends the connection, so the rest of it never goes.
     static let inFlightLimit = 512
     /// How long the input of a client whose request was too long is read and dropped before
     /// its connection closes (so that it reads the ERROR before the end, not a reset).
@@ -203,6 +206,8 @@ final class ServedClient {
             if let nmea { policy.nmea = nmea }
             policy.device = enable == true ? asked : nil
             if !policy.streams { queue = [] }
+            // A new watch gets the sky view with its first fix, as from gpsd.
+            if enable == true { lastSky = ([], nil) }
             append(GPSDReports.devices(device, now: now) + GPSDReports.watch(policy))
             tellDenial()
         case .poll:
@@ -250,10 +255,12 @@ final class ServedClient {
             var bytes: [UInt8] = []
             if policy.json {
                 bytes += GPSDReports.tpv(released.location, device: device)
-                // The sky view, as gpsd sends it: when it is new (gpsd's SKY comes once an epoch).
-                if released.location.satellites != lastSky {
+                // The sky view, when it is new to the client (gpsd's SKY comes once an epoch; the
+                // library's fixes carry the latest): a view that went away is said once, empty.
+                let sky = (satellites: released.location.satellites, hdop: released.location.hdop)
+                if sky.satellites != lastSky.satellites || (!sky.satellites.isEmpty && sky.hdop != lastSky.hdop) {
                     bytes += GPSDReports.sky(released.location, device: device)
-                    lastSky = released.location.satellites
+                    lastSky = sky.satellites.isEmpty ? ([], nil) : sky
                 }
             }
             if policy.nmea { bytes += NMEASentences.sentences(for: released.location) }
@@ -302,7 +309,7 @@ final class ServedClient {
                     return
                 }
                 // The sky view it held did not go out: the next fix's goes.
-                lastSky = []
+                lastSky = ([], nil)
                 dropFirst()
                 continue
             }

@@ -143,6 +143,13 @@ struct GPSDMessageDecoderTests {
             return
         }
         #expect(last.satellites.map(\.prn) == [31])
+        // A sky view of another receiver goes with none of this one's fixes.
+        let other = fullFix.replacingOccurrences(of: "\"device\":\"/dev/pts/1\"", with: "\"device\":\"/dev/ttyACM0\"")
+        guard other != fullFix, case .fix(let elsewhere) = decoder.decode(json: other) else {
+            Issue.record("expected a fix of another device")
+            return
+        }
+        #expect(elsewhere.satellites.isEmpty && elsewhere.device == "/dev/ttyACM0")
         #expect(throws: GPSLocationError.self) { try Satellite(prn: 0, isUsed: true) }
         #expect(throws: GPSLocationError.self) { try Satellite(prn: 3, elevation: .nan, isUsed: true) }
     }

@@ -36,6 +36,28 @@ struct ServeEndToEndTests {
         #expect(satellites.allSatisfy { $0["used"] as? Bool == true } && skies.first?["uSat"] as? Int == 8)
     }
 
+    /// The sky view goes with the first fix of every watch, as gpsd's would (a client that
+    /// stops watching and starts again gets it again), and POLL's `sky` holds it.
+    @Test func aNewWatchAndAPollGetTheSkyView() async throws {
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let client = try RawGPSDClient(port: serve.port)
+        func skies(_ lines: [String]) -> Int { lines.filter { $0.hasPrefix(#"{"class":"SKY""#) }.count }
+        await client.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await client.read { skies($0) == 1 && positionReports($0).count >= 2 }
+        await client.send("?WATCH={\"enable\":false};\n?WATCH={\"enable\":true,\"json\":true};\n")
+        try await client.read { lines in
+            let again = lines.split { $0.hasPrefix(#"{"class":"WATCH","enable":true"#) }.last ?? []
+            return skies(Array(again)) == 1 && positionReports(Array(again)).count >= 1
+        }
+        await client.send("?POLL;\n")
+        try await client.read { $0.contains { $0.hasPrefix(#"{"class":"POLL""#) } }
+        let poll = try jsonObject(try #require(client.lines.last { $0.hasPrefix(#"{"class":"POLL""#) }))
+        let sky = (poll["sky"] as? [[String: Any]])?.first
+        #expect((sky?["satellites"] as? [[String: Any]])?.count == 8 && sky?["time"] is String, "\(poll)")
+    }
+
     @Test func gpspipeRawGetsChecksummedNMEAOfTheTrack() async throws {
         let gpsd = try await GpsdServer(track: "running")
         let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")

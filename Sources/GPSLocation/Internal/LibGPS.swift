@@ -27,10 +27,15 @@ final class GPSDMessageDecoder {
     /// gps_data_t is about 24 KB: one stable heap copy, parsed into for every message.
     private let data: UnsafeMutablePointer<gps_data_t>
     private var satellitesUsed: Int?
-    private var satellites: [Satellite] = []
+    /// The latest sky view's satellites, the device it was of and when it came. gpsd sends one
+    /// an epoch; a view older than `skyLifetime`, or of another device, goes with no fix.
+    private var sky: (satellites: [Satellite], device: [UInt8], received: ContinuousClock.Instant)?
     private var hdop: Double?
     /// The last device path and its text, so a stream of fixes from one receiver makes one string.
     private var lastDevice: (bytes: [UInt8], text: String?) = ([], nil)
+
+    /// How long a sky view goes with the fixes that follow it: a few epochs of a 1 Hz receiver.
+    static let skyLifetime = Duration.seconds(5)
 
     init() {
         data = .allocate(capacity: 1)
@@ -108,8 +113,8 @@ final class GPSDMessageDecoder {
         // libgps clears the whole view for each SKY and counts only the satellites with a PRN,
         // wherever they are in it: every entry is looked at, and one gpsd numbers outside NMEA's
         // PRNs (0: not known) is left out.
-        satellites = withUnsafeBytes(of: data.pointee.skyview) { raw in
-            raw.bindMemory(to: satellite_t.self).compactMap { satellite in
+        let satellites: [Satellite] = withUnsafeBytes(of: data.pointee.skyview) { raw in
+            raw.bindMemory(to: satellite_t.self).compactMap { satellite -> Satellite? in
                 let prn = Int(satellite.PRN)
                 guard Satellite.prns.contains(prn) else { return nil }
                 return Satellite(
@@ -118,6 +123,19 @@ final class GPSDMessageDecoder {
                     signalStrength: Plausible.value(satellite.ss, in: Satellite.signalStrengths), isUsed: satellite.used)
             }
         }
+        sky = (satellites, deviceBytes(), .now)
+    }
+
+    /// The satellites of the latest sky view, when it is of the current message's device and
+    /// recent; none otherwise (a receiver whose SKY stopped, or libgps refused the last one).
+    private func currentSatellites() -> [Satellite] {
+        guard let sky, sky.received.duration(to: .now) <= Self.skyLifetime, sky.device == deviceBytes() else { return [] }
+        return sky.satellites
+    }
+
+    /// The device path of the last message, as bytes.
+    private func deviceBytes() -> [UInt8] {
+        withUnsafeBytes(of: data.pointee.dev.path) { Array($0.prefix { $0 != 0 }) }
     }
 
     /// gpsd's own client rules: a TPV is a fix only with mode 2 or 3 and a finite latitude and
@@ -149,13 +167,13 @@ final class GPSDMessageDecoder {
                 speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
                 course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
                 climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
-                mode: mode, satellitesUsed: satellitesUsed, satellites: satellites,
+                mode: mode, satellitesUsed: satellitesUsed, satellites: currentSatellites(),
                 device: devicePath(), source: .gpsd))
     }
 
     /// The device of the last message, made once per distinct path.
     private func devicePath() -> String? {
-        let bytes = withUnsafeBytes(of: data.pointee.dev.path) { Array($0.prefix { $0 != 0 }) }
+        let bytes = deviceBytes()
         if bytes != lastDevice.bytes {
             lastDevice = (bytes, bytes.isEmpty ? nil : UntrustedText.visible(String(decoding: bytes, as: UTF8.self), limit: 256))
         }
