@@ -2,7 +2,8 @@ import LocateSupport
 
 /// The requests of the gpsd JSON protocol that `locate serve` reads from a client, one line at
 /// a time (gpsd reads a segment at a time; a line is the same for every client it serves, and
-/// survives a request split across segments). A line holds one or more requests, each `?NAME;`
+/// survives a request split across segments), or what came without a line end when it ends in
+/// `;`, as gpsd answers it. A line holds one or more requests, each `?NAME;`
 /// or `?NAME={...};` (the `;` may be missing, as the Python client sends it); a line that does
 /// not start with `?` is ignored, as gpsd ignores it.
 enum GPSDRequest: Equatable {

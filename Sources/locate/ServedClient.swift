@@ -163,9 +163,17 @@ final class ServedClient {
                 answer(unanswered.removeFirst(), device: device, latest: latest)
                 continue
             }
-            guard let end = input.firstIndex(of: UInt8(ascii: "\n")) else { break }
-            unanswered = GPSDRequest.parse(line: input[..<end])
-            input.removeSubrange(...end)
+            // A line, or what came ending in `;` without one (`printf '?POLL;' | nc`), as gpsd
+            // takes a segment that ends a request.
+            if let end = input.firstIndex(of: UInt8(ascii: "\n")) {
+                unanswered = GPSDRequest.parse(line: input[..<end])
+                input.removeSubrange(...end)
+            } else if input.last == UInt8(ascii: ";") {
+                unanswered = GPSDRequest.parse(line: input[...])
+                input.removeAll()
+            } else {
+                break
+            }
         }
         if unanswered.isEmpty, !input.contains(UInt8(ascii: "\n")), input.count > GPSDRequest.maximumLine {
             end(saying: "request too long (more than \(GPSDRequest.maximumLine) bytes without a line end)")

@@ -51,7 +51,8 @@ struct ServeEndToEndTests {
             let again = lines.split { $0.hasPrefix(#"{"class":"WATCH","enable":true"#) }.last ?? []
             return skies(Array(again)) == 1 && positionReports(Array(again)).count >= 1
         }
-        await client.send("?POLL;\n")
+        // Without a line end, as `printf '?POLL;' | nc` sends it: gpsd answers a request ended by `;`.
+        await client.send("?POLL;")
         try await client.read { $0.contains { $0.hasPrefix(#"{"class":"POLL""#) } }
         let poll = try jsonObject(try #require(client.lines.last { $0.hasPrefix(#"{"class":"POLL""#) }))
         let sky = (poll["sky"] as? [[String: Any]])?.first
