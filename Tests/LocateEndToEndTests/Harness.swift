@@ -503,7 +503,25 @@ func runLocateOnTerminal(
     return (status, run.stdout.text, stdout)
 }
 
-/// A loopback port that listens but never answers, to prove that nothing connected to it.
+/// A TCP socket bound to a free loopback port, listening when `listening` says so, and its port.
+private func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ready = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 8) == 0) && getsockname(descriptor, $0, &length) == 0
+        }
+    }
+    guard ready else {
+        close(descriptor)
+        throw HarnessError(description: listening ? "cannot listen on a loopback port" : "cannot bind a loopback port")
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A loopback port bound and not listened on, for as long as it lives: a connection to it is
 /// refused, and no server can bind it.
 final class RefusingPort: Sendable {
@@ -511,19 +529,7 @@ final class RefusingPort: Sendable {
     private let descriptor: Int32
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let descriptor = self.descriptor
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw HarnessError(description: "cannot bind a loopback port") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, port) = try loopbackSocket(listening: false)
     }
 
     var endpoint: String { "127.0.0.1:\(port)" }
@@ -533,24 +539,13 @@ final class RefusingPort: Sendable {
     }
 }
 
+/// A loopback port that listens but never answers, to prove that nothing connected to it.
 final class ListeningPort: Sendable {
     let port: Int
     private let descriptor: Int32
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let descriptor = self.descriptor
-        let ready = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard ready else { throw HarnessError(description: "cannot listen on a loopback port") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, port) = try loopbackSocket(listening: true)
     }
 
     var endpoint: String { "127.0.0.1:\(port)" }

@@ -128,8 +128,8 @@ final class GPSDMessageDecoder {
 
     /// The satellites of the latest sky view, when it is of the current message's device and
     /// recent; none otherwise (a receiver whose SKY stopped, or libgps refused the last one).
-    private func currentSatellites() -> [Satellite] {
-        guard let sky, sky.received.duration(to: .now) <= Self.skyLifetime, sky.device == deviceBytes() else { return [] }
+    private func currentSatellites(device: [UInt8]) -> [Satellite] {
+        guard let sky, sky.received.duration(to: .now) <= Self.skyLifetime, sky.device == device else { return [] }
         return sky.satellites
     }
 
@@ -153,6 +153,7 @@ final class GPSDMessageDecoder {
         guard data.pointee.set & LATLON_SET != 0, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else {
             return .noFix
         }
+        let device = deviceBytes()
         let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
         let time = fix.time.tv_sec == 0 ? nil : Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:))
         func altitude(_ value: Double) -> Double? {
@@ -167,13 +168,12 @@ final class GPSDMessageDecoder {
                 speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
                 course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
                 climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
-                mode: mode, satellitesUsed: satellitesUsed, satellites: currentSatellites(),
-                device: devicePath(), source: .gpsd))
+                mode: mode, satellitesUsed: satellitesUsed, satellites: currentSatellites(device: device),
+                device: devicePath(device), source: .gpsd))
     }
 
-    /// The device of the last message, made once per distinct path.
-    private func devicePath() -> String? {
-        let bytes = deviceBytes()
+    /// The text of the device path `bytes`, made once per distinct path.
+    private func devicePath(_ bytes: [UInt8]) -> String? {
         if bytes != lastDevice.bytes {
             lastDevice = (bytes, bytes.isEmpty ? nil : UntrustedText.visible(String(decoding: bytes, as: UTF8.self), limit: 256))
         }
