@@ -79,7 +79,7 @@ test: bootstrap
 # The libraries' documentation, offline, one catalog per library: the symbol graphs (in a build
 # directory of their own, so the flags do not rebuild the main one), every public symbol
 # documented, and DocC without a warning.
-LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces GPSLocationMQTT
+LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces GPSLocationMQTT GPSDService
 SYMBOL_GRAPHS := .build/symbol-graphs
 docs:
 	@rm -rf .build/docs && mkdir -p $(SYMBOL_GRAPHS) .build/docs

@@ -49,16 +49,29 @@ let package = Package(
         // hands each message out only while its admission holds (internal, not a product).
         .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "LocateSupport"]),
 
+        // gpsd's protocol served to local programs, each through its own permission: the engine
+        // of `locate serve` (its loop, clients' state machine behind a transport, peer
+        // identification, access recorder), internal, not a product.
+        .target(
+            name: "GPSDService", dependencies: ["GPSLocation", "GPSLocationConsent", "LocateSupport"],
+            // Optimized in debug builds too: the model-based test runs its state machine through
+            // a hundred thousand interleavings, a second optimized and half a minute without.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
         .executableTarget(
-            name: "locate", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "LocateSupport"]),
+            name: "locate",
+            dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateSupport"]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
         .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
 
         // Tests
         .testTarget(name: "LocateSupportTests", dependencies: ["LocateSupport"]),
+        .testTarget(
+            name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),

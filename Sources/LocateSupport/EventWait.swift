@@ -1,18 +1,30 @@
 import Glibc
 
-/// What a wait waits for on one descriptor: to read from it (or its end or error), or to write
-/// to it (a connection being made). The results say the same of what happened.
+/// What a wait waits for on one descriptor: to read from it (or its end or error), to write to
+/// it (a connection being made), or, for a peer's connection, either or neither while its
+/// hang-up is always watched. The results say the same of what happened.
 package struct PollRequest: Sendable, Equatable {
+    /// `POLLRDHUP` (Linux's, which Glibc's module leaves out: it needs `_GNU_SOURCE`).
+    static let peerHangUp: Int16 = 0x2000
+
     /// The descriptor.
     package let descriptor: Int32
-    /// Wait until it can be written (else: read).
-    package let writing: Bool
+    /// The `poll` events asked for.
+    let events: Int16
 
     /// Waiting to read `descriptor`.
-    package static func reading(_ descriptor: Int32) -> PollRequest { PollRequest(descriptor: descriptor, writing: false) }
+    package static func reading(_ descriptor: Int32) -> PollRequest { PollRequest(descriptor: descriptor, events: Int16(POLLIN)) }
 
     /// Waiting to write `descriptor`.
-    package static func writing(_ descriptor: Int32) -> PollRequest { PollRequest(descriptor: descriptor, writing: true) }
+    package static func writing(_ descriptor: Int32) -> PollRequest { PollRequest(descriptor: descriptor, events: Int16(POLLOUT)) }
+
+    /// A peer's connection: to read it and to write it as asked, and, always, its hang-up (the
+    /// peer closed its end or reset it, `POLLRDHUP`), so that a peer that is neither read nor
+    /// written now is still seen going away.
+    package static func peer(_ descriptor: Int32, reading: Bool, writing: Bool) -> PollRequest {
+        PollRequest(
+            descriptor: descriptor, events: peerHangUp | (reading ? Int16(POLLIN) : 0) | (writing ? Int16(POLLOUT) : 0))
+    }
 }
 
 /// What a descriptor had when a wait ended.
@@ -29,6 +41,9 @@ package struct PollEvents: Sendable, Equatable {
     package var isWritable: Bool { raw & Int16(POLLOUT) != 0 }
     /// Whether the other end hung up, or the descriptor failed.
     package var isHangUpOrError: Bool { raw & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 }
+    /// Whether the peer of a connection is gone: it closed its end (`POLLRDHUP`), hung up, or
+    /// the connection failed (reset).
+    package var isPeerGone: Bool { raw & (PollRequest.peerHangUp | Int16(POLLHUP | POLLERR | POLLNVAL)) != 0 }
 }
 
 /// One thread's wait in `poll`, the one way the library's threads wait: for the descriptor its
@@ -58,7 +73,7 @@ package struct EventWait {
     @discardableResult
     package mutating func wait(for request: PollRequest?, until deadline: ContinuousClock.Instant?) -> PollEvents {
         descriptors[1] =
-            request.map { pollfd(fd: $0.descriptor, events: Int16($0.writing ? POLLOUT : POLLIN), revents: 0) }
+            request.map { pollfd(fd: $0.descriptor, events: $0.events, revents: 0) }
             ?? pollfd(fd: -1, events: 0, revents: 0)
         let milliseconds = deadline.map { Int32(clamping: ContinuousClock.now.duration(to: $0).millisecondsRoundedUp) } ?? -1
         guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { return .none }

@@ -30,6 +30,15 @@ package enum FlatJSON {
         return bytes[(bytes.startIndex + range.start)..<(bytes.startIndex + range.end)]
     }
 
+    /// The bytes of every object of the array `key` of the object in `bytes` (such as a DEVICES
+    /// report's `"devices":[{...},...]`), or `nil` when the JSON is not well formed up to the
+    /// end of that array (values nested deeper than 32 are refused).
+    package static func objectSpans(inArray key: String, of bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
+        var reader = Reader(bytes: Array(bytes))
+        guard let ranges = reader.objects(inArray: key, limit: .max) else { return nil }
+        return ranges.map { bytes[(bytes.startIndex + $0.start)..<(bytes.startIndex + $0.end)] }
+    }
+
     /// The members of the flat objects of the array `key` of the object in `bytes` (such as
     /// iso-codes' `{"3166-1":[{...},...]}`), or `nil` when the JSON is not well formed up to the
     /// end of that array or an element is not a flat object.

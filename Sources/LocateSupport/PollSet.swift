@@ -12,14 +12,14 @@ package struct PollSet {
     }
 
     /// Waits until one of `requests` has an event (reading: something to read, its end or an
-    /// error; writing: room to write), the wake-up is signalled (and is cleared), or `deadline`
-    /// passes. A descriptor may be asked for both, as two requests.
+    /// error; writing: room to write; a peer's hang-up), the wake-up is signalled (and is
+    /// cleared), or `deadline` passes.
     /// - Returns: the events of each request, in order.
     package mutating func wait(for requests: [PollRequest], until deadline: ContinuousClock.Instant?) -> [PollEvents] {
         descriptors.removeAll(keepingCapacity: true)
         descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0))
         for request in requests {
-            descriptors.append(pollfd(fd: request.descriptor, events: Int16(request.writing ? POLLOUT : POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: request.descriptor, events: request.events, revents: 0))
         }
         let milliseconds = deadline.map { Int32(clamping: ContinuousClock.now.duration(to: $0).millisecondsRoundedUp) } ?? -1
         guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else {

@@ -1,3 +1,4 @@
+import GPSDService
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationMQTT
@@ -119,7 +120,7 @@ struct CommandLineOptions: Sendable {
     var retain = false
     var mqttVersion = MQTTConfiguration.ProtocolVersion.v311
     /// `--listen`, for `serve`, in order (none: the default address).
-    var listen: [ServerSocket.Address] = []
+    var listen: [GPSDService.Address] = []
     /// `--nmea`, for `serve`: Unix sockets of plain NMEA.
     var nmea: [String] = []
 
@@ -336,7 +337,7 @@ extension CommandLineOptions {
 
     /// A `--listen` address: `unix:PATH`, or a loopback `HOST:PORT` (`127.0.0.1:2948`,
     /// `[::1]:2948`, `localhost:2948`); anything else would serve positions beyond this machine.
-    static func listenAddress(_ text: String) throws(UsageError) -> ServerSocket.Address {
+    static func listenAddress(_ text: String) throws(UsageError) -> GPSDService.Address {
         let shown = UntrustedText.visible(text, limit: 80)
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))

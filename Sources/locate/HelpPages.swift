@@ -43,10 +43,12 @@ enum HelpPages {
                   --once                    Print one fix and exit (the default).
                   -f, --follow              Print fixes as they come until interrupted, --count or --duration.
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
-                  --listen ADDR             (serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH; may be given
-                                            more than once (default 127.0.0.1:2948).
-                  --nmea PATH               (serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH,
-                                            for GeoClue's nmea-socket and chart plotters.
+                  --listen ADDR             (serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH (in a
+                                            directory of yours alone); may be given more than once (default
+                                            127.0.0.1:2948).
+                  --nmea PATH               (serve) Also serve NMEA 0183 on the Unix socket PATH (the receiver's
+                                            sentences; a grid cell's GGA, RMC and GSA under reduced accuracy), for
+                                            GeoClue's nmea-socket and chart plotters.
                   --timeout S               (once) Give up after S seconds without an acceptable fix (default 30);
                                             (status) wait S seconds for gpsd's answer (default 3).
                   --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
@@ -551,10 +553,12 @@ enum HelpPages {
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
-                  --listen ADDR             (serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH; may be given
-                                            more than once (default 127.0.0.1:2948).
-                  --nmea PATH               (serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH,
-                                            for GeoClue's nmea-socket and chart plotters.
+                  --listen ADDR             (serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH (in a
+                                            directory of yours alone); may be given more than once (default
+                                            127.0.0.1:2948).
+                  --nmea PATH               (serve) Also serve NMEA 0183 on the Unix socket PATH (the receiver's
+                                            sentences; a grid cell's GGA, RMC and GSA under reduced accuracy), for
+                                            GeoClue's nmea-socket and chart plotters.
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
                                             LOCATE_APP.
                   -V, --version             Show the version and the libgps it was built with.
@@ -563,8 +567,10 @@ enum HelpPages {
                 EXIT STATUS:
                   0                         It ended by a signal (SIGTERM, SIGINT).
                   64                        A --listen address beyond loopback, or a bad option.
-                  69                        It cannot listen on an address (in use, a path that is not yours).
-                  78                        A settings or policy file is unusable.
+                  69                        It cannot listen on an address (in use, or a socket of another's at the
+                                            path).
+                  78                        A settings or policy file is unusable, or a socket's directory is not
+                                            yours alone.
 
                 Every status (64 for a usage error), files and commands: locate --help, or man locate.
                 """#

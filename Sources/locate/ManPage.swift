@@ -25,6 +25,11 @@ enum ManPage {
             let flags = option.flags.map { "\\fB" + escaped($0) + "\\fR" }.joined(separator: ", ")
             lines += [".TP", flags + (option.value.map { " \\fI" + escaped($0) + "\\fR" } ?? ""), escaped(option.help)]
         }
+        lines.append(".SH SERVING GPSD'S CLIENTS")
+        for (index, note) in Usage.serveNotes.enumerated() {
+            if index > 0 { lines.append(".PP") }
+            lines.append(escaped(note))
+        }
         lines.append(".SH EXIT STATUS")
         for status in Usage.exitStatuses {
             lines += [".TP", "\\fB\(status.code)\\fR", escaped(status.meaning)]

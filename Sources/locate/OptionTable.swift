@@ -214,13 +214,15 @@ enum OptionTable {
         },
         OptionSpec(
             flags: ["--listen"], value: "ADDR", scopes: [.serve],
-            help: "(serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH; may be given more than once (default 127.0.0.1:2948)."
+            help:
+                "(serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH (in a directory of yours alone); may be given more than once (default 127.0.0.1:2948)."
         ) { parsed, _, value in
             parsed.options.listen.append(try CommandLineOptions.listenAddress(value))
         },
         OptionSpec(
             flags: ["--nmea"], value: "PATH", scopes: [.serve],
-            help: "(serve) Also serve NMEA 0183 (GGA, RMC, GSA) on the Unix socket PATH, for GeoClue's nmea-socket and chart plotters."
+            help:
+                "(serve) Also serve NMEA 0183 on the Unix socket PATH (the receiver's sentences; a grid cell's GGA, RMC and GSA under reduced accuracy), for GeoClue's nmea-socket and chart plotters."
         ) { parsed, _, value in
             try CommandLineOptions.unixSocketPath(value, flag: "--nmea", shown: UntrustedText.visible(value, limit: 80))
             parsed.options.nmea.append(value)

@@ -186,8 +186,8 @@ enum Usage {
             [
                 (0, "It ended by a signal (SIGTERM, SIGINT)."),
                 (64, "A --listen address beyond loopback, or a bad option."),
-                (69, "It cannot listen on an address (in use, a path that is not yours)."),
-                (78, "A settings or policy file is unusable."),
+                (69, "It cannot listen on an address (in use, or a socket of another's at the path)."),
+                (78, "A settings or policy file is unusable, or a socket's directory is not yours alone."),
             ]
         ),
         (
@@ -226,6 +226,31 @@ enum Usage {
         ("locate monitor --region home=37.5178,126.8863,100 --until inside:home", "Wait until the machine is home."),
         ("locate visits --csv --no-header >> visits.csv", "Append arrivals and departures to a log that has its header."),
         ("locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
+    ]
+
+    /// What `locate serve` does differently from gpsd, and why, for the man page.
+    static let serveNotes = [
+        """
+        locate serve answers as gpsd 3.22 answers, for every request form a client sends (ended by ;, a line end, \
+        or nothing), and passes gpsd's own lines on to a client whose app has full accuracy: TPV with every key, \
+        SKY every epoch, GST, the receiver's sentences for nmea and raw, TOFF and PPS for pps, the timing keys for \
+        timing. Each client is an app, named by the executable of the process holding the socket; other users are \
+        refused (said once a minute per user). It differs from gpsd where consent says: a client whose app may not \
+        have positions gets none, and an ERROR after its first request says why; one with reduced accuracy gets \
+        its fix's grid cell at most every five minutes and nothing finer (no SKY, GST or sentence but the cell's \
+        GGA, RMC and GSA); a POLL gives only what was taken while the client was allowed it (a client that polls \
+        right after connecting gets empty lists until the next fix); ?DEVICE that would reconfigure the receiver \
+        gets an ERROR.
+        """,
+        """
+        Every record is judged twice: when it is taken (as gpsd's line arrives) and when it is written. A change \
+        of the app's authorization (deny, reduced accuracy, the client leaving the foreground of its terminal, \
+        even one undone at once) drops everything taken before it, so a client that was not reading gets nothing \
+        taken while it was denied. No record starts while a client has 4 KiB unread; it keeps 32 KiB of records \
+        (the oldest give way) and its requests are read while less than 16 KiB of answers wait. Every client is \
+        watched for its hang-up and closed at once. A Unix socket (--listen unix:PATH, --nmea PATH) must be in a \
+        directory of yours alone, as every path locate trusts.
+        """,
     ]
 
     /// The settings file's syntax, for the man page.

@@ -401,7 +401,10 @@ struct PublishEndToEndTests {
         try await subscriber.process.stdout.wait(for: "offline") {
             subscriber.objects(on: "locate/van/status").last?["event"] as? String == "offline"
         }
-        #expect(positions == before, "records queued before the revoke reached the broker after it")
+        // (One the broker took just before it stopped may still reach the persistent session after
+        // its restart: it was handed out before the revoke. What was queued in the outage, five a
+        // second, never.)
+        #expect(positions - before <= 1, "records queued before the revoke reached the broker after it: \(positions - before)")
         // The retained position was cleared: a subscriber that comes now gets the status only.
         let later = try await Subscription(broker, "locate/van/#")
         try await later.process.stdout.wait(for: "the retained status") { !later.messages.isEmpty }

@@ -18,27 +18,27 @@ struct ServeEndToEndTests {
         let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
         let lines = gpsdLines(pipe.stdout.text)
-        // Three greetings, the five fixes and the track's sky view (one: it does not change).
+        // Three greetings, then each epoch's SKY and TPV, as gpsd sends them.
         #expect(lines.count == 9, "\(lines)")
         #expect(lines.first == #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#)
         // The receiver is listed once serve has heard of it (a loaded machine may connect gpspipe first).
         #expect(lines.dropFirst().first?.hasPrefix(#"{"class":"DEVICES","devices":["#) == true, "\(lines)")
         #expect(lines.dropFirst(2).first?.hasPrefix(#"{"class":"WATCH","enable":true,"json":true,"nmea":false,"#) == true, "\(lines)")
         let reports = positionReports(lines)
-        #expect(reports.count == 5, "\(lines)")
+        #expect(reports.count >= 2, "\(lines)")
         let track = try trackPoints("running")
         #expect(reports.allSatisfy { isTrackPoint($0, track) && [2, 3].contains($0["mode"] as? Int) && $0["time"] is String })
-        // The SKY report gpsd made of the track's GSV sentences, as gpsd writes it.
+        // The SKY reports gpsd made of the track's GSV sentences, one an epoch, as gpsd writes them.
         let skies = try lines.filter { $0.hasPrefix(#"{"class":"SKY""#) }.map(jsonObject)
-        #expect(skies.count == 1, "\(lines)")
+        #expect(skies.count >= 1 && skies.count + reports.count == 6, "\(lines)")
         let satellites = skies.first?["satellites"] as? [[String: Any]] ?? []
         #expect(satellites.map { $0["PRN"] as? Int ?? 0 } == [2, 5, 12, 15, 18, 24, 25, 29], "\(skies)")
         #expect(satellites.first.map { $0["el"] as? Double == 20 && $0["az"] as? Double == 0 && $0["ss"] as? Double == 30 } == true)
         #expect(satellites.allSatisfy { $0["used"] as? Bool == true } && skies.first?["uSat"] as? Int == 8)
     }
 
-    /// The sky view goes with the first fix of every watch, as gpsd's would (a client that
-    /// stops watching and starts again gets it again), and POLL's `sky` holds it.
+    /// The sky view comes every epoch, as gpsd sends it (a tool that waits for two SKYs gets
+    /// them), again after a watch is stopped and started, and POLL's `sky` holds it.
     @Test func aNewWatchAndAPollGetTheSkyView() async throws {
         let gpsd = try await GpsdServer(track: "running")
         let settings = try SettingsHome.allowingAlways()
@@ -46,18 +46,18 @@ struct ServeEndToEndTests {
         let client = try RawGPSDClient(port: serve.port)
         func skies(_ lines: [String]) -> Int { lines.filter { $0.hasPrefix(#"{"class":"SKY""#) }.count }
         await client.send("?WATCH={\"enable\":true,\"json\":true};\n")
-        try await client.read { skies($0) == 1 && positionReports($0).count >= 2 }
+        try await client.read { skies($0) >= 2 && positionReports($0).count >= 2 }
         await client.send("?WATCH={\"enable\":false};\n?WATCH={\"enable\":true,\"json\":true};\n")
         try await client.read { lines in
             let again = lines.split { $0.hasPrefix(#"{"class":"WATCH","enable":true"#) }.last ?? []
-            return skies(Array(again)) == 1 && positionReports(Array(again)).count >= 1
+            return skies(Array(again)) >= 1 && positionReports(Array(again)).count >= 1
         }
         // Without a line end, as `printf '?POLL;' | nc` sends it: gpsd answers a request ended by `;`.
         await client.send("?POLL;")
         try await client.read { $0.contains { $0.hasPrefix(#"{"class":"POLL""#) } }
         let poll = try jsonObject(try #require(client.lines.last { $0.hasPrefix(#"{"class":"POLL""#) }))
         let sky = (poll["sky"] as? [[String: Any]])?.first
-        #expect((sky?["satellites"] as? [[String: Any]])?.count == 8 && sky?["time"] is String, "\(poll)")
+        #expect((sky?["satellites"] as? [[String: Any]])?.count == 8 && sky?["device"] is String, "\(poll)")
     }
 
     @Test func gpspipeRawGetsChecksummedNMEAOfTheTrack() async throws {
@@ -180,9 +180,9 @@ struct ServeEndToEndTests {
         let output = settings.root.appendingPathComponent("foreground.out")
         let foreground = try RunningProcess(
             Package.root.appendingPathComponent("Scripts/with-terminal"),
-            ["--stdout", output.path, "--", "/usr/bin/gpspipe", "-w", "-n", "6", serve.endpoint])
+            ["--stdout", output.path, "--", "/usr/bin/gpspipe", "-w", "-n", "9", serve.endpoint])
         #expect(try await foreground.waitForExit() == 0)
-        #expect(positionReports(gpsdLines(readWholeFile(output.path))).count == 2, "\(readWholeFile(output.path))")
+        #expect(positionReports(gpsdLines(readWholeFile(output.path))).count >= 2, "\(readWholeFile(output.path))")
         let daemon = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "5", serve.endpoint])
         #expect(try await daemon.waitForExit() == 0)
         let lines = gpsdLines(daemon.stdout.text)
@@ -272,9 +272,9 @@ struct ServeEndToEndTests {
         let settings = try SettingsHome(
             user: "[location]\nauthorization = denied\n[app \"tracker\"]\nauthorization = always\nprogram = /usr/bin/gpspipe\n")
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
-        let pinned = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        let pinned = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await pinned.waitForExit() == 0)
-        #expect(positionReports(gpsdLines(pinned.stdout.text)).count == 2, "\(pinned.stdout.text)")
+        #expect(positionReports(gpsdLines(pinned.stdout.text)).count >= 2, "\(pinned.stdout.text)")
         try settings.write(
             "[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\nprogram = /opt/other/gpspipe\n",
             to: settings.userFile)
@@ -343,33 +343,45 @@ struct ServeEndToEndTests {
     }
 
     /// A revoke while a client is not reading (with the kernel's default buffers, which hold
-    /// hundreds of records): once it reads again, what was in flight from before is all it gets,
-    /// a few records at most; nothing serve still had for it comes after the revoke. Meanwhile
-    /// another client's stream goes on.
+    /// hundreds of records), then an allow: once it reads again, what was in flight from before
+    /// the revoke (4 KiB at most, and the record that began below that), then only fixes taken
+    /// after the allow: none of the fixes taken while its app was denied, which serve would have
+    /// had queued for it. A witness of the same app that reads all along marks the denial in
+    /// receiver time (its last fix before its ERROR, its first after), and a client of another
+    /// app, allowed all along, shows that fixes were taken meanwhile.
     @Test func aRevokeHoldsBackWhatASlowClientHadQueued() async throws {
         let gpsd = try await GpsdServer(track: "running", cycle: 0.05, restamp: true)
-        let settings = try SettingsHome.allowingAlways()
+        let allowed = "[location]\nauthorization = always\n[app \"gpspipe\"]\nauthorization = always\n"
+        let settings = try SettingsHome(user: allowed)
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
         let slow = try RawGPSDClient(port: serve.port)
         await slow.send("?WATCH={\"enable\":true,\"json\":true};\n")
         try await slow.read { $0.contains { $0.hasPrefix(#"{"class":"WATCH""#) } }
-        let other = try RawGPSDClient(port: serve.port)
-        await other.send("?WATCH={\"enable\":true,\"json\":true};\n")
-        try await other.read { positionReports($0).count >= 40 }
-        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        let revoked = Date()
-        try await other.read { $0.contains { $0.contains(#""class":"ERROR""#) } }
-        #expect(Date().timeIntervalSince(revoked) < 2, "the revoke is told within a second or so")
-        try await slow.read(timeout: 5) { $0.contains { $0.contains(#""class":"ERROR""#) } }
-        let after = slow.lines.drop { !$0.contains(#""class":"ERROR""#) }
-        #expect(positionReports(Array(after)).isEmpty, "nothing after the revoke: \(after.prefix(5))")
-        // README: three records at most after it stopped reading (one more may have come with the WATCH).
-        #expect(positionReports(slow.lines).count <= 4, "in flight to a client that did not read: \(positionReports(slow.lines).count)")
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let times = positionReports(slow.lines).compactMap { ($0["time"] as? String).flatMap { parser.date(from: $0) } }
-        #expect(times.allSatisfy { $0 < revoked.addingTimeInterval(1) }, "no fix made after the revoke reached the slow client")
-        #expect(positionReports(other.lines).count >= 40)
+        // From here it reads nothing until after the allow.
+        let readBeforeStopping = slow.byteCount
+        let witness = try RawGPSDClient(port: serve.port)
+        await witness.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        let observer = try serve.client("/usr/bin/gpspipe", ["-w", serve.endpoint])
+        func times(_ lines: some Collection<String>) -> [String] { positionReports(Array(lines)).compactMap { $0["time"] as? String } }
+        try await witness.read { times($0).count >= 20 }
+        try settings.write("[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\n", to: settings.userFile)
+        try await witness.read { $0.contains { $0.contains(#""class":"ERROR""#) } }
+        // Twenty fixes taken while the app is denied, as the other app's client sees them.
+        let deniedSince = try #require(times(witness.lines).last)
+        try await observer.stdout.wait(for: "fixes during the denial") {
+            times(gpsdLines(observer.stdout.text)).filter { $0 > deniedSince }.count >= 20
+        }
+        try settings.write(allowed, to: settings.userFile)
+        try await witness.read { lines in times(lines.drop { !$0.contains(#""class":"ERROR""#) }).count >= 5 }
+        let allowedFrom = try #require(times(witness.lines.drop { !$0.contains(#""class":"ERROR""#) }).first)
+        try await slow.read(timeout: 10) { lines in times(lines.drop { !$0.contains(#""class":"ERROR""#) }).count >= 5 }
+        let error = try #require(slow.text.range(of: #"{"class":"ERROR""#)).lowerBound.utf16Offset(in: slow.text)
+        #expect(error - readBeforeStopping <= 4096 + 2048, "in flight to a client that did not read: \(error - readBeforeStopping) bytes")
+        // ISO 8601 with milliseconds, all in UTC: the strings sort as the times do.
+        let taken = times(slow.lines)
+        #expect(!taken.contains { $0 > deniedSince && $0 < allowedFrom }, "fixes taken while denied reached the slow client: \(taken)")
+        #expect(taken.contains { $0 >= allowedFrom } && taken.contains { $0 <= deniedSince })
+        #expect(times(gpsdLines(observer.stdout.text)).contains { $0 > deniedSince && $0 < allowedFrom })
     }
 
     /// gpsd going away and coming back (on the same port): the clients stay connected, with
@@ -416,8 +428,10 @@ struct ServeEndToEndTests {
         #expect(served == 200)
     }
 
-    /// A client that never reads, one that sends a megabyte without a line end, and one that
-    /// sends garbage: each gets what gpsd would give, and a client reading beside them its fixes.
+    /// A client that never reads, ones that send a megabyte that is no request, garbage, or a
+    /// request gpsd does not know: each gets what gpsd would give (a read that does not start
+    /// with a request is ignored whole, an unknown request is an ERROR), serve's memory does not
+    /// grow, and a client reading beside them gets its fixes.
     @Test func clientsThatNeverReadOrSendGarbageHoldUpNobody() async throws {
         let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
         let settings = try SettingsHome.allowingAlways()
@@ -425,22 +439,23 @@ struct ServeEndToEndTests {
         let stuck = try RawGPSDClient(port: serve.port, receiveBuffer: 2048)
         await stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true};\n")
         let garbage = try RawGPSDClient(port: serve.port)
-        await garbage.send("hello\n?FOO;\n\u{1B}[2J?WATCH\n")
-        try await garbage.read { lines in lines.contains { $0.hasPrefix(#"{"class":"ERROR","message":"Unrecognized request '?FOO;'"#) } }
-        await garbage.send("?WATCH={\"enable\":true,\"json\":true};\n")
-        try await garbage.read { positionReports($0).count >= 3 }
+        await garbage.send("hello\n?WATCH={\"enable\":true,\"json\":true};\n")
+        let unknown = try RawGPSDClient(port: serve.port)
+        await unknown.send("?FOO;\n")
+        try await unknown.read { lines in lines.contains { $0 == #"{"class":"ERROR","message":"Unrecognized request '?FOO;'"}"# } }
+        await unknown.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        try await unknown.read { positionReports($0).count >= 3 }
+        garbage.drain()
+        #expect(garbage.lines.count == 1 && garbage.lines.first?.hasPrefix(#"{"class":"VERSION""#) == true, "\(garbage.lines)")
         let before = serve.residentKiB
-        for _ in 0..<4 {
-            let huge = try RawGPSDClient(port: serve.port)
-            await huge.send(Array(repeating: UInt8(ascii: "x"), count: 1 << 20), timeout: 5)
-            try await huge.read { $0.contains { $0.contains("request too long") } }
-            #expect(try await huge.read(timeout: 5) { _ in false } == false, "the connection is closed")
-        }
-        let after = serve.residentKiB
-        #expect(after - before < 8 * 1024, "serve's memory grew by \(after - before) KiB")
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "7", serve.endpoint])
+        let huge = try (0..<4).map { _ in try RawGPSDClient(port: serve.port) }
+        for client in huge { #expect(await client.send(Array(repeating: UInt8(ascii: "x"), count: 1 << 20), timeout: 10)) }
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
         #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 3)
+        let after = serve.residentKiB
+        #expect(after - before < 8 * 1024, "serve's memory grew by \(after - before) KiB")
+        #expect(huge.allSatisfy { $0.drain() }, "a megabyte that is no request is ignored, as gpsd ignores it")
         #expect(serve.run.process.isRunning)
     }
 
@@ -457,7 +472,7 @@ struct ServeEndToEndTests {
         let line = Array(String(repeating: "?POLL;", count: 1364).utf8) + [UInt8(ascii: "\n")]
         let flood = try (0..<100).map { _ in try RawGPSDClient(port: serve.port) }
         for client in flood { #expect(await client.send(line)) }
-        // Each of serve's turns reads 4 KiB of a client: three POLLs answered to the probe are
+        // Each of serve's turns reads 8 KiB of a client: three POLLs answered to the probe are
         // three turns, after every line has been read.
         for round in 1...3 {
             await probe.send("?POLL;\n")
@@ -481,9 +496,9 @@ struct ServeEndToEndTests {
             ["-w", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/gpspipe", "-w", "-n", "4", serve.endpoint])
         _ = try await stranger.waitForExit()
         #expect(stranger.stdout.text.isEmpty, "nobody got: \(stranger.stdout.text)")
-        let mine = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "4", serve.endpoint])
+        let mine = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
         #expect(try await mine.waitForExit() == 0)
-        #expect(positionReports(gpsdLines(mine.stdout.text)).count == 1)
+        #expect(positionReports(gpsdLines(mine.stdout.text)).count >= 1)
     }
 
     /// A program that hides its process (`prctl(PR_SET_DUMPABLE, 0)`: its `/proc/PID` becomes
@@ -576,7 +591,7 @@ struct ServeEndToEndTests {
         let settings = try SettingsHome(user: "[location]\nauthorization = denied\n[app \"gpspipe\"]\nauthorization = always\n")
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
         let log = settings.root.appendingPathComponent("state/locate/access.jsonl").path
-        let first = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        let first = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await first.waitForExit() == 0)
         var flood = try (0..<150).map { _ in try RawGPSDClient(port: serve.port) }
         // (Each is identified from /proc before its banner: on a machine running the whole suite,
@@ -591,7 +606,7 @@ struct ServeEndToEndTests {
         }
         flood = []
         // The next session is logged after every one of the flood (the log is written in order).
-        let second = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        let second = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await second.waitForExit() == 0)
         try await waitUntil(timeout: 10, failing: HarnessError(description: "the second session is not in the log")) {
             readWholeFile(log).components(separatedBy: #""app":"gpspipe""#).count == 3
@@ -624,9 +639,9 @@ struct ServeEndToEndTests {
         )
         #expect(!serve.run.stderr.text.contains("cannot be found"), "\(serve.run.stderr.text)")
         clients = []
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
-        #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 2, "\(pipe.stdout.text)")
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).count >= 2, "\(pipe.stdout.text)")
         withExtendedLifetime(clients) {}
     }
 
@@ -638,9 +653,9 @@ struct ServeEndToEndTests {
         let state = settings.root.appendingPathComponent("state/locate")
         try settings.write("not a directory\n", to: state)
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
-        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        let pipe = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "9", serve.endpoint])
         #expect(try await pipe.waitForExit() == 0)
-        #expect(positionReports(gpsdLines(pipe.stdout.text)).count == 2)
+        #expect(positionReports(gpsdLines(pipe.stdout.text)).count >= 2)
         try await serve.run.stderr.wait(for: "the failure") { serve.run.stderr.text.contains("the access log cannot be kept") }
         try FileManager.default.removeItem(at: state)
         try await waitUntil(timeout: 10, failing: HarnessError(description: "the session was not written: \(serve.run.stderr.text)")) {
@@ -691,5 +706,52 @@ struct ServeEndToEndTests {
             #expect(run.status == 64, "\(run.stderr)")
             #expect(run.stderr.contains("a Unix socket's path is at most 107 bytes, not 115"), "\(run.stderr)")
         }
+    }
+
+    /// A socket in a directory another user could write, or owns (who could move serve's socket
+    /// aside and put one of theirs in its place, for the victim's clients to read), is refused
+    /// as every path serve trusts: 78, naming the directory, and nothing listens.
+    @Test(arguments: ["--listen", "--nmea"])
+    func aSocketInADirectoryOthersCanWriteIsRefused(flag: String) async throws {
+        let settings = try SettingsHome.allowingAlways()
+        let shared = settings.root.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared.path, 0o777) == 0)
+        let path = shared.appendingPathComponent("serve.sock").path
+        let run = try await runLocate(["serve", flag, flag == "--listen" ? "unix:" + path : path, "127.0.0.1:1"], settings: settings)
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.stderr.contains("\(shared.path) is writable by others"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // The sticky /tmp itself: anyone may put a file of theirs beside serve's.
+        let inTmp = try await runLocate([
+            "serve", flag, (flag == "--listen" ? "unix:" : "") + "/tmp/locate-\(getpid()).sock", "127.0.0.1:1",
+        ])
+        #expect(inTmp.status == 78 && inTmp.stderr.contains("/tmp is writable by others"), "\(inTmp.stderr)")
+        guard runsAsRoot() else { return }  // a directory of another user's needs root to make
+        #expect(chmod(shared.path, 0o755) == 0 && chown(shared.path, 65534, 65534) == 0)
+        let theirs = try await runLocate(["serve", flag, flag == "--listen" ? "unix:" + path : path, "127.0.0.1:1"], settings: settings)
+        #expect(theirs.status == 78 && theirs.stderr.contains("is owned by another user (uid 65534)"), "\(theirs.stderr)")
+    }
+
+    /// Another user's connections are refused without a line each: the first is said, then a
+    /// count once a minute (2,000 connections, a line or two).
+    @Test func anotherUsersFloodIsSaidOnceAMinuteWithACount() async throws {
+        guard runsAsRoot() else { return }  // setpriv to another user needs root
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let flood = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                "import socket\nfor _ in range(2000): socket.create_connection(('127.0.0.1', \(serve.port))).close()",
+            ])
+        #expect(try await flood.waitForExit(timeout: 60) == 0, "\(flood.stderr.text)")
+        let mine = try serve.client("/usr/bin/gpspipe", ["-w", "-n", "6", serve.endpoint])
+        #expect(try await mine.waitForExit() == 0)
+        #expect(positionReports(gpsdLines(mine.stdout.text)).count >= 1)
+        // (A connection closed before serve looked is of a user no one can find: a second key.)
+        let refusals = serve.run.stderr.text.split(separator: "\n").filter { $0.contains("refused") }
+        #expect(refusals.count <= 2 && refusals.first?.contains("more are counted, and said once a minute") == true, "\(refusals)")
     }
 }

@@ -43,6 +43,11 @@ final class ServeProcess: Sendable {
         return children.split(separator: " ").first.map(String.init) ?? String(run.process.processIdentifier)
     }
 
+    /// How many descriptors serve has open now (from /proc; 0 when it cannot be read).
+    var openDescriptors: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count ?? 0
+    }
+
     /// The CPU time serve has used, in clock ticks (user and system, from /proc; 0 when unreadable).
     var cpuTicks: Int {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -69,6 +74,23 @@ func asUser(_ user: UInt32) -> [String] {
 final class RawGPSDClient: Sendable {
     let descriptor: Int32
     private let received = Mutex(Data())
+
+    /// Connects to the Unix socket at `path`.
+    init(unixPath path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
+        let descriptor = descriptor
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+        guard connected else {
+            close(descriptor)
+            throw HarnessError(description: "cannot connect to serve at \(path)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
 
     /// Connects to `port` on loopback; `receiveBuffer` makes the socket's buffer that small.
     init(port: Int, receiveBuffer: Int32? = nil) throws {
@@ -126,6 +148,9 @@ final class RawGPSDClient: Sendable {
             return count < 0 && (errno == EAGAIN || errno == EINTR)
         }
     }
+
+    /// How many bytes were received so far.
+    var byteCount: Int { received.withLock { $0.count } }
 
     /// Everything received so far, as text.
     var text: String { String(decoding: received.withLock { $0 }, as: UTF8.self) }

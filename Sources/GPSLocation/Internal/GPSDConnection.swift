@@ -35,7 +35,17 @@ final class GPSDConnection {
     /// buffer is not gpsd's, and is skipped whole.
     static let bufferSize = 64 * 1024
 
+    /// What the connection asks gpsd for.
+    enum Watch: Equatable {
+        /// Positions, as JSON; `poll` asks gpsd for its current fix right after the WATCH.
+        case positions(poll: Bool)
+        /// Everything gpsd tells its watchers, for a relay (`GPSDRelay`): JSON with the timing
+        /// keys, the receiver's sentences, and the PPS reports; each line is kept as it came.
+        case relay
+    }
+
     let endpoint: GPSDEndpoint
+    private let relays: Bool
     private let command: [UInt8]
     private var state: State
     private let decoder = GPSDMessageDecoder()
@@ -43,14 +53,16 @@ final class GPSDConnection {
     private var filled = 0
     private var skippingLongLine = false
 
-    /// Starts connecting to `endpoint`; `poll` asks gpsd for its current fix right after the WATCH.
-    init(endpoint: GPSDEndpoint, poll: Bool) {
+    /// Starts connecting to `endpoint`, to watch as `watch` says.
+    init(endpoint: GPSDEndpoint, watch: Watch) {
         self.endpoint = endpoint
         var options = "\"enable\":true,\"json\":true"
+        if watch == .relay { options += ",\"nmea\":true,\"timing\":true,\"pps\":true" }
         if let device = endpoint.device {
             options += ",\"device\":\"" + device + "\""  // GPSDEndpoint admits no quotes or backslashes
         }
-        command = Array(("?WATCH={" + options + "};" + (poll ? "?POLL;" : "") + "\n").utf8)
+        relays = watch == .relay
+        command = Array(("?WATCH={" + options + "};" + (watch == .positions(poll: true) ? "?POLL;" : "") + "\n").utf8)
         state = .closed
         if endpoint.host == "localhost" || TCPSocket.isNumeric(endpoint.host) {
             // No resolver involved (localhost is in /etc/hosts), so no thread for it.
@@ -81,8 +93,8 @@ final class GPSDConnection {
     private(set) var immediateFailure: GPSLocationError?
 
     /// Moves on after `revents` arrived on `pollRequest`'s descriptor, appending what gpsd
-    /// sent (decoded) to `reports`.
-    func advance(_ revents: PollEvents, reports: inout [GPSDReport]) -> Progress {
+    /// sent (decoded) to `reports`, and, for a relay, every line as it came to `messages`.
+    func advance(_ revents: PollEvents, reports: inout [GPSDReport], messages: inout [GPSDMessage]) -> Progress {
         if let immediateFailure { return .failed(immediateFailure) }
         guard !revents.isEmpty else {
             if case .open = state { return .open }
@@ -111,7 +123,7 @@ final class GPSDConnection {
             state = .open(socket: socket)
             return .connected
         case .open(let socket):
-            return read(socket, reports: &reports)
+            return read(socket, reports: &reports, messages: &messages)
         case .closed:
             return .closed
         }
@@ -155,7 +167,7 @@ final class GPSDConnection {
     // MARK: - Reading
 
     /// Reads what has arrived and decodes every complete line.
-    private func read(_ socket: Int32, reports: inout [GPSDReport]) -> Progress {
+    private func read(_ socket: Int32, reports: inout [GPSDReport], messages: inout [GPSDMessage]) -> Progress {
         let count: Int
         switch TCPSocket.receive(socket, into: &buffer, from: filled, limit: Self.bufferSize) {
         case .bytes(let received): count = received
@@ -174,7 +186,13 @@ final class GPSDConnection {
                     skippingLongLine = false
                 } else {
                     let end = index > lineStart && buffer[index - 1] == UInt8(ascii: "\r") ? index - 1 : index
-                    if end > lineStart { reports.append(decoder.decode(&buffer, lineStart..<end)) }
+                    if end > lineStart {
+                        if relays {
+                            relay(lineStart..<end, reports: &reports, messages: &messages)
+                        } else {
+                            reports.append(decoder.decode(&buffer, lineStart..<end))
+                        }
+                    }
                 }
                 lineStart = index + 1
             }
@@ -190,5 +208,20 @@ final class GPSDConnection {
             filled = 0
         }
         return .open
+    }
+
+    /// A relay's line: a JSON report (decoded, so that the link sees fixes and errors and the
+    /// relay has the fix) or a sentence of the receiver's, kept as it came.
+    private func relay(_ range: Range<Int>, reports: inout [GPSDReport], messages: inout [GPSDMessage]) {
+        let bytes = Array(buffer[range])
+        guard buffer[range.lowerBound] == UInt8(ascii: "{") else {
+            if let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") {
+                messages.append(GPSDMessage(kind: .sentence, device: nil, bytes: bytes))
+            }
+            return
+        }
+        let report = decoder.decode(&buffer, range)
+        reports.append(report)
+        if let message = GPSDMessage(json: bytes, report: report) { messages.append(message) }
     }
 }

@@ -16,6 +16,8 @@ struct GPSDLink {
         case reconnected
         /// The link is over: the first connection failed, or (without reconnecting) gpsd went away.
         case failed(GPSLocationError)
+        /// A line as gpsd sent it, on a relay's link.
+        case message(GPSDMessage)
     }
 
     private enum State {
@@ -26,25 +28,40 @@ struct GPSDLink {
     }
 
     private let configuration: GPSLocationConfiguration
-    private let poll: Bool
-    private let reconnects: Bool
+    private let watch: GPSDConnection.Watch
+    private let reconnects: Reconnection
     private let connectTimeout: Duration
     private var state: State
     private var hasConnected = false
+    /// Whether a first connection failed (with `.always`, said once).
+    private var hasFailed = false
     /// The next wait before connecting again. It grows across losses until gpsd reports a fix
     /// state again, so a gpsd that accepts and hangs up at once is not hammered.
     private var delay: Duration
 
+    /// When the link connects again.
+    enum Reconnection {
+        /// Never: gpsd going away ends the link (a single request).
+        case never
+        /// Once it has connected: a first connection that fails ends the link (a live stream,
+        /// whose caller is told gpsd cannot be reached).
+        case afterConnecting
+        /// Always, the first connection too (a relay, which serves its clients whether or not
+        /// gpsd is there yet).
+        case always
+    }
+
     /// Starts connecting.
     /// - Parameters:
-    ///   - poll: ask gpsd for its current fix (`?POLL;`) with every WATCH.
-    ///   - reconnects: connect again when gpsd goes away (a live stream) instead of failing.
+    ///   - watch: what each connection asks gpsd for.
+    ///   - reconnects: when to connect again after gpsd went away or could not be reached.
     ///   - connectTimeout: the bound on each attempt; the configuration's when `nil`.
     init(
-        configuration: GPSLocationConfiguration, poll: Bool, reconnects: Bool, connectTimeout: Duration? = nil, now: ContinuousClock.Instant
+        configuration: GPSLocationConfiguration, watch: GPSDConnection.Watch, reconnects: Reconnection, connectTimeout: Duration? = nil,
+        now: ContinuousClock.Instant
     ) {
         self.configuration = configuration
-        self.poll = poll
+        self.watch = watch
         self.reconnects = reconnects
         self.connectTimeout = (connectTimeout ?? configuration.connectTimeout).boundedForWaiting
         delay = configuration.reconnectDelay.boundedForWaiting
@@ -80,10 +97,11 @@ struct GPSDLink {
         switch state {
         case .connecting(let connection, let deadline):
             var reports: [GPSDReport] = []
-            switch connection.advance(revents, reports: &reports) {
+            var messages: [GPSDMessage] = []
+            switch connection.advance(revents, reports: &reports, messages: &messages) {
             case .connected:
                 state = .open(connection)
-                if hasConnected { events.append(.reconnected) }
+                if hasConnected || hasFailed { events.append(.reconnected) }
                 hasConnected = true
             case .failed(let error):
                 attemptFailed(error, now: now, events: &events)
@@ -95,11 +113,13 @@ struct GPSDLink {
             }
         case .open(let connection):
             var reports: [GPSDReport] = []
-            let progress = connection.advance(revents, reports: &reports)
+            var messages: [GPSDMessage] = []
+            let progress = connection.advance(revents, reports: &reports, messages: &messages)
             for report in reports {
                 if report.isFixState { delay = configuration.reconnectDelay.boundedForWaiting }
-                events.append(.report(report))
+                if watch != .relay { events.append(.report(report)) }
             }
+            for message in messages { events.append(.message(message)) }
             if progress == .closed { lost(now: now, events: &events) }
         case .waiting(let until):
             if now >= until { state = attempt(now: now) }
@@ -118,14 +138,26 @@ struct GPSDLink {
     }
 
     private func attempt(now: ContinuousClock.Instant) -> State {
-        .connecting(GPSDConnection(endpoint: configuration.endpoint, poll: poll), deadline: now.advanced(by: connectTimeout))
+        .connecting(GPSDConnection(endpoint: configuration.endpoint, watch: watch), deadline: now.advanced(by: connectTimeout))
     }
 
     private mutating func attemptFailed(_ error: GPSLocationError, now: ContinuousClock.Instant, events: inout [Event]) {
-        guard hasConnected, reconnects else {
+        switch reconnects {
+        case .never:
             state = .failed
             events.append(.failed(error))
             return
+        case .afterConnecting where !hasConnected:
+            state = .failed
+            events.append(.failed(error))
+            return
+        case .always where !hasConnected && !hasFailed:
+            // Said once, as a loss: the relay's host tells its user gpsd is not there (yet).
+            hasFailed = true
+            lost(now: now, events: &events)
+            return
+        case .afterConnecting, .always:
+            break
         }
         // Already reported lost: wait longer, silently, and try again.
         state = .waiting(until: now.advanced(by: delay))
@@ -133,7 +165,7 @@ struct GPSDLink {
     }
 
     private mutating func lost(now: ContinuousClock.Instant, events: inout [Event]) {
-        guard reconnects else {
+        guard reconnects != .never else {
             state = .failed
             events.append(.failed(.gpsdClosedConnection(endpoint: configuration.endpoint)))
             return

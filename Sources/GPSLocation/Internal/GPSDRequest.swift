@@ -31,7 +31,8 @@ enum GPSDRequest {
         let deadline = start.advanced(by: timeout)
         // The connection may take at most the configured time, and never past the deadline.
         let connectTimeout = min(configuration.connectTimeout.boundedForWaiting, timeout)
-        var link = GPSDLink(configuration: configuration, poll: true, reconnects: false, connectTimeout: connectTimeout, now: start)
+        var link = GPSDLink(
+            configuration: configuration, watch: .positions(poll: true), reconnects: .never, connectTimeout: connectTimeout, now: start)
         defer { link.close() }
         var events: [GPSDLink.Event] = []
         var wait = EventWait(wakeUp: wakeUp)
@@ -47,7 +48,7 @@ enum GPSDRequest {
                     if let answer = try question.answer(after: report) { return answer }
                 case .failed(let error):
                     throw error
-                case .lost, .reconnected:
+                case .lost, .reconnected, .message:
                     continue
                 }
             }

@@ -126,7 +126,7 @@ final class LiveUpdateSession {
 
     private func startLink() -> GPSDLink {
         previousFix = nil
-        return GPSDLink(configuration: configuration, poll: true, reconnects: true, now: .now)
+        return GPSDLink(configuration: configuration, watch: .positions(poll: true), reconnects: .afterConnecting, now: .now)
     }
 
     // MARK: - Authorization
@@ -190,6 +190,8 @@ final class LiveUpdateSession {
             report(.reconnected)
         case .failed(let error):
             finish(throwing: error)
+        case .message:
+            break
         }
     }
 

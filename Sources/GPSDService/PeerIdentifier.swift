@@ -3,27 +3,67 @@ import GPSLocationConsent
 import LocateSupport
 import Synchronization
 
-/// Names the connections `locate serve` accepts, on a thread of its own (a walk of `/proc`
-/// takes milliseconds, which the serve loop must not wait for): the user from the kernel, and for
-/// one of this user's, the process holding the socket, its executable and so its app. The
+/// A connection the identifier named: the protocol it speaks, and who it is (`nil`: none
+/// could be found).
+struct IdentifiedConnection: Sendable {
+    let descriptor: Int32
+    let speaks: ServedProtocol
+    let identity: ClientIdentity?
+}
+
+/// What the service loop shares with its other threads: the connections the identifier named,
+/// a stop, and the wake-up that tells the loop of either.
+final class ServiceInbox: Sendable {
+    let wakeUp: WakeUp
+    let stopped = Flag()
+    private let identified = Mutex<[IdentifiedConnection]>([])
+
+    init(wakeUp: WakeUp) {
+        self.wakeUp = wakeUp
+    }
+
+    /// A connection, named.
+    func post(_ connection: IdentifiedConnection) {
+        identified.withLock { $0.append(connection) }
+        wakeUp.signal()
+    }
+
+    /// The connections named since the last take.
+    func take() -> [IdentifiedConnection] {
+        identified.withLock { identified in
+            defer { identified = [] }
+            return identified
+        }
+    }
+
+    /// Ends the loop: every client is closed.
+    func stop() {
+        stopped.set()
+        wakeUp.signal()
+    }
+}
+
+/// Names the connections the service accepts, on a thread of its own (a walk of `/proc`
+/// takes milliseconds, which the service loop must not wait for): the user from the kernel, and
+/// for one of this user's, the process holding the socket, its executable and so its app. The
 /// connections waiting at one moment are named together, in one read of the socket tables and
 /// one walk of the processes, so that 200 clients connecting at once cost a few walks.
 final class PeerIdentifier: Sendable {
     private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool, speaks: ServedProtocol)]>([])
     private let wakeUp: WakeUp
-    private let mailbox: ServeMailbox
+    private let inbox: ServiceInbox
     private let store: ConsentStore
 
     /// Starts the identifier's thread; `nil` when no thread can be had.
-    init?(mailbox: ServeMailbox, store: ConsentStore) {
+    init?(inbox: ServiceInbox, store: ConsentStore) {
         guard let wakeUp = WakeUp() else { return nil }
         self.wakeUp = wakeUp
-        self.mailbox = mailbox
+        self.inbox = inbox
         self.store = store
         guard DedicatedThread.start({ [self] in run() }) else { return nil }
     }
 
-    /// Names `descriptor` and posts it to the mailbox.
+    /// Names `descriptor` and posts it to the inbox.
     func identify(_ descriptor: Int32, isUnix: Bool, speaking speaks: ServedProtocol) {
         waiting.withLock { $0.append((descriptor, isUnix, speaks)) }
         wakeUp.signal()
@@ -31,7 +71,7 @@ final class PeerIdentifier: Sendable {
 
     private func run() {
         var wait = EventWait(wakeUp: wakeUp)
-        while !mailbox.stopped.isSet {
+        while !inbox.stopped.isSet {
             let batch = waiting.withLock { waiting in
                 defer { waiting = [] }
                 return waiting
@@ -44,7 +84,7 @@ final class PeerIdentifier: Sendable {
             let tcpPeers = PeerProcess.tcpPeers(keys)
             for (descriptor, isUnix, speaks) in batch {
                 let peer = isUnix ? PeerProcess.unixPeer(descriptor) : PeerProcess.tcpKey(descriptor).flatMap { tcpPeers[$0] }
-                mailbox.post(ServeMailbox.Connection(descriptor: descriptor, speaks: speaks, identity: peer.map(identity)))
+                inbox.post(IdentifiedConnection(descriptor: descriptor, speaks: speaks, identity: peer.map(identity)))
             }
         }
         // Whatever still waits is closed by nobody else.

@@ -3,7 +3,7 @@ import GPSLocationConsent
 import LocateSupport
 import Synchronization
 
-/// Keeps `locate serve`'s part of the access log, on a thread of its own (the serve loop never
+/// Keeps the service's part of the access log, on a thread of its own (the service loop never
 /// waits for a file): the sessions of the clients served now, written when they changed (at most
 /// once a tick), and each client's session when it ends. A log that cannot be written is said
 /// once on stderr; serving goes on, and the ended sessions wait (the newest `unwrittenLimit`)
@@ -12,7 +12,7 @@ import Synchronization
 /// So that a flood of connections cannot push the sessions that had positions out of the log,
 /// a connection that got nothing and was neither refused nor denied is not a session, and of the
 /// attempts (nothing delivered, refused or denied) one a minute is kept per app, program and reason.
-final class ServeAccessRecorder: Sendable {
+final class AccessRecorder: Sendable {
     private struct Pending {
         var receivers: [AccessSession]?
         var ended: [AccessSession] = []
@@ -34,14 +34,19 @@ final class ServeAccessRecorder: Sendable {
     static let attemptInterval = Duration.seconds(60)
 
     private let log: AccessLog
+    private let diagnose: @Sendable (String) -> Void
     private let pending = Mutex(Pending())
     private let wakeUp: WakeUp
     private let finished = Flag()
+    private let finishedWakeUp: WakeUp
 
     /// Starts the recorder's thread; `nil` when no thread can be had.
-    init?(log: AccessLog) {
-        guard let wakeUp = WakeUp() else { return nil }
+    /// - Parameter diagnose: told what becomes of the log (it cannot be written, or can again).
+    init?(log: AccessLog, diagnose: @escaping @Sendable (String) -> Void) {
+        guard let wakeUp = WakeUp(), let finishedWakeUp = WakeUp() else { return nil }
+        self.finishedWakeUp = finishedWakeUp
         self.log = log
+        self.diagnose = diagnose
         self.wakeUp = wakeUp
         guard DedicatedThread.start({ [self] in run() }) else { return nil }
     }
@@ -68,12 +73,13 @@ final class ServeAccessRecorder: Sendable {
     }
 
     /// Writes what waits, removes the receivers' entry, and ends the thread; returns when done
-    /// (at most a few seconds).
-    func stop() async {
+    /// (at most a few seconds), on the caller's thread, which it blocks: the service loop's.
+    func stop() {
         pending.withLock { $0.stopped = true }
         wakeUp.signal()
+        var wait = EventWait(wakeUp: finishedWakeUp)
         let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-        while !finished.isSet, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        while !finished.isSet, ContinuousClock.now < deadline { wait.wait(for: nil, until: deadline) }
     }
 
     private func run() {
@@ -109,23 +115,24 @@ final class ServeAccessRecorder: Sendable {
                     written = wanted
                 }
                 if failing {
-                    StandardStreams.diagnose("serve: the access log is kept again" + (lost > 0 ? " (\(lost) sessions were lost)" : ""))
+                    diagnose("serve: the access log is kept again" + (lost > 0 ? " (\(lost) sessions were lost)" : ""))
                 }
                 failing = false
                 lost = 0
             } catch {
                 if !failing {
-                    StandardStreams.diagnose(
+                    diagnose(
                         "serve: the access log cannot be kept (sessions wait, tried every second): \(error.description)")
                 }
                 failing = true
             }
             if now.stopped {
-                if !unwritten.isEmpty || lost > 0 { StandardStreams.diagnose("serve: \(unwritten.count + lost) sessions were not logged") }
+                if !unwritten.isEmpty || lost > 0 { diagnose("serve: \(unwritten.count + lost) sessions were not logged") }
                 break
             }
             wait.wait(for: nil, until: .now.advanced(by: .seconds(1)))
         }
         finished.set()
+        finishedWakeUp.signal()
     }
 }

@@ -1,0 +1,211 @@
+import LocateSupport
+
+/// The requests of gpsd's JSON protocol a client sends, read as gpsd 3.22 reads them: a segment
+/// at a time (what one read of the connection got), which must start with `?` (after blanks)
+/// or is ignored whole; then requests one after another, blanks between them skipped, each
+/// `?NAME;` or `?WATCH=`/`?DEVICE=` and a JSON object, `;` after it optional (gps3 and the
+/// Python client send none, and no line end either). A request gpsd does not know, or one cut
+/// short (`?POLL` without its `;`), is an ERROR that takes the rest of the segment with it.
+/// They are taken one at a time (``next(_:startsSegment:isFull:)``): a client whose answers
+/// wait keeps the rest of its segment as bytes, not as a list of requests.
+enum GPSDClientRequest: Equatable {
+    /// `?WATCH;` (`nil`: the policy is only reported) or `?WATCH={...}`.
+    case watch(WatchChange?)
+    case poll
+    case devices
+    /// `?DEVICE;` (`path` `nil`) or `?DEVICE={"path":...}`.
+    case device(path: String?)
+    /// `?DEVICE={...}` with anything but a path: a receiver's configuration.
+    case configure
+    case version
+    /// A request gpsd does not know: the ERROR message for it.
+    case unrecognized(message: String)
+
+    /// What one read takes at most (gpsd's `BUFSIZ`); a request cut at that end waits for the
+    /// next read, at most once.
+    static let segmentSize = 8192
+
+    /// What the start of a client's input holds.
+    enum Next: Equatable {
+        /// A request, and the input after it.
+        case request(GPSDClientRequest, rest: ArraySlice<UInt8>)
+        /// No request: nothing but blanks, or a segment that does not start with `?` (ignored
+        /// whole, as gpsd ignores it).
+        case none
+        /// A request the end of a full read cut short: the rest of it may come with the next.
+        case cut
+    }
+
+    /// The first request of `input`, one request at a time so that a client's answers can wait
+    /// while its input is kept as bytes. `startsSegment`: `input` is what a read got, from its
+    /// start; `isFull`: that read took all it could (more was waiting).
+    static func next(_ input: ArraySlice<UInt8>, startsSegment: Bool, isFull: Bool) -> Next {
+        let rest = input.drop(while: isBlank)
+        guard let first = rest.first, first == UInt8(ascii: "?") || !startsSegment else { return .none }
+        let name = first == UInt8(ascii: "?") ? rest.dropFirst().prefix { isNameByte($0) } : rest.prefix(0)
+        let after = rest[name.endIndex...]
+        switch (String(decoding: name, as: UTF8.self), after.first) {
+        case ("WATCH", UInt8(ascii: ";")?):
+            return .request(.watch(nil), rest: after.dropFirst())
+        case ("WATCH", UInt8(ascii: "=")?), ("DEVICE", UInt8(ascii: "=")?):
+            let body = after.dropFirst()
+            let isWatch = name.elementsEqual("WATCH".utf8)
+            guard let end = objectEnd(body) else {
+                if isFull, rest.count < segmentSize { return .cut }
+                return .request(isWatch ? .watch(.invalid) : .unrecognized(message: "Invalid DEVICE: no closing brace"), rest: [])
+            }
+            let object = FlatJSON.parse(Array(body[..<end]), maximumSize: segmentSize)
+            var tail = body[end...]
+            if tail.first == UInt8(ascii: ";") { tail = tail.dropFirst() }
+            return .request(isWatch ? .watch(WatchChange(object)) : device(object), rest: tail)
+        case ("DEVICE", UInt8(ascii: ";")?):
+            return .request(.device(path: nil), rest: after.dropFirst())
+        case ("POLL", UInt8(ascii: ";")?):
+            return .request(.poll, rest: after.dropFirst())
+        case ("DEVICES", UInt8(ascii: ";")?):
+            return .request(.devices, rest: after.dropFirst())
+        case ("VERSION", UInt8(ascii: ";")?):
+            return .request(.version, rest: after.dropFirst())
+        default:
+            if isFull, rest.count < segmentSize, !rest.contains(where: isBlank) { return .cut }
+            var shown = rest
+            while let last = shown.last, isBlank(last) { shown = shown.dropLast() }
+            let text = UntrustedText.visible(String(decoding: shown, as: UTF8.self), limit: 80)
+            return .request(.unrecognized(message: "Unrecognized request '\(text)'"), rest: [])
+        }
+    }
+
+    /// `?DEVICE={...}`: a path alone asks for that receiver; anything else would configure it.
+    private static func device(_ object: [String: FlatJSON.Value]?) -> GPSDClientRequest {
+        guard let object else { return .unrecognized(message: "Invalid DEVICE: not a flat JSON object") }
+        let asked = object.filter { $0.key != "class" }
+        if asked.isEmpty { return .device(path: nil) }
+        guard asked.count == 1, case .string(let path)? = asked["path"] else { return .configure }
+        return .device(path: path)
+    }
+
+    /// The index just past the `}` that closes the object `bytes` starts with, strings skipped.
+    private static func objectEnd(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>.Index? {
+        guard bytes.first == UInt8(ascii: "{") else { return nil }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return bytes.index(after: index) }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+    }
+}
+
+/// What a `?WATCH={...}` sets, as gpsd 3.22 reads it: `enable` is true unless it says
+/// otherwise, `device` is cleared unless given, every other member keeps its value unless given.
+/// An object gpsd cannot read (an unknown member, a value of the wrong type, no closing brace)
+/// still enables the watch and changes nothing else, without an ERROR, as gpsd does.
+struct WatchChange: Equatable {
+    var enable = true
+    var json: Bool?
+    var nmea: Bool?
+    var raw: Int?
+    var scaled: Bool?
+    var split24: Bool?
+    var pps: Bool?
+    var timing: Bool?
+    var device: String?
+
+    /// The change of an object gpsd could not read.
+    static let invalid = WatchChange()
+
+    /// The change `object` asks for; `invalid`'s when it is not one gpsd reads.
+    init(_ object: [String: FlatJSON.Value]?) {
+        guard let object, let change = Self.read(object) else { return }
+        self = change
+    }
+
+    private init() {}
+
+    private static func read(_ object: [String: FlatJSON.Value]) -> WatchChange? {
+        var change = WatchChange()
+        for (key, value) in object {
+            switch (key, value) {
+            case ("class", .string("WATCH")): break
+            case ("enable", .bool(let flag)): change.enable = flag
+            case ("json", .bool(let flag)): change.json = flag
+            case ("nmea", .bool(let flag)): change.nmea = flag
+            case ("scaled", .bool(let flag)): change.scaled = flag
+            case ("split24", .bool(let flag)): change.split24 = flag
+            case ("pps", .bool(let flag)): change.pps = flag
+            case ("timing", .bool(let flag)): change.timing = flag
+            case ("raw", .number(let number)) where number.rounded() == number && (0...2).contains(number): change.raw = Int(number)
+            case ("device", .string(let path)): change.device = path
+            case ("remote", .string): break
+            default: return nil
+            }
+        }
+        return change
+    }
+}
+
+/// What a client asked to be sent, as gpsd keeps it per client and echoes it in WATCH.
+struct WatchPolicy: Equatable {
+    var enabled = false
+    var json = false
+    var nmea = false
+    /// 0: no raw data; 1 and 2: the receiver's sentences as they come.
+    var raw = 0
+    var scaled = false
+    var split24 = false
+    var pps = false
+    var timing = false
+    /// The receiver the client watches; `nil` for all.
+    var device: String?
+
+    /// The policy of a client of `--nmea`: the sentences, from the start.
+    static let sentences = WatchPolicy(enabled: true, nmea: true)
+
+    mutating func apply(_ change: WatchChange) {
+        enabled = change.enable
+        json = change.json ?? json
+        nmea = change.nmea ?? nmea
+        raw = change.raw ?? raw
+        scaled = change.scaled ?? scaled
+        split24 = change.split24 ?? split24
+        pps = change.pps ?? pps
+        timing = change.timing ?? timing
+        device = change.device
+    }
+
+    /// Whether the receiver's sentences go to the client.
+    var wantsSentences: Bool { enabled && (nmea || raw > 0) }
+
+    /// Whether reports of `device` go to the client.
+    func watches(_ device: String?) -> Bool {
+        guard let watched = self.device, let device else { return true }
+        return watched == device
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import GPSLocation
+import HostileInput
+import LocateSupport
+import Testing
+
+@testable import GPSDService
+
+/// The service's side of gpsd's protocol on its own: requests read as gpsd 3.22 reads them (the
+/// forms real clients send, and hostile segments), and the reports it writes itself, compared
+/// with what gpsd 3.22 wrote for the same requests (recorded from gpsd under gpsfake).
+struct GPSDProtocolTests {
+    /// Every request of a segment, taken one at a time as a client's are, and what a cut left.
+    private func requests(in segment: ArraySlice<UInt8>, isFull: Bool) -> (requests: [GPSDClientRequest], cut: ArraySlice<UInt8>?) {
+        var requests: [GPSDClientRequest] = []
+        var rest = segment
+        var startsSegment = true
+        while true {
+            switch GPSDClientRequest.next(rest, startsSegment: startsSegment, isFull: isFull) {
+            case .none: return (requests, nil)
+            case .cut: return (requests, rest)
+            case .request(let request, let after):
+                requests.append(request)
+                rest = after
+                startsSegment = false
+            }
+        }
+    }
+
+    private func parse(_ text: String) -> [GPSDClientRequest] {
+        requests(in: Array(text.utf8)[...], isFull: false).requests
+    }
+
+    private func change(_ build: (inout WatchChange) -> Void) -> WatchChange {
+        var change = WatchChange(FlatJSON.parse(Array("{}".utf8)))
+        build(&change)
+        return change
+    }
+
+    private func watch(_ build: (inout WatchChange) -> Void) -> GPSDClientRequest {
+        .watch(change(build))
+    }
+
+    @Test func requestsAreReadAsTheClientsSendThem() {
+        // gpspipe -w; the Python client and gps3 (no `;`, no line end); libgps with a POLL.
+        let json = watch {
+            $0.json = true
+        }
+        #expect(parse(#"?WATCH={"enable":true,"json":true};"# + "\n") == [json])
+        #expect(parse(#"?WATCH={"enable":true,"json":true}"#) == [json])
+        #expect(parse(#"?WATCH={"enable":true,"json":true};?POLL;"#) == [json, .poll])
+        #expect(parse(#"?WATCH={"enable":true,"json":true}?POLL;"#) == [json, .poll])
+        #expect(parse("  ?VERSION;") == [.version])
+        #expect(parse("?DEVICES;\r\n") == [.devices])
+        #expect(parse("?DEVICE;") == [.device(path: nil)])
+        #expect(parse(#"?DEVICE={"path":"/dev/ttyACM0"};"#) == [.device(path: "/dev/ttyACM0")])
+        #expect(parse(#"?DEVICE={"path":"/dev/ttyACM0","bps":9600};"#) == [.configure])
+        #expect(parse("?WATCH;") == [.watch(nil)])
+        // gpspipe -r, gpsmon's raw watch, and a device.
+        #expect(parse(#"?WATCH={"enable":true,"raw":1}"#) == [watch { $0.raw = 1 }])
+        #expect(parse(#"?WATCH={"raw":2}"#) == [watch { $0.raw = 2 }])
+        #expect(
+            parse(#"?WATCH={"enable":true,"json":true,"pps":true,"timing":true,"scaled":true,"split24":true,"device":"/dev/pts/1"};"#)
+                == [
+                    watch {
+                        $0.json = true
+                        $0.pps = true
+                        $0.timing = true
+                        $0.scaled = true
+                        $0.split24 = true
+                        $0.device = "/dev/pts/1"
+                    }
+                ])
+        #expect(parse(#"?WATCH={"enable":false}"#) == [watch { $0.enable = false }])
+    }
+
+    @Test func whatGpsdDoesNotKnowIsAnErrorOrNothingAsFromGpsd() {
+        // A segment that does not start with `?` is ignored whole, as gpsd ignores it.
+        #expect(parse("hello\n?POLL;") == [])
+        #expect(parse("xyz;") == [])
+        #expect(parse("?FOO;") == [.unrecognized(message: "Unrecognized request '?FOO;'")])
+        // `?POLL` needs its `;`; what follows a request it does not know is taken with it.
+        #expect(parse("?POLL") == [.unrecognized(message: "Unrecognized request '?POLL'")])
+        #expect(parse("?POLL;xyz\n") == [.poll, .unrecognized(message: "Unrecognized request 'xyz'")])
+        // A WATCH gpsd cannot read still enables the watch, and changes nothing else.
+        #expect(parse(#"?WATCH={"foo":1};"#) == [.watch(.invalid)])
+        #expect(parse(#"?WATCH={"raw":true};"#) == [.watch(.invalid)])
+        #expect(parse(#"?WATCH={"enable":true"#) == [.watch(.invalid)])
+        #expect(WatchChange.invalid.enable)
+    }
+
+    @Test func aRequestCutByAFullReadWaitsForTheRest() throws {
+        let first = requests(in: Array(#"?POLL;?WATCH={"enable":tr"#.utf8)[...], isFull: true)
+        #expect(first.requests == [.poll])
+        let cut = try #require(first.cut)
+        #expect(String(decoding: cut, as: UTF8.self) == #"?WATCH={"enable":tr"#)
+        let rest = requests(in: (Array(cut) + Array(#"ue,"json":true}"#.utf8))[...], isFull: false)
+        #expect(rest.requests == [watch { $0.json = true }] && rest.cut == nil)
+    }
+
+    @Test func aPolicyChangesAsGpsdChangesIt() {
+        var policy = WatchPolicy()
+        policy.apply(
+            change {
+                $0.json = true
+                $0.device = "/dev/pts/1"
+            })
+        #expect(policy == WatchPolicy(enabled: true, json: true, device: "/dev/pts/1"))
+        // A later WATCH keeps json and clears the device, as gpsd does.
+        policy.apply(change { $0.nmea = true })
+        #expect(policy == WatchPolicy(enabled: true, json: true, nmea: true))
+        policy.apply(change { $0.enable = false })
+        #expect(policy == WatchPolicy(enabled: false, json: true, nmea: true))
+        #expect(!policy.wantsSentences)
+    }
+
+    @Test func hostileSegmentsGiveBoundedAnswers() {
+        var mutator = Mutator(seed: 23)
+        let seeds = [
+            #"?WATCH={"enable":true,"json":true};"#, "?POLL;?DEVICES;", #"?WATCH={"device":"/dev/pts/1"}"#, #"?DEVICE={"path":"x"}"#,
+        ]
+        for round in 0..<3000 {
+            let segment = mutator.mutate(Array(seeds[round % seeds.count].utf8)).prefix(GPSDClientRequest.segmentSize)
+            let parsed = requests(in: segment, isFull: round % 2 == 0)
+            #expect((parsed.cut?.count ?? 0) < GPSDClientRequest.segmentSize)
+            for request in parsed.requests {
+                if case .unrecognized(let message) = request {
+                    #expect(message.utf8.count < 400 && !message.contains("\u{1B}"), "\(message)")
+                }
+            }
+        }
+    }
+
+    @Test func theServicesOwnReportsAreGpsdsToTheByte() {
+        // As gpsd 3.22 wrote them for the same requests.
+        #expect(
+            String(decoding: GPSDReports.watch(WatchPolicy(enabled: true, json: true)), as: UTF8.self)
+                == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#
+                + "\r\n")
+        #expect(
+            String(decoding: GPSDReports.watch(WatchPolicy(enabled: true, json: true, device: "/dev/pts/1")), as: UTF8.self)
+                == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false,"device":"/dev/pts/1"}"#
+                + "\r\n")
+        #expect(
+            String(decoding: GPSDReports.watch(WatchPolicy(enabled: true, raw: 2)), as: UTF8.self)
+                == #"{"class":"WATCH","enable":true,"json":false,"nmea":false,"raw":2,"scaled":false,"timing":false,"split24":false,"pps":false}"#
+                + "\r\n")
+        let poll = String(
+            decoding: GPSDReports.poll(now: Date(timeIntervalSince1970: 0), active: 0, tpv: [], gst: [], sky: []), as: UTF8.self)
+        #expect(poll == #"{"class":"POLL","time":"1970-01-01T00:00:00.000Z","active":0,"tpv":[],"gst":[],"sky":[]}"# + "\r\n")
+    }
+
+    @Test func aTPVLosesItsTimingMembersForAWatchWithoutTiming() {
+        let timing = Array(
+            #"{"class":"TPV","device":"/dev/pts/1","mode":3,"lat":64.1,"geoidSep":45.000,"rtime": 1796245841.849211775,"sor": 0.000000000,"chars":70875,"sats": 8,"week":0,"tow":0.000,"rollovers":2,"eph":17.100,"sep":30.400}"#
+                .utf8)
+        #expect(
+            String(decoding: GPSDReports.withoutTiming(timing), as: UTF8.self)
+                == #"{"class":"TPV","device":"/dev/pts/1","mode":3,"lat":64.1,"geoidSep":45.000,"eph":17.100,"sep":30.400}"#)
+        let plain = Array(#"{"class":"TPV","mode":3,"eph":1.0}"#.utf8)
+        #expect(GPSDReports.withoutTiming(plain) == plain)
+    }
+
+    @Test func aCellIsItsCentreAndTimeAlone() throws {
+        let cell = try Location(
+            latitude: 64.125, longitude: -21.95, time: Date(timeIntervalSince1970: 1_767_254_400), horizontalAccuracy: 5560,
+            mode: .threeDimensional, accuracy: .reducedAccuracy)
+        #expect(
+            String(decoding: GPSDReports.cell(cell, device: "/dev/pts/1"), as: UTF8.self)
+                == #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:00.000Z","lat":64.125000000,"lon":-21.950000000}"#
+        )
+        #expect(String(decoding: GPSDReports.noFix(device: nil), as: UTF8.self) == "{\"class\":\"TPV\",\"mode\":1}\r\n")
+    }
+
+    @Test func aCellsSentencesAreChecksummedAndSayNothingFiner() throws {
+        // 59.99999' of a degree rounds to 60.0000': the degree goes up instead.
+        let cell = try Location(
+            latitude: -33.9999999, longitude: 151.5, time: Date(timeIntervalSince1970: 1_767_254_400.5), mode: .threeDimensional,
+            satellitesUsed: 8, accuracy: .reducedAccuracy)
+        let lines = String(decoding: NMEASentences.sentences(ofCell: cell), as: UTF8.self).split(separator: "\r\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("$GPGGA,080000.50,3400.0000,S,15130.0000,E,1,,,,M,,M,,*"), "\(lines[0])")
+        #expect(lines[1].hasPrefix("$GPRMC,080000.50,A,3400.0000,S,15130.0000,E,,,010126,,,A*"), "\(lines[1])")
+        #expect(lines[2].hasPrefix("$GPGSA,A,3,"))
+        for line in lines {
+            let body = line.dropFirst().prefix { $0 != "*" }
+            #expect(line.hasSuffix("*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^))))
+        }
+    }
+
+    @Test func theReceiversAreKeptAsGpsdTellsOfThem() {
+        var upstream = Upstream()
+        upstream.note(RelayedRecord(TestRecords.devices(["/dev/pts/1", "/dev/pts/2"]), sequence: 0))
+        #expect(upstream.devices.map(\.path) == ["/dev/pts/1", "/dev/pts/2"])
+        let activated = #"{"class":"DEVICE","path":"/dev/pts/3","driver":"u-blox","activated":"2026-12-02T21:08:58.535Z"}"#
+        upstream.note(RelayedRecord(GPSDMessage(kind: .device, device: nil, bytes: Array(activated.utf8)), sequence: 1))
+        let removed = #"{"class":"DEVICE","path":"/dev/pts/1","activated":0}"#
+        upstream.note(RelayedRecord(GPSDMessage(kind: .device, device: nil, bytes: Array(removed.utf8)), sequence: 2))
+        #expect(upstream.devices.map(\.path) == ["/dev/pts/2", "/dev/pts/3"])
+        let report = String(decoding: upstream.devicesReport, as: UTF8.self)
+        #expect(report.hasPrefix(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/pts/2","driver":"NMEA0183""#))
+        #expect(report.hasSuffix(activated + "]}\r\n"))
+        #expect(String(decoding: upstream.deviceReport("/dev/pts/3"), as: UTF8.self) == activated + "\r\n")
+        #expect(
+            String(decoding: upstream.deviceReport("/nope"), as: UTF8.self) == #"{"class":"ERROR","message":"Can't open /nope."}"# + "\r\n")
+        upstream.forget()
+        #expect(String(decoding: upstream.devicesReport, as: UTF8.self) == #"{"class":"DEVICES","devices":[]}"# + "\r\n")
+    }
+}

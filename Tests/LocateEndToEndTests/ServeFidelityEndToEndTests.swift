@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// `locate serve` beside gpsd itself, and with the clients nobody here wrote: for an app allowed
+/// always at full accuracy, every answer has gpsd's classes and keys; gps3 (Home Assistant's gpsd
+/// client, from PyPI) reads the same fix through serve as from gpsd; and clients that flood and
+/// exit leave nothing behind.
+struct ServeFidelityEndToEndTests {
+    /// What a connection was answered: the class of each line in order (a sentence by its
+    /// talker and type, `$GPGGA`), and each class's keys, over every line of it.
+    private struct Answer: Equatable, CustomStringConvertible {
+        var classes: [String] = []
+        var keys: [String: Set<String>] = [:]
+
+        init(_ lines: [String]) {
+            for line in lines {
+                if line.hasPrefix("$") {
+                    classes.append(String(line.prefix(6)))
+                    continue
+                }
+                guard let object = try? jsonObject(line), let name = object["class"] as? String else {
+                    classes.append("?" + line.prefix(20))
+                    continue
+                }
+                classes.append(name)
+                keys[name, default: []].formUnion(object.keys)
+            }
+        }
+
+        var description: String { "\(classes) \(keys.mapValues { $0.sorted() })" }
+    }
+
+    /// A request, and when its answer is whole: the number of lines of a one-time answer, or
+    /// how many of a class a stream must have brought.
+    private struct Case: Sendable {
+        let request: String
+        let lines: Int?
+        let stream: (class: String, count: Int)?
+
+        static func once(_ request: String, lines: Int) -> Case { Case(request: request, lines: lines, stream: nil) }
+        static func stream(_ request: String, until name: String, _ count: Int = 3) -> Case {
+            Case(request: request, lines: nil, stream: (name, count))
+        }
+
+        func isWhole(_ lines: [String]) -> Bool {
+            if let count = self.lines { return lines.count >= count }
+            guard let stream else { return false }
+            return lines.filter { $0.hasPrefix(stream.class) || $0.hasPrefix(#"{"class":"\#(stream.class)""#) }.count >= stream.count
+        }
+    }
+
+    @Test func everyAnswerHasGpsdsClassesAndKeys() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        // The receiver's path, as gpsd names it.
+        let probe = try RawGPSDClient(port: gpsd.port)
+        await probe.send("?DEVICES;\n")
+        try await probe.read { $0.contains { $0.hasPrefix(#"{"class":"DEVICES""#) } }
+        let devices = try jsonObject(try #require(probe.lines.first { $0.hasPrefix(#"{"class":"DEVICES""#) }))
+        let device = try #require((devices["devices"] as? [[String: Any]])?.first?["path"] as? String)
+        let cases: [Case] = [
+            .stream(#"?WATCH={"enable":true,"json":true};"#, until: "TPV"),
+            .stream(#"?WATCH={"enable":true,"json":true}"#, until: "TPV"),
+            .stream(#"?WATCH={"enable":true,"nmea":true};"#, until: "$GPGGA"),
+            .stream(#"?WATCH={"enable":true,"raw":1};"#, until: "$GPGGA"),
+            .stream(#"?WATCH={"raw":2}"#, until: "$GPGGA"),
+            .stream(#"?WATCH={"enable":true,"json":true,"nmea":true};"#, until: "TPV"),
+            .stream(#"?WATCH={"enable":true,"json":true,"scaled":true,"split24":true};"#, until: "TPV"),
+            .stream(#"?WATCH={"enable":true,"json":true,"pps":true};"#, until: "TOFF"),
+            .stream(#"?WATCH={"enable":true,"json":true,"timing":true};"#, until: "TPV"),
+            .stream(#"?WATCH={"enable":true,"json":true,"device":"\#(device)"};"#, until: "TPV"),
+            .once(#"?WATCH={"enable":true,"json":true,"device":"/dev/nope"};"#, lines: 2),
+            .once("?WATCH;", lines: 3),
+            .once("?DEVICES;", lines: 2),
+            .once("?DEVICE;", lines: 2),
+            .once(#"?DEVICE={"path":"\#(device)"};"#, lines: 2),
+            .once("?POLL;", lines: 2),
+            .once("?VERSION;", lines: 2),
+            .once("?FOO;", lines: 2),
+            .once(#"?WATCH={"enable":true,"json":true};?POLL;"#, lines: 4),
+        ]
+        try await withThrowingTaskGroup(of: (String, Answer, Answer).self) { group in
+            for item in cases {
+                group.addTask {
+                    let fromGpsd = try RawGPSDClient(port: gpsd.port)
+                    let fromServe = try RawGPSDClient(port: serve.port)
+                    // After the banner, as a client sends its request.
+                    try await fromGpsd.read { !$0.isEmpty }
+                    try await fromServe.read { !$0.isEmpty }
+                    await fromGpsd.send(item.request)
+                    await fromServe.send(item.request)
+                    try await fromGpsd.read(timeout: 30) { item.isWhole($0) }
+                    try await fromServe.read(timeout: 30) { item.isWhole($0) }
+                    return (item.request, Answer(fromGpsd.lines), Answer(fromServe.lines))
+                }
+            }
+            for try await (request, gpsdAnswer, serveAnswer) in group {
+                if let lines = cases.first(where: { $0.request == request })?.lines {
+                    #expect(
+                        serveAnswer.classes.prefix(lines) == gpsdAnswer.classes.prefix(lines),
+                        "\(request): \(serveAnswer) vs gpsd's \(gpsdAnswer)")
+                } else {
+                    #expect(Set(serveAnswer.classes) == Set(gpsdAnswer.classes), "\(request): \(serveAnswer) vs gpsd's \(gpsdAnswer)")
+                }
+                #expect(serveAnswer.keys == gpsdAnswer.keys, "\(request): \(serveAnswer) vs gpsd's \(gpsdAnswer)")
+            }
+        }
+    }
+
+    /// gps3 as Home Assistant's gpsd integration runs it (`AGPS3mechanism`, whose WATCH has no
+    /// `;` and no line end): the fix it reads through serve is one gpsd gives it directly, and a
+    /// denied app's gets no position at all.
+    @Test func gps3ReadsTheFixThroughServeAsFromGpsd() async throws {
+        let python = Package.root.appendingPathComponent(".build/python-clients/bin/python3")
+        try #require(FileManager.default.isExecutableFile(atPath: python.path), "no gps3: run make bootstrap")
+        let gpsd = try await GpsdServer(track: "running")
+        let settings = try SettingsHome(user: "[location]\nauthorization = denied\n[app \"python3.11\"]\nauthorization = always\n")
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let script = """
+            import json, sys, time
+            from gps3.agps3threaded import AGPS3mechanism
+            agps = AGPS3mechanism()
+            agps.stream_data(host='127.0.0.1', port=int(sys.argv[1]))
+            agps.run_thread()
+            deadline = time.time() + float(sys.argv[2])
+            while time.time() < deadline:
+                data = agps.data_stream
+                if data.mode in (2, 3) and isinstance(data.lat, float):
+                    print(json.dumps({'mode': data.mode, 'lat': data.lat, 'lon': data.lon}))
+                    sys.exit(0)
+                time.sleep(0.05)
+            print(json.dumps({'mode': agps.data_stream.mode, 'lat': agps.data_stream.lat}))
+            sys.exit(1)
+            """
+        let direct = try serve.client(python.path, ["-c", script, String(gpsd.port), "20"])
+        let served = try serve.client(python.path, ["-c", script, String(serve.port), "20"])
+        #expect(try await direct.waitForExit() == 0, "\(direct.stdout.text) \(direct.stderr.text)")
+        #expect(try await served.waitForExit() == 0, "\(served.stdout.text) \(served.stderr.text)")
+        let track = try trackPoints("running")
+        for run in [direct, served] {
+            let fix = try jsonObject(run.stdout.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let lat = try #require(fix["lat"] as? Double)
+            let lon = try #require(fix["lon"] as? Double)
+            #expect(track.contains { abs($0.latitude - lat) < 1e-6 && abs($0.longitude - lon) < 1e-6 }, "\(fix)")
+        }
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        let denied = try serve.client(python.path, ["-c", script, String(serve.port), "3"])
+        #expect(try await denied.waitForExit() == 1)
+        #expect(!denied.stdout.text.contains("64."), "\(denied.stdout.text)")
+    }
+
+    /// 1,500 clients that send requests they never read the answers of, then exit: serve sees
+    /// each go, whether it was reading it or not, and its descriptors and memory come back to
+    /// where they were.
+    @Test func clientsThatFloodAndExitLeaveNothingBehind() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let path = settings.root.appendingPathComponent("serve.sock").path
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--listen", "unix:" + path])
+        let flood = Array(String(repeating: "?POLL;?DEVICES;", count: 2000).utf8)
+        func wave(_ count: Int) async throws {
+            let clients = try (0..<count).map { _ in try RawGPSDClient(unixPath: path) }
+            for client in clients {
+                await client.send(Array(#"?WATCH={"enable":true,"json":true};"#.utf8))
+                await client.send(flood, timeout: 0.05)
+            }
+        }
+        // One wave first, so that what serve keeps for good (its allocator's arenas) is there.
+        try await wave(100)
+        try await waitUntil(timeout: 30, failing: HarnessError(description: "the first wave was not let go")) {
+            serve.openDescriptors < 40
+        }
+        let descriptors = serve.openDescriptors
+        let resident = serve.residentKiB
+        for _ in 0..<15 { try await wave(100) }
+        try await waitUntil(
+            timeout: 30, failing: HarnessError(description: "serve holds \(serve.openDescriptors) descriptors, not \(descriptors)")
+        ) { serve.openDescriptors <= descriptors }
+        // What the crowd took is given back once it is gone (within a tick of the last leaving).
+        try await waitUntil(
+            timeout: 10, failing: HarnessError(description: "serve's memory grew from \(resident) KiB to \(serve.residentKiB) KiB")
+        ) { serve.residentKiB - resident < 4 * 1024 }
+        let access = try await runLocate(["access", "--json"], settings: settings)
+        #expect(!access.stdout.contains(#""receiving":true"#), "a gone client listed as receiving: \(access.stdout.prefix(400))")
+        #expect(serve.run.process.isRunning)
+    }
+}
