@@ -1,13 +1,13 @@
 import LocateSupport
 
 /// The requests of gpsd's JSON protocol a client sends, read as gpsd 3.22 reads them: a segment
-/// at a time (what one read of the connection got), which must start with `?` (after blanks)
-/// or is ignored whole; then requests one after another, blanks between them skipped, each
+/// at a time (what one read of the connection got, at most 8191 bytes), which must start with
+/// `?` or is ignored whole; then requests one after another, blanks between them skipped, each
 /// `?NAME;` or `?WATCH=`/`?DEVICE=` and a JSON object, `;` after it optional (gps3 and the
 /// Python client send none, and no line end either). A request gpsd does not know, or one cut
 /// short (`?POLL` without its `;`), is an ERROR that takes the rest of the segment with it.
-/// They are taken one at a time (``next(_:startsSegment:isFull:)``): a client whose answers
-/// wait keeps the rest of its segment as bytes, not as a list of requests.
+/// They are taken one at a time (``next(_:startsSegment:)``): a client whose answers wait
+/// keeps the rest of its segment as bytes, not as a list of requests.
 enum GPSDClientRequest: Equatable {
     /// `?WATCH;` (`nil`: the policy is only reported) or `?WATCH={...}`.
     case watch(WatchChange?)
@@ -21,9 +21,9 @@ enum GPSDClientRequest: Equatable {
     /// A request gpsd does not know: the ERROR message for it.
     case unrecognized(message: String)
 
-    /// What one read takes at most (gpsd's `BUFSIZ`); a request cut at that end waits for the
-    /// next read, at most once.
-    static let segmentSize = 8192
+    /// What one read takes at most: gpsd's (`BUFSIZ` less the NUL it ends a read with). A request
+    /// a read cuts in two is two segments, as for gpsd.
+    static let segmentSize = 8191
 
     /// What the start of a client's input holds.
     enum Next: Equatable {
@@ -32,15 +32,13 @@ enum GPSDClientRequest: Equatable {
         /// No request: nothing but blanks, or a segment that does not start with `?` (ignored
         /// whole, as gpsd ignores it).
         case none
-        /// A request the end of a full read cut short: the rest of it may come with the next.
-        case cut
     }
 
     /// The first request of `input`, one request at a time so that a client's answers can wait
     /// while its input is kept as bytes. `startsSegment`: `input` is what a read got, from its
-    /// start; `isFull`: that read took all it could (more was waiting).
-    static func next(_ input: ArraySlice<UInt8>, startsSegment: Bool, isFull: Bool) -> Next {
-        let rest = input.drop(while: isBlank)
+    /// start (then it must start with `?`; between requests, blanks are skipped).
+    static func next(_ input: ArraySlice<UInt8>, startsSegment: Bool) -> Next {
+        let rest = startsSegment ? input : input.drop(while: isBlank)
         guard let first = rest.first, first == UInt8(ascii: "?") || !startsSegment else { return .none }
         let name = first == UInt8(ascii: "?") ? rest.dropFirst().prefix { isNameByte($0) } : rest.prefix(0)
         let after = rest[name.endIndex...]
@@ -51,13 +49,16 @@ enum GPSDClientRequest: Equatable {
             let body = after.dropFirst()
             let isWatch = name.elementsEqual("WATCH".utf8)
             guard let end = objectEnd(body) else {
-                if isFull, rest.count < segmentSize { return .cut }
-                return .request(isWatch ? .watch(.invalid) : .unrecognized(message: "Invalid DEVICE: no closing brace"), rest: [])
+                // Cut short (libgps writes a WATCH into 80 bytes, and cuts a long one): gpsd
+                // keeps what it read before the cut.
+                return .request(
+                    isWatch ? .watch(WatchChange(leadingMembersOf: body)) : .unrecognized(message: "Invalid DEVICE: no closing brace"),
+                    rest: [])
             }
-            let object = FlatJSON.parse(Array(body[..<end]), maximumSize: segmentSize)
             var tail = body[end...]
             if tail.first == UInt8(ascii: ";") { tail = tail.dropFirst() }
-            return .request(isWatch ? .watch(WatchChange(object)) : device(object), rest: tail)
+            if isWatch { return .request(.watch(WatchChange(leadingMembersOf: body[..<end])), rest: tail) }
+            return .request(device(FlatJSON.parse(Array(body[..<end]), maximumSize: segmentSize)), rest: tail)
         case ("DEVICE", UInt8(ascii: ";")?):
             return .request(.device(path: nil), rest: after.dropFirst())
         case ("POLL", UInt8(ascii: ";")?):
@@ -67,11 +68,11 @@ enum GPSDClientRequest: Equatable {
         case ("VERSION", UInt8(ascii: ";")?):
             return .request(.version, rest: after.dropFirst())
         default:
-            if isFull, rest.count < segmentSize, !rest.contains(where: isBlank) { return .cut }
+            // gpsd quotes the rest of the segment, its trailing blanks gone, then a line end.
             var shown = rest
             while let last = shown.last, isBlank(last) { shown = shown.dropLast() }
             let text = UntrustedText.visible(String(decoding: shown, as: UTF8.self), limit: 80)
-            return .request(.unrecognized(message: "Unrecognized request '\(text)'"), rest: [])
+            return .request(.unrecognized(message: "Unrecognized request '\(text)\n'"), rest: [])
         }
     }
 
@@ -124,9 +125,10 @@ enum GPSDClientRequest: Equatable {
 }
 
 /// What a `?WATCH={...}` sets, as gpsd 3.22 reads it: `enable` is true unless it says
-/// otherwise, `device` is cleared unless given, every other member keeps its value unless given.
-/// An object gpsd cannot read (an unknown member, a value of the wrong type, no closing brace)
-/// still enables the watch and changes nothing else, without an ERROR, as gpsd does.
+/// otherwise, `device` is cleared unless given, every other member keeps its value unless
+/// given. gpsd reads the members in order and keeps what it read up to the first it cannot read
+/// (an object cut short, as libgps cuts a WATCH longer than 80 bytes); a member it does not
+/// know, or a value of the wrong type, is passed over. None of it is an ERROR.
 struct WatchChange: Equatable {
     var enable = true
     var json: Bool?
@@ -139,35 +141,24 @@ struct WatchChange: Equatable {
     var device: String?
 
     /// The change of an object gpsd could not read.
-    static let invalid = WatchChange()
+    static let invalid = WatchChange(leadingMembersOf: [])
 
-    /// The change `object` asks for; `invalid`'s when it is not one gpsd reads.
-    init(_ object: [String: FlatJSON.Value]?) {
-        guard let object, let change = Self.read(object) else { return }
-        self = change
-    }
-
-    private init() {}
-
-    private static func read(_ object: [String: FlatJSON.Value]) -> WatchChange? {
-        var change = WatchChange()
-        for (key, value) in object {
+    /// The change the members at the start of `object` (`{` and on, closed or cut) ask for.
+    init(leadingMembersOf object: ArraySlice<UInt8>) {
+        for (key, value) in FlatJSON.leadingMembers(of: object) {
             switch (key, value) {
-            case ("class", .string("WATCH")): break
-            case ("enable", .bool(let flag)): change.enable = flag
-            case ("json", .bool(let flag)): change.json = flag
-            case ("nmea", .bool(let flag)): change.nmea = flag
-            case ("scaled", .bool(let flag)): change.scaled = flag
-            case ("split24", .bool(let flag)): change.split24 = flag
-            case ("pps", .bool(let flag)): change.pps = flag
-            case ("timing", .bool(let flag)): change.timing = flag
-            case ("raw", .number(let number)) where number.rounded() == number && (0...2).contains(number): change.raw = Int(number)
-            case ("device", .string(let path)): change.device = path
-            case ("remote", .string): break
-            default: return nil
+            case ("enable", .bool(let flag)): enable = flag
+            case ("json", .bool(let flag)): json = flag
+            case ("nmea", .bool(let flag)): nmea = flag
+            case ("scaled", .bool(let flag)): scaled = flag
+            case ("split24", .bool(let flag)): split24 = flag
+            case ("pps", .bool(let flag)): pps = flag
+            case ("timing", .bool(let flag)): timing = flag
+            case ("raw", .number(let number)) where number.rounded() == number && abs(number) < 1e6: raw = Int(number)
+            case ("device", .string(let path)): device = path
+            default: break
             }
         }
-        return change
     }
 }
 
@@ -176,7 +167,7 @@ struct WatchPolicy: Equatable {
     var enabled = false
     var json = false
     var nmea = false
-    /// 0: no raw data; 1 and 2: the receiver's sentences as they come.
+    /// 0: no raw data; 1 or more: the receiver's sentences as they come.
     var raw = 0
     var scaled = false
     var split24 = false
@@ -203,9 +194,10 @@ struct WatchPolicy: Equatable {
     /// Whether the receiver's sentences go to the client.
     var wantsSentences: Bool { enabled && (nmea || raw > 0) }
 
-    /// Whether reports of `device` go to the client.
+    /// Whether reports of `device` go to the client (`nil`: a report of a receiver not known,
+    /// which goes only to a watch of every receiver).
     func watches(_ device: String?) -> Bool {
-        guard let watched = self.device, let device else { return true }
+        guard let watched = self.device else { return true }
         return watched == device
     }
 }

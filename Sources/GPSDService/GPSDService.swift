@@ -22,7 +22,7 @@ public enum ServedProtocol: Sendable, Hashable {
 /// accuracy, and differs only where consent says: a client whose app may not have positions
 /// gets none (an ERROR after its first request says why), one with reduced accuracy gets its
 /// fix's grid cell at most every five minutes and nothing finer, a POLL gives only what was
-/// taken while the client was allowed it, and a receiver's configuration is not passed on.
+/// taken while the client's app was allowed it, and a receiver's configuration is not passed on.
 public final class GPSDService: Sendable {
     /// Where the service listens.
     public enum Address: Sendable, Hashable, CustomStringConvertible {

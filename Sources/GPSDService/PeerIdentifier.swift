@@ -9,6 +9,8 @@ struct IdentifiedConnection: Sendable {
     let descriptor: Int32
     let speaks: ServedProtocol
     let identity: ClientIdentity?
+    /// Whether the peer had already gone when no one could be found at its end.
+    var isGone = false
 }
 
 /// What the service loop shares with its other threads: the connections the identifier named,
@@ -84,7 +86,10 @@ final class PeerIdentifier: Sendable {
             let tcpPeers = PeerProcess.tcpPeers(keys)
             for (descriptor, isUnix, speaks) in batch {
                 let peer = isUnix ? PeerProcess.unixPeer(descriptor) : PeerProcess.tcpKey(descriptor).flatMap { tcpPeers[$0] }
-                inbox.post(IdentifiedConnection(descriptor: descriptor, speaks: speaks, identity: peer.map(identity)))
+                inbox.post(
+                    IdentifiedConnection(
+                        descriptor: descriptor, speaks: speaks, identity: peer.map(identity),
+                        isGone: peer == nil && TCPSocket.isPeerGone(descriptor)))
             }
         }
         // Whatever still waits is closed by nobody else.

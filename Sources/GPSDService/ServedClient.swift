@@ -59,15 +59,11 @@ final class ServedClient {
     private var answerBytes = 0
     private var streamedBytes = 0
     /// What a read got that is not answered yet: answers would pass `answerLimit` (at most a
-    /// read's worth, since nothing more is read meanwhile), or a request the end of a full read
-    /// cut short (`isCut`), which the next read goes on.
+    /// read's worth, since nothing more is read meanwhile).
     private var input: ArraySlice<UInt8> = []
     /// Whether `input` is what a read got from its start (a segment gpsd would ignore unless it
     /// starts with a request).
     private var startsSegment = false
-    private var isCut = false
-    /// Whether the last read took all it could (more was waiting).
-    private var wasFullRead = false
     /// Whether the client asked anything yet (a denial is told only then).
     private var hasAsked = false
     /// The denial the client was last told of, so that it is told once per change.
@@ -80,8 +76,10 @@ final class ServedClient {
     private var unreadBound = 0
     /// The connection took nothing the last time (wait for room in it).
     private(set) var isBlocked = false
-    /// The client had `inFlightLimit` unread bytes or more at the last look (look again soon).
-    private(set) var isHeldBack = false
+    /// When to look again at a client that had `inFlightLimit` unread bytes or more (sooner
+    /// after a short pause, up to `heldBackLongest` after a long one); `nil` while it reads.
+    private(set) var heldBackUntil: ContinuousClock.Instant?
+    private var heldBackFor = ServedClient.heldBackShortest
     /// The first record taken under the current authorization (an earlier one, such as the
     /// fix a POLL would give, was taken under another, or before the client came).
     private var authorizedSince: UInt64
@@ -91,6 +89,9 @@ final class ServedClient {
     /// How many unread bytes a client may have before no record starts (an epoch or two of a
     /// receiver's reports): beyond the gate's reach after a revoke, so kept small.
     static let inFlightLimit = 4 * 1024
+    /// How soon a client held back is looked at again, at first and at most.
+    static let heldBackShortest = Duration.milliseconds(20)
+    static let heldBackLongest = Duration.milliseconds(500)
     /// How much output a write takes at most.
     static let batchLimit = 16 * 1024
     /// How many bytes of streamed records wait for a client at most; beyond, the oldest go.
@@ -105,12 +106,13 @@ final class ServedClient {
 
     /// - Parameters:
     ///   - authorization: the app's authorization now (a refused identity is denied whatever it says).
-    ///   - sequence: the sequence number the next relayed record will have.
+    ///   - authorizedSince: the first relayed record taken under `authorization` as it holds for
+    ///     this client (a POLL gives nothing older).
     ///   - version: gpsd's banner, the first line a gpsd client reads.
     ///   - explain: the text of an ERROR that tells the client why it gets no positions.
     init(
         transport: any ClientTransport, identity: ClientIdentity, speaks: ServedProtocol, authorization: Authorization,
-        sequence: UInt64, version: [UInt8], explain: @escaping (DenialReason) -> String, pace: ReducedAccuracyPace,
+        authorizedSince: UInt64, version: [UInt8], explain: @escaping (DenialReason) -> String, pace: ReducedAccuracyPace,
         now: ContinuousClock.Instant
     ) {
         self.transport = transport
@@ -121,11 +123,13 @@ final class ServedClient {
         var authorization = authorization
         if identity.refusal != nil { authorization.decision = AuthorizationDecision(status: .denied) }
         gate = DeliveryGate(authorization: authorization)
-        authorizedSince = sequence
+        self.authorizedSince = authorizedSince
         lastWrite = now
         started = now
         session = AccessSession(app: identity.app, program: identity.program, user: identity.uid, processID: identity.pid, via: "serve")
         session.refusal = identity.refusal
+        // A client that never asks (GeoClue's NMEA source, a silent reader) is an attempt all the same.
+        if identity.refusal == nil { session.denial = authorization.denial }
         switch speaks {
         case .gpsd:
             append(version, admission: nil)
@@ -139,13 +143,13 @@ final class ServedClient {
     }
 
     /// Whether the loop should read the client now.
-    var wantsInput: Bool { state != .closed && (input.isEmpty || isCut) && answerBytes < Self.answerLimit }
+    var wantsInput: Bool { state != .closed && input.isEmpty && answerBytes < Self.answerLimit }
     /// Whether the loop should wait for room in the connection.
     var wantsOutput: Bool { state != .closed && !pending.isEmpty && isBlocked }
     /// Whether output waits that the loop should try again soon.
     var hasOutput: Bool { state != .closed && !pending.isEmpty }
     /// Whether requests wait for their answers.
-    var hasUnanswered: Bool { state == .open && !input.isEmpty && !isCut }
+    var hasUnanswered: Bool { state == .open && !input.isEmpty }
 
     // MARK: - Requests
 
@@ -153,22 +157,15 @@ final class ServedClient {
     /// dropped). The client's end closes the connection once what it asked is answered.
     func read(_ upstream: Upstream, sequence: UInt64, now: ContinuousClock.Instant) {
         guard state != .closed else { return }
-        let limit = GPSDClientRequest.segmentSize - (isCut ? input.count : 0)
-        switch transport.receive(limit: limit) {
+        switch transport.receive(limit: GPSDClientRequest.segmentSize) {
         case .nothing:
             return
         case .ended:
             hangUp(now: now)
         case .bytes(let bytes):
             guard state == .open, speaks == .gpsd else { return }
-            if isCut {
-                input = (Array(input) + bytes)[...]
-            } else {
-                input = bytes[...]
-                startsSegment = true
-            }
-            isCut = false
-            wasFullRead = bytes.count == limit
+            input = bytes[...]
+            startsSegment = true
             answerWaiting(upstream, sequence: sequence, now: now)
         }
     }
@@ -176,19 +173,14 @@ final class ServedClient {
     /// Answers the requests read, one at a time, while less than `answerLimit` of answers
     /// waits to be written.
     func answerWaiting(_ upstream: Upstream, sequence: UInt64, now: ContinuousClock.Instant) {
-        requests: while state == .open, !isCut, !input.isEmpty, answerBytes < Self.answerLimit {
-            switch GPSDClientRequest.next(input, startsSegment: startsSegment, isFull: wasFullRead) {
-            case .none:
+        while state == .open, !input.isEmpty, answerBytes < Self.answerLimit {
+            guard case .request(let request, let rest) = GPSDClientRequest.next(input, startsSegment: startsSegment) else {
                 input = []
-            case .cut:
-                isCut = true
-            case .request(let request, let rest):
-                startsSegment = false
-                input = rest
-                answer(request, upstream, sequence: sequence, now: now)
-                continue requests
+                break
             }
-            break
+            startsSegment = false
+            input = rest
+            answer(request, upstream, sequence: sequence, now: now)
         }
         flush(now: now)
     }
@@ -268,13 +260,14 @@ final class ServedClient {
 
     /// Takes `record` for the client when it watches such records and its app may have it now.
     func offer(_ record: RelayedRecord) {
-        guard state == .open, policy.enabled, policy.watches(record.message.device) else { return }
+        guard state == .open, policy.enabled else { return }
         let message = record.message
         guard message.isPositional else {
             // A receiver coming or going, as gpsd tells its watchers.
             if case .device = message.kind, policy.json { append(record.line, admission: nil, isStreamed: true) }
             return
         }
+        guard policy.watches(record.device) else { return }
         guard let admission = gate.admission() else { return }
         switch admission.authorization.accuracy {
         case .fullAccuracy:
@@ -282,7 +275,8 @@ final class ServedClient {
             case .sentence:
                 if policy.wantsSentences { append(record.line, admission: admission, isStreamed: true) }
             case .timing:
-                if policy.json, policy.pps { append(record.line, admission: admission, isStreamed: true) }
+                // To a watch of PPS, JSON or not, as gpsd sends it.
+                if policy.pps { append(record.line, admission: admission, isStreamed: true) }
             case .fix:
                 if policy.json {
                     append(policy.timing ? record.line : record.plainLine, admission: admission, isStreamed: true, delivers: .fullAccuracy)
@@ -366,25 +360,29 @@ final class ServedClient {
     /// unread; a record whose authorization changed since it was taken is dropped unwritten.
     func flush(now: ContinuousClock.Instant) {
         isBlocked = false
-        isHeldBack = false
+        if let heldBackUntil, now < heldBackUntil { return }
+        heldBackUntil = nil
         while state != .closed, !pending.isEmpty {
             removeUnbegun { piece in piece.admission.map { !gate.admits($0) } ?? false }
             guard !pending.isEmpty else { return }
-            if unreadBound >= Self.inFlightLimit {
-                guard let unread = transport.unread() else {
-                    isHeldBack = true
+            // A record starts only while less than `inFlightLimit` is unread (the kernel holds
+            // it beyond a revoke's reach); answers, which hold no position, go as the socket takes them.
+            if pending[0].admission != nil, sentOfFirst == 0, unreadBound >= Self.inFlightLimit {
+                guard let unread = transport.unread(), unread < Self.inFlightLimit else {
+                    // Looked at again later and later while it does not read (a stopped client
+                    // costs a look a while, not one a turn).
+                    heldBackUntil = now.advanced(by: heldBackFor)
+                    heldBackFor = min(heldBackFor * 2, Self.heldBackLongest)
                     return
                 }
                 unreadBound = unread
-                guard unread < Self.inFlightLimit else {
-                    isHeldBack = true
-                    return
-                }
+                heldBackFor = Self.heldBackShortest
             }
             // One write of the pieces that may start now.
             var batch: [UInt8] = []
             var count = 0
-            while count < pending.count, unreadBound + batch.count < Self.inFlightLimit, batch.count < Self.batchLimit {
+            while count < pending.count, batch.count < Self.batchLimit {
+                if count > 0, pending[count].admission != nil, unreadBound + batch.count >= Self.inFlightLimit { break }
                 batch += count == 0 ? pending[0].bytes[sentOfFirst...] : pending[count].bytes[...]
                 count += 1
             }

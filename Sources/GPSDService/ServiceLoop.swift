@@ -48,11 +48,14 @@ final class ServiceLoop {
     private var refusals = RefusalNotices()
     /// Clients closed since the allocator last gave free memory back.
     private var closedSinceTrim = 0
+    /// The first record taken since the settings last changed: every app's decision has been
+    /// what it is now since then.
+    private var settingsChangedAt: UInt64 = 0
+    /// Whether gpsd went away, and its receivers are to be told again when it is back.
+    private var isReconnecting = false
 
     /// Descriptors kept for what is not a client.
     static let reservedDescriptors = 32
-    /// How soon a client held back (too much unread) is looked at again.
-    static let heldBackRetry = Duration.milliseconds(20)
     /// How many clients close between two returns of free memory to the system, at most.
     static let trimAfterClosed = 256
 
@@ -106,8 +109,7 @@ final class ServiceLoop {
                 let client = served.client
                 requests.append(.peer(served.socket.descriptor, reading: client.wantsInput, writing: client.wantsOutput))
             }
-            let heldBack = clients.contains { $0.client.isHeldBack }
-            let deadline = heldBack ? min(nextTick, .now.advanced(by: Self.heldBackRetry)) : nextTick
+            let deadline = clients.compactMap(\.client.heldBackUntil).reduce(nextTick, min)
             let events = waiting.wait(for: requests, until: deadline)
             let now = ContinuousClock.now
 
@@ -143,6 +145,7 @@ final class ServiceLoop {
             for (index, event) in events.dropFirst(firstClient).enumerated() where index < clients.count && !event.isEmpty {
                 let client = clients[index].client
                 if event.isReadable { client.read(upstream, sequence: sequence, now: now) }
+                if event.isWritable { client.flush(now: now) }
                 if event.isPeerGone { client.hangUp(now: now) }
             }
             for served in clients {
@@ -183,23 +186,35 @@ final class ServiceLoop {
     private func admit(_ connection: IdentifiedConnection, now: ContinuousClock.Instant) {
         guard let identity = connection.identity, identity.uid == PeerProcess.currentUser else {
             TCPSocket.close(connection.descriptor)
-            if let notice = refusals.refused(user: connection.identity?.uid, now: now) { diagnose(notice) }
+            // One that left before it was named (a port scan, `nc -z`) was no one to refuse.
+            guard !connection.isGone else { return }
+            let whose = connection.identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"
+            if let notice = refusals.refused(whose, key: whose, now: now) { diagnose(notice) }
             return
         }
         if let refusal = identity.refusal {
-            diagnose("serve: refused a connection of \(identity.name)" + (identity.pid.map { " (pid \($0))" } ?? "") + ": " + refusal)
+            let whose = "of \(identity.name)" + (identity.pid.map { " (pid \($0))" } ?? "") + ": " + refusal
+            if let notice = refusals.refused(whose, key: "\(identity.uid) \(identity.program ?? "") \(refusal.prefix(24))", now: now) {
+                diagnose(notice)
+            }
         }
         var appState = AppState.unattended
         var authorization = Authorization(decision: AuthorizationDecision(status: .denied), appState: .unattended)
+        // What the client's app could have had before it came: what was taken since the settings
+        // last changed, when only the settings decide (a when-in-use app's process could have been
+        // anywhere: nothing from before it came).
+        var authorizedSince = sequence
         if identity.refusal == nil {
             let decision = decision(of: identity.app)
             appState = self.appState(of: identity, under: decision)
             authorization = Authorization(decision: decision, appState: appState)
+            if decision.status != .authorizedWhenInUse { authorizedSince = settingsChangedAt }
         }
         let socket = SocketTransport(descriptor: connection.descriptor, diagnostics: diagnostics, buffer: buffer)
         let served = Served(
             client: ServedClient(
-                transport: socket, identity: identity, speaks: connection.speaks, authorization: authorization, sequence: sequence,
+                transport: socket, identity: identity, speaks: connection.speaks, authorization: authorization,
+                authorizedSince: authorizedSince,
                 version: upstream.version, explain: { [explain] denial in explain(denial, identity) }, pace: pace, now: now),
             socket: socket, appState: appState)
         clients.append(served)
@@ -227,6 +242,7 @@ final class ServiceLoop {
 
     /// The settings changed: every app's decision is read again, and every client told.
     private func settingsChanged() {
+        settingsChangedAt = sequence
         for (app, known) in apps { apps[app] = (known.store, Self.decision(known.store)) }
         for index in clients.indices where clients[index].client.identity.refusal == nil {
             clients[index].appState = appState(of: clients[index].client.identity, under: decision(of: clients[index].client.identity.app))
@@ -275,15 +291,27 @@ final class ServiceLoop {
         for event in taken.events {
             switch event {
             case .message(let message):
-                let record = RelayedRecord(message, sequence: sequence)
+                let record = RelayedRecord(message, sequence: sequence, soleDevice: upstream.soleDevice)
                 sequence += 1
                 upstream.note(record)
-                if case .error = message.kind {
+                switch message.kind {
+                case .error:
                     diagnose("serve: gpsd: \(UntrustedText.visible(String(decoding: message.bytes, as: UTF8.self), limit: 200))")
+                case .devices where isReconnecting:
+                    // The clients stayed through gpsd's absence: each receiver is new to them,
+                    // as a receiver gpsd starts using is to its watchers.
+                    isReconnecting = false
+                    for device in upstream.devices {
+                        let announced = RelayedRecord(GPSDMessage(kind: .device, device: nil, bytes: device.object), sequence: sequence)
+                        sequence += 1
+                        for served in clients { served.client.offer(announced) }
+                    }
+                default:
+                    for served in clients { served.client.offer(record) }
                 }
-                for served in clients { served.client.offer(record) }
             case .lost:
                 upstream.forget()
+                isReconnecting = true
                 diagnose("serve: gpsd lost; reconnecting")
             case .reconnected:
                 diagnose("serve: gpsd reconnected")
@@ -304,38 +332,35 @@ extension ServerSocket.Address {
     }
 }
 
-/// The refused connections of other users (and of nobody the kernel could name), said once a
-/// minute per user with a count, as the access log keeps attempts: another user cannot flood
-/// the service's stderr.
+/// The refused connections, said once a minute for each kind (another user's, a user the kernel
+/// could not name, one program's that cannot be identified), with a count: no one can flood the
+/// service's stderr with connections.
 struct RefusalNotices {
-    private var users: [UInt32?: (saidAt: ContinuousClock.Instant, unsaid: Int)] = [:]
+    private var kinds: [String: (said: String, saidAt: ContinuousClock.Instant, unsaid: Int)] = [:]
     static let interval = Duration.seconds(60)
 
-    /// A connection of `user` was refused: what to say now, if anything (the first of a minute).
-    mutating func refused(user: UInt32?, now: ContinuousClock.Instant) -> String? {
-        if let known = users[user], known.saidAt.duration(to: now) < Self.interval {
-            users[user]?.unsaid += 1
+    /// A connection `whose` (as a message says it) was refused, of the kind `key`: what to say
+    /// now, if anything (the first of a minute).
+    mutating func refused(_ whose: String, key: String, now: ContinuousClock.Instant) -> String? {
+        if let known = kinds[key], known.saidAt.duration(to: now) < Self.interval {
+            kinds[key]?.unsaid += 1
             return nil
         }
-        users[user] = (now, 0)
-        return "serve: refused a connection " + Self.whose(user) + " (more are counted, and said once a minute)"
+        kinds[key] = (whose, now, 0)
+        return "serve: refused a connection " + whose + " (more like it are counted, and said once a minute)"
     }
 
     /// The counts whose minute is over.
     mutating func due(now: ContinuousClock.Instant) -> [String] {
         var notices: [String] = []
-        for (user, known) in users where known.saidAt.duration(to: now) >= Self.interval {
+        for (key, known) in kinds where known.saidAt.duration(to: now) >= Self.interval {
             if known.unsaid > 0 {
-                notices.append("serve: refused \(known.unsaid) more connections " + Self.whose(user) + " in the last minute")
-                users[user] = (now, 0)
+                notices.append("serve: refused \(known.unsaid) more connections like the one " + known.said + " in the last minute")
+                kinds[key] = (known.said, now, 0)
             } else {
-                users[user] = nil
+                kinds[key] = nil
             }
         }
         return notices
-    }
-
-    private static func whose(_ user: UInt32?) -> String {
-        user.map { "of user \($0)" } ?? "whose user cannot be found"
     }
 }

@@ -7,14 +7,18 @@ import LocateSupport
 struct RelayedRecord {
     let message: GPSDMessage
     let sequence: UInt64
+    /// The receiver the record is of: the one its report names, or, for a sentence (which names
+    /// none), gpsd's only receiver when it has one; `nil` when it cannot be told.
+    let device: String?
     /// The line as gpsd sent it, CR LF ended.
     let line: [UInt8]
     /// The line without the timing members (the same line for every other report).
     let plainLine: [UInt8]
 
-    init(_ message: GPSDMessage, sequence: UInt64) {
+    init(_ message: GPSDMessage, sequence: UInt64, soleDevice: String? = nil) {
         self.message = message
         self.sequence = sequence
+        device = message.device ?? soleDevice
         line = GPSDReports.line(message.bytes)
         switch message.kind {
         case .fix, .noFix: plainLine = GPSDReports.line(GPSDReports.withoutTiming(message.bytes))
@@ -79,6 +83,9 @@ struct Upstream {
             break
         }
     }
+
+    /// The receiver, when gpsd has exactly one.
+    var soleDevice: String? { devices.count == 1 ? devices.first?.path : nil }
 
     /// gpsd went away: it knows no receiver until it says again.
     mutating func forget() {

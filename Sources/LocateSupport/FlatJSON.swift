@@ -63,6 +63,14 @@ package enum FlatJSON {
         return members.map { ($0.key, bytes[(bytes.startIndex + $0.value.lowerBound)..<(bytes.startIndex + $0.value.upperBound)]) }
     }
 
+    /// The scalar members at the start of the object in `bytes`, in order, up to the first that
+    /// cannot be read (a nested value, bad syntax, the end of a cut object): what a reader that
+    /// takes members as it goes (gpsd's) has taken by then.
+    package static func leadingMembers(of bytes: ArraySlice<UInt8>) -> [(key: String, value: Value)] {
+        var reader = Reader(bytes: Array(bytes))
+        return reader.leadingMembers()
+    }
+
     /// The scalar in `bytes` (a member's value from `members(of:)`), or `nil` when it is not one.
     package static func scalar(_ bytes: ArraySlice<UInt8>) -> Value? {
         var reader = Reader(bytes: Array(bytes))
@@ -203,6 +211,23 @@ package enum FlatJSON {
         }
 
         /// The members of the object that is the whole input, with the ranges of their values.
+        mutating func leadingMembers() -> [(key: String, value: Value)] {
+            var members: [(key: String, value: Value)] = []
+            skipSpace()
+            guard take(UInt8(ascii: "{")) else { return members }
+            repeat {
+                skipSpace()
+                guard let key = string() else { return members }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return members }
+                skipSpace()
+                guard let value = value() else { return members }
+                members.append((key, value))
+                skipSpace()
+            } while take(UInt8(ascii: ","))
+            return members
+        }
+
         mutating func members() -> [(key: String, value: Range<Int>)]? {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }

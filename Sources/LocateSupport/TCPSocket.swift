@@ -145,6 +145,13 @@ package enum TCPSocket {
         return .closed
     }
 
+    /// Whether the peer of the connection `descriptor` has closed its end or reset it (without
+    /// waiting).
+    package static func isPeerGone(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: PollRequest.peerHangUp, revents: 0)
+        return poll(&request, 1, 0) == 1 && PollEvents(raw: request.revents).isPeerGone
+    }
+
     /// Closes a socket of this type's.
     package static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)

@@ -238,9 +238,10 @@ enum Usage {
         refused (said once a minute per user). It differs from gpsd where consent says: a client whose app may not \
         have positions gets none, and an ERROR after its first request says why; one with reduced accuracy gets \
         its fix's grid cell at most every five minutes and nothing finer (no SKY, GST or sentence but the cell's \
-        GGA, RMC and GSA); a POLL gives only what was taken while the client was allowed it (a client that polls \
-        right after connecting gets empty lists until the next fix); ?DEVICE that would reconfigure the receiver \
-        gets an ERROR.
+        GGA, RMC and GSA); a POLL gives only what was taken while the client's app was allowed it (for an app \
+        the settings alone decide, what was taken since they last changed; for a when-in-use app, nothing from \
+        before the client came); ?DEVICE that would reconfigure the receiver gets an ERROR. raw gives the \
+        receiver's NMEA sentences (for a binary receiver, gpsd's NMEA of it), not its binary packets.
         """,
         """
         Every record is judged twice: when it is taken (as gpsd's line arrives) and when it is written. A change \

@@ -32,6 +32,8 @@ struct AdmissionModelTests {
         /// Each record's number: the generation and the authorization it was taken under.
         var taken: [Int: (generation: Int, authorization: Authorization)] = [:]
         var nextNumber = 1
+        /// The model's clock: a step takes a second (a client held back is looked at again).
+        var now = ContinuousClock.now
 
         /// gpsd's receiver list, made once.
         private static let receiver: Upstream = {
@@ -49,10 +51,11 @@ struct AdmissionModelTests {
             transport.note = { [unowned self] in generation }
             upstream = Self.receiver
             transport.send(#"?WATCH={"enable":true,"json":true}"#)
-            client.read(upstream, sequence: sequence, now: .now)
+            client.read(upstream, sequence: sequence, now: now)
         }
 
         func perform(_ step: Step) {
+            now = now.advanced(by: .seconds(1))
             switch step {
             case .take:
                 let number = nextNumber
@@ -76,11 +79,11 @@ struct AdmissionModelTests {
                 transport.reading = .takes(bytes: max(1, 40 - intoLine))
             case .poll:
                 transport.send("?POLL;")
-                client.read(upstream, sequence: sequence, now: .now)
+                client.read(upstream, sequence: sequence, now: now)
             case .hangUp:
-                client.hangUp(now: .now)
+                client.hangUp(now: now)
             }
-            client.flush(now: .now)
+            client.flush(now: now)
         }
 
         private func change(allowed: Bool, accuracy: AccuracyAuthorization) {
@@ -124,7 +127,7 @@ struct AdmissionModelTests {
         func deliveredEverythingAllowed() -> String? {
             guard client.state == .open else { return nil }
             transport.readsAll()
-            client.flush(now: .now)
+            client.flush(now: now.advanced(by: .seconds(1)))
             let delivered = Set(
                 transport.lineRanges.filter { transport.written[$0.upperBound - 1] == 0x0A && transport.contains(Self.precise, in: $0) }
                     .flatMap { TestRecords.numbers(in: $0, of: transport) })

@@ -10,29 +10,25 @@ import Testing
 /// forms real clients send, and hostile segments), and the reports it writes itself, compared
 /// with what gpsd 3.22 wrote for the same requests (recorded from gpsd under gpsfake).
 struct GPSDProtocolTests {
-    /// Every request of a segment, taken one at a time as a client's are, and what a cut left.
-    private func requests(in segment: ArraySlice<UInt8>, isFull: Bool) -> (requests: [GPSDClientRequest], cut: ArraySlice<UInt8>?) {
+    /// Every request of a segment, taken one at a time as a client's are.
+    private func requests(in segment: ArraySlice<UInt8>) -> [GPSDClientRequest] {
         var requests: [GPSDClientRequest] = []
         var rest = segment
         var startsSegment = true
-        while true {
-            switch GPSDClientRequest.next(rest, startsSegment: startsSegment, isFull: isFull) {
-            case .none: return (requests, nil)
-            case .cut: return (requests, rest)
-            case .request(let request, let after):
-                requests.append(request)
-                rest = after
-                startsSegment = false
-            }
+        while case .request(let request, let after) = GPSDClientRequest.next(rest, startsSegment: startsSegment) {
+            requests.append(request)
+            rest = after
+            startsSegment = false
         }
+        return requests
     }
 
     private func parse(_ text: String) -> [GPSDClientRequest] {
-        requests(in: Array(text.utf8)[...], isFull: false).requests
+        requests(in: Array(text.utf8)[...])
     }
 
     private func change(_ build: (inout WatchChange) -> Void) -> WatchChange {
-        var change = WatchChange(FlatJSON.parse(Array("{}".utf8)))
+        var change = WatchChange(leadingMembersOf: Array("{}".utf8)[...])
         build(&change)
         return change
     }
@@ -50,7 +46,7 @@ struct GPSDProtocolTests {
         #expect(parse(#"?WATCH={"enable":true,"json":true}"#) == [json])
         #expect(parse(#"?WATCH={"enable":true,"json":true};?POLL;"#) == [json, .poll])
         #expect(parse(#"?WATCH={"enable":true,"json":true}?POLL;"#) == [json, .poll])
-        #expect(parse("  ?VERSION;") == [.version])
+        #expect(parse("?VERSION;\n?POLL;") == [.version, .poll])
         #expect(parse("?DEVICES;\r\n") == [.devices])
         #expect(parse("?DEVICE;") == [.device(path: nil)])
         #expect(parse(#"?DEVICE={"path":"/dev/ttyACM0"};"#) == [.device(path: "/dev/ttyACM0")])
@@ -75,27 +71,50 @@ struct GPSDProtocolTests {
     }
 
     @Test func whatGpsdDoesNotKnowIsAnErrorOrNothingAsFromGpsd() {
-        // A segment that does not start with `?` is ignored whole, as gpsd ignores it.
+        // A segment that does not start with `?`, blanks included, is ignored whole, as gpsd ignores it.
         #expect(parse("hello\n?POLL;") == [])
         #expect(parse("xyz;") == [])
-        #expect(parse("?FOO;") == [.unrecognized(message: "Unrecognized request '?FOO;'")])
+        #expect(parse(" ?VERSION;") == [] && parse("\n?VERSION;") == [])
+        // An unknown request quotes the rest of the segment as gpsd does, with a line end.
+        #expect(parse("?FOO;") == [.unrecognized(message: "Unrecognized request '?FOO;\n'")])
+        #expect(parse("?FOO;\r\n") == [.unrecognized(message: "Unrecognized request '?FOO;\n'")])
         // `?POLL` needs its `;`; what follows a request it does not know is taken with it.
-        #expect(parse("?POLL") == [.unrecognized(message: "Unrecognized request '?POLL'")])
-        #expect(parse("?POLL;xyz\n") == [.poll, .unrecognized(message: "Unrecognized request 'xyz'")])
-        // A WATCH gpsd cannot read still enables the watch, and changes nothing else.
+        #expect(parse("?POLL") == [.unrecognized(message: "Unrecognized request '?POLL\n'")])
+        #expect(parse("?POLL;xyz\n") == [.poll, .unrecognized(message: "Unrecognized request 'xyz\n'")])
+        // A WATCH gpsd cannot read enables the watch; the members it knows, of the right type, apply.
         #expect(parse(#"?WATCH={"foo":1};"#) == [.watch(.invalid)])
         #expect(parse(#"?WATCH={"raw":true};"#) == [.watch(.invalid)])
         #expect(parse(#"?WATCH={"enable":true"#) == [.watch(.invalid)])
+        #expect(parse(#"?WATCH={"json":true,"bogus":1};"#) == [watch { $0.json = true }])
+        #expect(
+            parse(#"?WATCH={"bogus":1,"json":true,"raw":3};"#)
+                == [
+                    watch {
+                        $0.json = true
+                        $0.raw = 3
+                    }
+                ])
         #expect(WatchChange.invalid.enable)
+        // libgps writes a WATCH into 80 bytes: gpspipe's, cut in a device path, keeps what came before.
+        #expect(
+            parse(#"?WATCH={"enable":true,"json":true,"scaled":true,"split24":true,"device":"/dev/p"# + "\n")
+                == [
+                    watch {
+                        $0.json = true
+                        $0.scaled = true
+                        $0.split24 = true
+                    }
+                ])
     }
 
-    @Test func aRequestCutByAFullReadWaitsForTheRest() throws {
-        let first = requests(in: Array(#"?POLL;?WATCH={"enable":tr"#.utf8)[...], isFull: true)
-        #expect(first.requests == [.poll])
-        let cut = try #require(first.cut)
-        #expect(String(decoding: cut, as: UTF8.self) == #"?WATCH={"enable":tr"#)
-        let rest = requests(in: (Array(cut) + Array(#"ue,"json":true}"#.utf8))[...], isFull: false)
-        #expect(rest.requests == [watch { $0.json = true }] && rest.cut == nil)
+    /// A read that ends within a request is a segment of its own, as gpsd reads it: its end is
+    /// an ERROR, and what comes after is a segment gpsd ignores.
+    @Test func aRequestCutByAReadIsTwoSegmentsAsForGpsd() {
+        #expect(parse(#"?POLL;?WATCH={"enable":tr"#) == [.poll, .watch(.invalid)])
+        #expect(parse(#"ue,"json":true}"#) == [])
+        #expect(
+            parse("?VERSION;" + String(repeating: " ", count: 8178) + "?VER")
+                == [.version, .unrecognized(message: "Unrecognized request '?VER\n'")])
     }
 
     @Test func aPolicyChangesAsGpsdChangesIt() {
@@ -121,9 +140,7 @@ struct GPSDProtocolTests {
         ]
         for round in 0..<3000 {
             let segment = mutator.mutate(Array(seeds[round % seeds.count].utf8)).prefix(GPSDClientRequest.segmentSize)
-            let parsed = requests(in: segment, isFull: round % 2 == 0)
-            #expect((parsed.cut?.count ?? 0) < GPSDClientRequest.segmentSize)
-            for request in parsed.requests {
+            for request in requests(in: segment) {
                 if case .unrecognized(let message) = request {
                     #expect(message.utf8.count < 400 && !message.contains("\u{1B}"), "\(message)")
                 }

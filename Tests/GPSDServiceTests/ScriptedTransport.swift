@@ -185,6 +185,6 @@ func scriptedClient(
     var identity = ClientIdentity(uid: 1000, pid: 4242, program: "/usr/bin/gpspipe", app: "gpspipe")
     identity.refusal = refusal
     return ServedClient(
-        transport: transport, identity: identity, speaks: speaks, authorization: authorization, sequence: 0,
+        transport: transport, identity: identity, speaks: speaks, authorization: authorization, authorizedSince: 0,
         version: GPSDReports.line(GPSDReports.version), explain: { "denied: \($0.rawValue)" }, pace: pace, now: .now)
 }

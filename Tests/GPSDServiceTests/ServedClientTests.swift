@@ -171,24 +171,27 @@ struct ServedClientTests {
         #expect(delivered == delivered.sorted())
     }
 
-    @Test func aClientWithTooMuchUnreadGetsNoNewRecordUntilItReads() {
+    @Test func aClientWithTooMuchUnreadGetsNoNewRecordUntilItReads() throws {
         let (client, transport, _) = client()
         transport.reading = .takes(bytes: 1_000_000)
         var number = 1
-        while !client.isHeldBack, number < 200 {
+        while client.heldBackUntil == nil, number < 200 {
             client.offer(RelayedRecord(TestRecords.fix(number), sequence: UInt64(number)))
             client.flush(now: now)
             number += 1
         }
-        #expect(client.isHeldBack)
+        let heldUntil = try #require(client.heldBackUntil)
         #expect(transport.unreadCount < ServedClient.inFlightLimit + 600)
         let written = transport.written.count
         client.offer(RelayedRecord(TestRecords.fix(number), sequence: UInt64(number)))
-        client.flush(now: now)
+        client.flush(now: heldUntil)
         #expect(transport.written.count == written)
+        // Looked at later and later while it does not read.
+        let later = try #require(client.heldBackUntil)
+        #expect(heldUntil.duration(to: later) >= ServedClient.heldBackShortest * 2)
         transport.readsAll()
-        client.flush(now: now)
-        #expect(transport.written.count > written && !client.isHeldBack)
+        client.flush(now: later)
+        #expect(transport.written.count > written && client.heldBackUntil == nil)
     }
 
     @Test func aClientThatFloodsAndNeverReadsIsNoLongerReadAndItsEndIsSeen() {
@@ -240,5 +243,41 @@ struct ServedClientTests {
         client.tick(now: now.advanced(by: .seconds(5)))
         client.flush(now: now)
         #expect(transport.lines.count == 1 && client.state == .open)
+    }
+
+    /// A read of a full segment whose request its end cut (after a blank) is answered as gpsd
+    /// would, and the next read is a segment of its own: no trap, no wait for more.
+    @Test func aFullReadEndingWithinARequestIsASegmentLikeAnyOther() {
+        let (client, transport, upstream) = client(nil)
+        transport.send("?VERSION; ?" + String(repeating: "A", count: GPSDClientRequest.segmentSize - 11))
+        client.read(upstream, sequence: 1, now: now)
+        transport.send("B?VERSION;")
+        client.read(upstream, sequence: 1, now: now)
+        transport.send("?VERSION;")
+        client.read(upstream, sequence: 1, now: now)
+        #expect(classes(transport) == ["VERSION", "VERSION", "ERROR", "VERSION"])
+    }
+
+    /// A denied client that never asks anything (GeoClue's NMEA source, a silent reader) is an
+    /// attempt in the access log all the same.
+    @Test func aDeniedClientThatNeverAsksIsAnAttempt() {
+        for speaks in [ServedProtocol.gpsd, .nmea] {
+            let (client, _, _) = client(nil, authorization: TestAuthorization.denied, speaks: speaks)
+            #expect(client.session.denial == .denied)
+        }
+    }
+
+    /// A sentence names no receiver: a watch of one receiver gets it only when gpsd has that
+    /// one alone (then it can only be that one's).
+    @Test func aDeviceWatchGetsSentencesOnlyWhenTheyCanBeTold() {
+        let gga = TestRecords.sentence("$GPGGA,080004.00,6407.79892,N,02154.00000,W,1,08,0.9,20.0,M,45.0,M,,*4A")
+        let (client, transport, _) = client(#"?WATCH={"enable":true,"nmea":true,"device":"/dev/r0"};"#)
+        client.offer(RelayedRecord(gga, sequence: 2, soleDevice: nil))
+        client.offer(RelayedRecord(gga, sequence: 3, soleDevice: "/dev/r9"))
+        client.flush(now: now)
+        #expect(classes(transport) == ["VERSION", "DEVICES", "WATCH"])
+        client.offer(RelayedRecord(gga, sequence: 4, soleDevice: "/dev/r0"))
+        client.flush(now: now)
+        #expect(classes(transport) == ["VERSION", "DEVICES", "WATCH", "$GPGGA"])
     }
 }

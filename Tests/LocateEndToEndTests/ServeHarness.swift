@@ -149,6 +149,12 @@ final class RawGPSDClient: Sendable {
         }
     }
 
+    /// How many bytes wait in the socket, not read yet (FIONREAD).
+    var waitingBytes: Int {
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    }
+
     /// How many bytes were received so far.
     var byteCount: Int { received.withLock { $0.count } }
 

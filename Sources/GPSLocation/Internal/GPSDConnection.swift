@@ -52,6 +52,10 @@ final class GPSDConnection {
     private var buffer = [UInt8](repeating: 0, count: bufferSize + 1)
     private var filled = 0
     private var skippingLongLine = false
+    /// Whether a relay asked gpsd for its receivers again since the list last changed: the
+    /// answer to the WATCH lists them before their first fix (without the flags a fix sets), so
+    /// the first fix after it asks again, and so does the first after a receiver came or went.
+    private var hasAskedForDevices = false
 
     /// Starts connecting to `endpoint`, to watch as `watch` says.
     init(endpoint: GPSDEndpoint, watch: Watch) {
@@ -222,6 +226,17 @@ final class GPSDConnection {
         }
         let report = decoder.decode(&buffer, range)
         reports.append(report)
-        if let message = GPSDMessage(json: bytes, report: report) { messages.append(message) }
+        guard let message = GPSDMessage(json: bytes, report: report) else { return }
+        messages.append(message)
+        switch message.kind {
+        case .device:
+            hasAskedForDevices = false
+        case .fix where !hasAskedForDevices:
+            hasAskedForDevices = true
+            // A request of a few bytes on a connection that reads: it goes at once, or not at all.
+            if case .open(let socket) = state { _ = ServerSocket.sendSome(socket, Array("?DEVICES;\n".utf8), from: 0) }
+        default:
+            break
+        }
     }
 }
