@@ -38,7 +38,10 @@ enum GPSDClientRequest: Equatable {
     /// while its input is kept as bytes. `startsSegment`: `input` is what a read got, from its
     /// start (then it must start with `?`; between requests, blanks are skipped).
     static func next(_ input: ArraySlice<UInt8>, startsSegment: Bool) -> Next {
-        let rest = startsSegment ? input : input.drop(while: isBlank)
+        // gpsd reads a segment as a C string: it ends at a NUL. Between requests, blanks and a
+        // stray `;` are passed over.
+        let segment = input.prefix { $0 != 0 }
+        let rest = startsSegment ? segment : segment.drop { isBlank($0) || $0 == UInt8(ascii: ";") }
         guard let first = rest.first, first == UInt8(ascii: "?") || !startsSegment else { return .none }
         let name = first == UInt8(ascii: "?") ? rest.dropFirst().prefix { isNameByte($0) } : rest.prefix(0)
         let after = rest[name.endIndex...]
@@ -68,11 +71,11 @@ enum GPSDClientRequest: Equatable {
         case ("VERSION", UInt8(ascii: ";")?):
             return .request(.version, rest: after.dropFirst())
         default:
-            // gpsd quotes the rest of the segment, its trailing blanks gone, then a line end.
+            // gpsd quotes the rest of the segment, its trailing blanks gone, then a line end (the
+            // ERROR's JSON escapes every control character).
             var shown = rest
             while let last = shown.last, isBlank(last) { shown = shown.dropLast() }
-            let text = UntrustedText.visible(String(decoding: shown, as: UTF8.self), limit: 80)
-            return .request(.unrecognized(message: "Unrecognized request '\(text)\n'"), rest: [])
+            return .request(.unrecognized(message: "Unrecognized request '\(String(decoding: shown, as: UTF8.self))\n'"), rest: [])
         }
     }
 
@@ -154,7 +157,7 @@ struct WatchChange: Equatable {
             case ("split24", .bool(let flag)): split24 = flag
             case ("pps", .bool(let flag)): pps = flag
             case ("timing", .bool(let flag)): timing = flag
-            case ("raw", .number(let number)) where number.rounded() == number && abs(number) < 1e6: raw = Int(number)
+            case ("raw", .number(let number)) where abs(number) < 1e6: raw = Int(number)
             case ("device", .string(let path)): device = path
             default: break
             }

@@ -20,10 +20,12 @@ import LocateSupport
 /// gate's reach, so a record starts only while less than `inFlightLimit` bytes are unread: a
 /// client that stops reading (stopped with Ctrl-Z, busy) fills only its own queue, which drops
 /// its oldest records (counted), and after a revoke it can read at most that much more. A denied
-/// client is told why in an ERROR after its first request, and again when the reason changes.
+/// client is told why in an ERROR after its first request, and again after each change that
+/// denies it (one such ERROR waits at most).
 final class ServedClient {
     let transport: any ClientTransport
-    let identity: ClientIdentity
+    /// Who the client is; its app may change with the settings (a section pinned to its program).
+    private(set) var identity: ClientIdentity
     let speaks: ServedProtocol
     let gate: DeliveryGate
     private let explain: (DenialReason) -> String
@@ -51,6 +53,8 @@ final class ServedClient {
         let admission: DeliveryGate.Admission?
         let isStreamed: Bool
         let delivers: AccuracyAuthorization?
+        /// An ERROR that tells why the app is denied (only the latest one waits).
+        var isDenial = false
     }
 
     private var pending: [Piece] = []
@@ -307,6 +311,11 @@ final class ServedClient {
     /// drops everything taken before it; a record it finds half written ends the connection.
     func authorize(_ authorization: Authorization, sequence: UInt64) {
         guard identity.refusal == nil, state != .closed, gate.update(authorization) else { return }
+        authorizationChanged(sequence: sequence)
+    }
+
+    /// After a new generation of the gate: everything taken before it goes.
+    private func authorizationChanged(sequence: UInt64) {
         authorizedSince = sequence
         if sentOfFirst > 0, pending.first?.admission != nil {
             close()
@@ -316,6 +325,17 @@ final class ServedClient {
         tellDenial()
     }
 
+    /// The client's program is now another app's (the settings pinned a section to it, or took
+    /// the pin away): judged by that app's `authorization` from now on, with nothing taken
+    /// before reaching it, as after any change.
+    func reassign(to app: String?, authorization: Authorization, sequence: UInt64) {
+        guard identity.refusal == nil, state != .closed, app != identity.app else { return }
+        identity = ClientIdentity(uid: identity.uid, pid: identity.pid, program: identity.program, app: app)
+        session.app = app
+        gate.renew(authorization)
+        authorizationChanged(sequence: sequence)
+    }
+
     /// An ERROR when the app's authorization denies it now and the client, which asked
     /// something, was not told why.
     private func tellDenial() {
@@ -323,13 +343,17 @@ final class ServedClient {
         if let denial { session.denial = denial }
         defer { toldDenial = denial }
         guard let denial, denial != toldDenial, hasAsked, speaks == .gpsd, state == .open else { return }
-        append(GPSDReports.error("\(identity.name): " + explain(denial)), admission: nil)
+        // One such ERROR waits at most: a client that does not read, with its app flipped over
+        // and over (or its terminal's foreground), gets the latest, not a pile.
+        removeUnbegun(where: \.isDenial)
+        append(GPSDReports.error("\(identity.name): " + explain(denial)), admission: nil, isDenial: true)
     }
 
     // MARK: - Output
 
     private func append(
-        _ bytes: [UInt8], admission: DeliveryGate.Admission?, isStreamed: Bool = false, delivers: AccuracyAuthorization? = nil
+        _ bytes: [UInt8], admission: DeliveryGate.Admission?, isStreamed: Bool = false, delivers: AccuracyAuthorization? = nil,
+        isDenial: Bool = false
     ) {
         guard !bytes.isEmpty else { return }
         if isStreamed {
@@ -342,14 +366,14 @@ final class ServedClient {
         } else {
             answerBytes += bytes.count
             // Answers that hold no position go out together: one buffer, not one per answer.
-            if admission == nil, let last = pending.indices.last, !pending[last].isStreamed, pending[last].admission == nil,
-                last > 0 || sentOfFirst == 0
+            if admission == nil, !isDenial, let last = pending.indices.last, !pending[last].isStreamed, pending[last].admission == nil,
+                !pending[last].isDenial, last > 0 || sentOfFirst == 0
             {
                 pending[last].bytes += bytes
                 return
             }
         }
-        pending.append(Piece(bytes: bytes, admission: admission, isStreamed: isStreamed, delivers: delivers))
+        pending.append(Piece(bytes: bytes, admission: admission, isStreamed: isStreamed, delivers: delivers, isDenial: isDenial))
     }
 
     private func isDroppable(_ index: Int) -> Bool {

@@ -37,6 +37,8 @@ final class ServiceLoop {
     private let diagnostics: SocketDiagnostics
     private let explain: ExplainDenial
     private let diagnose: @Sendable (String) -> Void
+    /// The settings and the policy, and the directories they rest on.
+    private let watcher: FileWatcher
 
     private var clients: [Served] = []
     private var upstream = Upstream()
@@ -56,6 +58,9 @@ final class ServiceLoop {
 
     /// Descriptors kept for what is not a client.
     static let reservedDescriptors = 32
+    /// How many connections are named at once at most: beyond, they wait in the listener's
+    /// backlog (a flood of another user's connections costs a bounded batch of work at a time).
+    static let identifyingLimit = 256
     /// How many clients close between two returns of free memory to the system, at most.
     static let trimAfterClosed = 256
 
@@ -73,11 +78,11 @@ final class ServiceLoop {
         self.diagnostics = diagnostics
         self.explain = explain
         self.diagnose = diagnose
+        watcher = FileWatcher((store.paths.userFile.map { [$0] } ?? []) + store.paths.policyCandidates)
     }
 
     /// Runs until the inbox is stopped, then closes every client.
     func run() {
-        let watcher = FileWatcher((store.paths.userFile.map { [$0] } ?? []) + store.paths.policyCandidates)
         var waiting = PollSet(wakeUp: inbox.wakeUp)
         var nextTick = ContinuousClock.now.advanced(by: EventWait.tick)
         // Connections are taken while descriptors are left for them and a reserve besides
@@ -114,7 +119,7 @@ final class ServiceLoop {
             let now = ContinuousClock.now
 
             for (listening, event) in zip(listeners, events) where event.isReadable {
-                accepting: while clients.count + identifying < capacity {
+                accepting: while clients.count + identifying < capacity, identifying < Self.identifyingLimit {
                     switch ServerSocket.accept(listening.listener.descriptor, sendBuffer: ServedClient.socketBuffer) {
                     case .connection(let connection):
                         toldOutOfDescriptors = false
@@ -184,8 +189,9 @@ final class ServiceLoop {
     /// A connection the identifier named: served as its app's client when it is this user's,
     /// refused (its user said once a minute) when it is another's or nobody's.
     private func admit(_ connection: IdentifiedConnection, now: ContinuousClock.Instant) {
-        guard let identity = connection.identity, identity.uid == PeerProcess.currentUser else {
+        guard var identity = connection.identity, identity.uid == PeerProcess.currentUser else {
             TCPSocket.close(connection.descriptor)
+            closedSinceTrim += 1
             // One that left before it was named (a port scan, `nc -z`) was no one to refuse.
             guard !connection.isGone else { return }
             let whose = connection.identity.map { "of user \($0.uid)" } ?? "whose user cannot be found"
@@ -205,6 +211,10 @@ final class ServiceLoop {
         // anywhere: nothing from before it came).
         var authorizedSince = sequence
         if identity.refusal == nil {
+            // The settings as they are now, read here: a change the watcher has not reported yet
+            // is taken before the client is judged, so that nothing taken before it counts.
+            if watcher.filesChanged() { settingsChanged() }
+            identity = ClientIdentity(uid: identity.uid, pid: identity.pid, program: identity.program, app: app(of: identity))
             let decision = decision(of: identity.app)
             appState = self.appState(of: identity, under: decision)
             authorization = Authorization(decision: decision, appState: appState)
@@ -240,13 +250,32 @@ final class ServiceLoop {
         }
     }
 
-    /// The settings changed: every app's decision is read again, and every client told.
+    /// The settings changed: every client's app is named again (a section may have been pinned
+    /// to its program, or a pin taken away), every app's decision read again, and every client told.
     private func settingsChanged() {
         settingsChangedAt = sequence
         for (app, known) in apps { apps[app] = (known.store, Self.decision(known.store)) }
         for index in clients.indices where clients[index].client.identity.refusal == nil {
-            clients[index].appState = appState(of: clients[index].client.identity, under: decision(of: clients[index].client.identity.app))
-            clients[index].client.authorize(authorization(of: clients[index]), sequence: sequence)
+            let client = clients[index].client
+            let app = app(of: client.identity)
+            clients[index].appState = appState(of: client.identity, under: decision(of: app))
+            let authorization = Authorization(decision: decision(of: app), appState: clients[index].appState)
+            if app != client.identity.app {
+                client.reassign(to: app, authorization: authorization, sequence: sequence)
+            } else {
+                client.authorize(authorization, sequence: sequence)
+            }
+        }
+    }
+
+    /// The app whose section applies to the program of `identity` as the settings say now
+    /// (`[location]` while they cannot be read: its decision then lets nothing out).
+    private func app(of identity: ClientIdentity) -> String? {
+        guard let program = identity.program else { return identity.app }
+        do throws(GPSLocationError) {
+            return try store.appName(forProgram: program)
+        } catch {
+            return nil
         }
     }
 

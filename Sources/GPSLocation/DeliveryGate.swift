@@ -61,6 +61,13 @@ public final class DeliveryGate: Sendable {
         }
     }
 
+    /// Tells the gate the recipient's authorization now, and starts a new generation whether
+    /// it changed or not: the recipient is judged by other settings from now on (its program
+    /// is another app's), so nothing taken before may reach it.
+    public func renew(_ authorization: Authorization) {
+        gate.withLock { _ in _ = generation.change(to: authorization) }
+    }
+
     /// The admission of a record taken now, or `nil` when the recipient may have nothing.
     public func admission() -> Admission? {
         let current = generation.current

@@ -35,7 +35,8 @@ struct SettingsFiles {
 
     /// What the files' signatures are now, in the order `signatures` keeps them.
     static func signatures(_ paths: SettingsPaths) -> [FileSignature] {
-        ((paths.userFile.map { [$0] } ?? []) + paths.policyCandidates).map(FileSignature.init(path:))
+        // With the way: the files' trust rests on their directories too.
+        ((paths.userFile.map { [$0] } ?? []) + paths.policyCandidates).map { FileSignature(path: $0, withTheWay: true) }
     }
 
     /// One settings file, parsed; `nil` when it does not exist.

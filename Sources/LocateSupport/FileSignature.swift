@@ -59,10 +59,32 @@ package struct FileSignature: Sendable, Hashable {
     package let file: Stamp
     /// The stamp of the path itself, a link or not.
     package let link: Stamp
+    /// For a file whose trust rests on its way (a settings file): the device, inode, mode and
+    /// owner of every directory above it and above each link on the way, so that a directory
+    /// made writable by others, or given to another user, changes the signature (their times
+    /// do not count: a file made in `$HOME` changes nothing of the way). Empty otherwise.
+    package let way: [Int]
 
-    /// The signature of `path` now.
-    package init(path: String) {
+    /// The signature of `path` now; `withTheWay`: with the directories it rests on (``way``).
+    package init(path: String, withTheWay: Bool = false) {
         file = Stamp(path, followingLinks: true)
         link = Stamp(path, followingLinks: false)
+        guard withTheWay else {
+            way = []
+            return
+        }
+        var directories: [String] = []
+        for directory in FileWatcher.directoriesToWatch(path) {
+            var current = directory
+            while !directories.contains(current) {
+                directories.append(current)
+                guard current != "/", !current.isEmpty else { break }
+                current = LocateSupport.directory(of: current)
+            }
+        }
+        way = directories.flatMap { directory in
+            let stamp = Stamp(directory, followingLinks: false)
+            return [stamp.device, stamp.inode, stamp.mode, stamp.owner, Int(stamp.error)]
+        }
     }
 }

@@ -8,7 +8,9 @@ import Glibc
 ///   `locate.conf` a link into another directory); the links are followed again whenever
 ///   something changes, so a link pointed elsewhere is watched where it points now;
 /// - on every tick, a `stat` signature (device, inode, size, modification and change times) of
-///   each file through its links and of the link itself, compared with the last one.
+///   each file through its links and of the link itself, and the owner and mode of every
+///   directory on its way (a directory others can write makes the file untrusted), compared
+///   with the last one.
 ///
 /// So a missed, overflowed or failed inotify can only delay a change by one tick, never lose it.
 ///
@@ -30,7 +32,7 @@ package final class FileWatcher {
     package init(_ paths: [String], usesInotify: Bool = true) {
         self.paths = paths
         inotify = usesInotify ? inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) : -1
-        signatures = self.paths.map(FileSignature.init(path:))
+        signatures = self.paths.map { FileSignature(path: $0, withTheWay: true) }
         _ = addWatches()
     }
 
@@ -54,7 +56,7 @@ package final class FileWatcher {
         // (adding a watch that exists only returns it).
         if changed { watched.removeAll() }
         if addWatches() { changed = true }
-        let now = paths.map(FileSignature.init(path:))
+        let now = paths.map { FileSignature(path: $0, withTheWay: true) }
         if now != signatures {
             signatures = now
             changed = true

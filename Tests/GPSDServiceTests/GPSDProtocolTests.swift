@@ -81,6 +81,12 @@ struct GPSDProtocolTests {
         // `?POLL` needs its `;`; what follows a request it does not know is taken with it.
         #expect(parse("?POLL") == [.unrecognized(message: "Unrecognized request '?POLL\n'")])
         #expect(parse("?POLL;xyz\n") == [.poll, .unrecognized(message: "Unrecognized request 'xyz\n'")])
+        // A stray `;` between requests is passed over; a NUL ends the segment, as a C string.
+        #expect(parse(#"?WATCH={"json":false}"# + "\n;\n?VERSION;") == [watch { $0.json = false }, .version])
+        #expect(parse("?VERSION;\u{0}?VERSION;") == [.version])
+        #expect(
+            String(decoding: GPSDReports.error("Unrecognized request '?FOO;\n?BAR\u{1B}\n'"), as: UTF8.self)
+                == #"{"class":"ERROR","message":"Unrecognized request '?FOO;\n?BAR\u001b\n'"}"# + "\r\n")
         // A WATCH gpsd cannot read enables the watch; the members it knows, of the right type, apply.
         #expect(parse(#"?WATCH={"foo":1};"#) == [.watch(.invalid)])
         #expect(parse(#"?WATCH={"raw":true};"#) == [.watch(.invalid)])
@@ -142,7 +148,8 @@ struct GPSDProtocolTests {
             let segment = mutator.mutate(Array(seeds[round % seeds.count].utf8)).prefix(GPSDClientRequest.segmentSize)
             for request in requests(in: segment) {
                 if case .unrecognized(let message) = request {
-                    #expect(message.utf8.count < 400 && !message.contains("\u{1B}"), "\(message)")
+                    let line = GPSDReports.error(message)
+                    #expect(line.count < 6 * GPSDClientRequest.segmentSize + 64 && !line.dropLast(2).contains { $0 < 0x20 }, "\(message)")
                 }
             }
         }

@@ -280,4 +280,34 @@ struct ServedClientTests {
         client.flush(now: now)
         #expect(classes(transport) == ["VERSION", "DEVICES", "WATCH", "$GPGGA"])
     }
+
+    /// A client whose program becomes another app's (a section pinned to it) is judged anew:
+    /// nothing taken before reaches it, even when the new app's authorization is the same.
+    @Test func aClientReassignedToAnotherAppGetsNothingTakenBefore() {
+        let (client, transport, _) = client()
+        transport.reading = .stalled
+        client.offer(RelayedRecord(TestRecords.fix(1), sequence: 2))
+        client.flush(now: now)
+        client.reassign(to: "pinned", authorization: TestAuthorization.always, sequence: 3)
+        client.offer(RelayedRecord(TestRecords.fix(2), sequence: 3))
+        transport.readsAll()
+        client.flush(now: now)
+        #expect(transport.lines.compactMap { line in line.contains("/dev/r1") ? line : nil }.isEmpty, "\(transport.lines)")
+        #expect(transport.lines.last?.contains("/dev/r2") == true && client.session.app == "pinned")
+    }
+
+    /// A client that does not read, its app denied and allowed over and over: one ERROR waits
+    /// for it at most, not one a change.
+    @Test func denialsPileNoMoreThanOneErrorForAClientThatDoesNotRead() {
+        let (client, transport, _) = client()
+        transport.reading = .stalled
+        for _ in 0..<1000 {
+            client.authorize(TestAuthorization.denied, sequence: 2)
+            client.authorize(TestAuthorization.always, sequence: 2)
+        }
+        client.authorize(TestAuthorization.denied, sequence: 2)
+        transport.readsAll()
+        client.flush(now: now)
+        #expect(classes(transport) == ["VERSION", "DEVICES", "WATCH", "ERROR"], "\(classes(transport))")
+    }
 }

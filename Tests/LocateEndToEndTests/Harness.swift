@@ -599,10 +599,14 @@ enum UntrustedScalars {
 /// names, endpoints with random ports) are taken out first, as their digits mean nothing.
 func leaksParkedCoordinate(_ fullText: String, known: [String] = []) -> Bool {
     // The harness's own names (temporary homes, copies) hold UUIDs, whose digits may look like a
-    // coordinate's ("locate-test-224F..."): they are known too.
-    let text = known.reduce(fullText.replacing(/[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/, with: "<uuid>")) {
-        $0.replacingOccurrences(of: $1, with: "<known>")
-    }
+    // coordinate's ("locate-test-224F..."): they are known too. So are times ("23:56:21.950Z" is
+    // no longitude) and process and user numbers (a pid of 6415 is no latitude).
+    let anonymous =
+        fullText
+        .replacing(/[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/, with: "<uuid>")
+        .replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/, with: "<time>")
+        .replacing(/"(pid|user)":\d+/, with: "<process>")
+    let text = known.reduce(anonymous) { $0.replacingOccurrences(of: $1, with: "<known>") }
     return text.contains("64.1") || text.contains("64.2") || text.contains("-21.9") || text.contains("-22")
         || text.contains("21.94") || text.contains("6415") || text.contains("2194")
         || text.contains(" 64 ") || text.hasPrefix("64 ") || text.contains(":64,") || text.contains(":64}")

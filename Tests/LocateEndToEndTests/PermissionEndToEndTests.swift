@@ -24,6 +24,7 @@ struct PermissionEndToEndTests {
 
     @Test func everyUnauthorizedStatePrintsTheFallbackAndNeverThePosition() async throws {
         #expect(leaksParkedCoordinate("64.150432 -21.940457\n") && leaksParkedCoordinate(#""lat":64.2,"#), "the leak check itself works")
+        #expect(!leaksParkedCoordinate(#"{"pid":6415,"started":"2026-12-02T23:56:21.950Z"}"#), "times and pids are no coordinate")
         let receiver = try await GpsdServer(track: "weather")
         for (name, user, policy, reason, phrase) in Self.unauthorizedStates {
             for mode in [["--once"], ["--follow", "--count", "1"]] {

@@ -117,7 +117,7 @@ struct ServeEndToEndTests {
         #expect(allowedSession["accuracy"] as? String == "full" && allowedSession["program"] as? String == "/usr/bin/gpxlogger")
         #expect(deniedSession["count"] as? Int == 0 && deniedSession["denial"] as? String == "denied", "\(access.stdout)")
         let state = settings.allFiles().filter { $0.path.contains("/state/") }.map { String(decoding: $0.content, as: UTF8.self) }.joined()
-        #expect(!state.contains("64.") && !state.contains("21.9"), "no position in the access log: \(state)")
+        #expect(!leaksParkedCoordinate(state, known: [settings.root.path]), "no position in the access log: \(state)")
     }
 
     @Test func thePythonGPSClientReadsTheServedFixes() async throws {
@@ -771,5 +771,42 @@ struct ServeEndToEndTests {
             try await client.read(timeout: 30) { $0.filter { $0.hasPrefix(#"{"class":"DEVICES""#) }.count >= 300 }
             #expect(serve.cpuTicks - before < 100, "serve spun: \(serve.cpuTicks - before) ticks")
         }
+    }
+
+    /// What decides a client may change without its app's decision changing: a section pinned
+    /// to its program (its app is another from then on), or a directory of the settings made
+    /// writable by others (they can no longer be trusted: nothing is delivered). A client that
+    /// is connected then stops getting positions at once, and gets them again once the settings
+    /// say so.
+    @Test func aPinOrAnUntrustedDirectoryStopsAConnectedClient() async throws {
+        let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
+        let settings = try SettingsHome.allowingAlways()
+        let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
+        let client = try RawGPSDClient(port: serve.port)
+        await client.send(#"?WATCH={"enable":true,"json":true};"#)
+        try await client.read { positionReports($0).count >= 3 }
+        // This test's own executable, pinned to a section that is denied.
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        try settings.write(
+            "[location]\nauthorization = always\n[app \"pinned\"]\nprogram = \(program)\nauthorization = denied\n", to: settings.userFile)
+        try await client.read { $0.contains { $0.contains("pinned: location permission is denied") } }
+        let pinnedAt = client.lines.count
+        try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
+        try await client.read { positionReports(Array($0.dropFirst(pinnedAt))).count >= 3 }
+        #expect(
+            positionReports(Array(client.lines[pinnedAt...].prefix { !$0.contains(#""class":"TPV","device""#) })).isEmpty,
+            "nothing between the ERROR and the unpinning")
+        // The settings' own directory, made writable by others.
+        let config = settings.root.appendingPathComponent("config").path
+        client.drain()
+        let trustedUntil = client.lines.count
+        #expect(chmod(config, 0o777) == 0)
+        try await client.read { $0.dropFirst(trustedUntil).contains { $0.contains("settings_invalid") } }
+        let untrustedAt = client.lines.count
+        client.drain()
+        let during = client.lines.count
+        #expect(chmod(config, 0o700) == 0)
+        try await client.read { positionReports(Array($0.dropFirst(during))).count >= 3 }
+        #expect(positionReports(Array(client.lines[untrustedAt..<during])).isEmpty, "\(client.lines[untrustedAt..<during])")
     }
 }
