@@ -83,7 +83,9 @@ struct PlaceIndex: Sendable {
     }
 
     /// The indexes this process has loaded, by path, with the file's `stat` stamp then: an index
-    /// file that did not change is not read again.
+    /// file that did not change is not read again. Loads run one at a time under this lock, so
+    /// threads that ask for the same missing index at once build it once, and the C libraries it
+    /// is built from (not thread-safe in Debian's builds) are only ever read by one thread.
     private static let loaded = Mutex<[String: (stamp: FileSignature.Stamp, index: PlaceIndex)]>([:])
 
     /// The index kept in the cache directory: loaded, or built and kept. The directory must be
@@ -93,25 +95,30 @@ struct PlaceIndex: Sendable {
     /// - Throws: `GPSLocationError.placeDataUnavailable` when there is no valid kept index and
     ///   libgeonames cannot be read.
     static func load(cacheDirectory: String?) throws(GPSLocationError) -> PlaceIndex {
-        let directory = cacheDirectory.flatMap { try? DirectoryHandle(path: $0, create: true, isPrivate: true) }
-        let path = (cacheDirectory ?? "") + "/" + fileName
-        if directory != nil, let known = loaded.withLock({ $0[path] }), known.stamp == FileSignature(path: path).file { return known.index }
-        if let directory, let file = (try? FileBytes.open(fileName, in: directory, owner: .user, limit: 256 << 20)).flatMap({ $0 }),
-            let kept = PlaceIndex(file: file), kept.isCurrent
-        {
-            loaded.withLock { $0[path] = (FileSignature(path: path).file, kept) }
-            return kept
+        try loaded.withLock { loaded throws(GPSLocationError) -> PlaceIndex in
+            let directory = cacheDirectory.flatMap { try? DirectoryHandle(path: $0, create: true, isPrivate: true) }
+            let path = (cacheDirectory ?? "") + "/" + fileName
+            if directory != nil, let known = loaded[path], known.stamp == FileSignature(path: path).file { return known.index }
+            if let directory, let file = (try? FileBytes.open(fileName, in: directory, owner: .user, limit: 256 << 20)).flatMap({ $0 }),
+                let kept = PlaceIndex(file: file), kept.isCurrent
+            {
+                loaded[path] = (FileSignature(path: path).file, kept)
+                return kept
+            }
+            let bytes = try PlaceIndexBuilder.build()
+            guard let built = PlaceIndex(bytes: bytes) else {
+                throw .placeDataUnavailable(reason: "the system's place data does not make a valid index")
+            }
+            if let directory {
+                try? directory.replace(fileName, with: bytes, durable: false)
+                loaded[path] = (FileSignature(path: path).file, built)
+            }
+            return built
         }
-        let bytes = try PlaceIndexBuilder.build()
-        guard let built = PlaceIndex(bytes: bytes) else {
-            throw .placeDataUnavailable(reason: "the system's place data does not make a valid index")
-        }
-        if let directory {
-            try? directory.replace(fileName, with: bytes, durable: false)
-            loaded.withLock { $0[path] = (FileSignature(path: path).file, built) }
-        }
-        return built
     }
+
+    /// Which loaded file this index reads: the same for every load that found it loaded.
+    var identity: ObjectIdentifier { ObjectIdentifier(file) }
 
     /// The index in `bytes`, or `nil` when they are not a complete, valid index.
     init?(bytes: [UInt8]) {

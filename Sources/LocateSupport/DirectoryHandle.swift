@@ -43,7 +43,8 @@ package final class DirectoryHandle {
         if descriptor < 0, errno == ENOENT, create {
             var partial = ""
             for component in path.split(separator: "/") {
-                partial += "/" + component
+                partial += "/"
+                partial += String(component)
                 if mkdir(partial, 0o700) != 0, errno != EEXIST {
                     throw Failure(description: "cannot create \(partial): " + String(cString: strerror(errno)))
                 }

@@ -165,7 +165,7 @@ package enum TrustedFile {
             if name == "." { continue }
             if name == ".." {
                 if !reached.isEmpty { reached.removeLast() }
-                holder = "/" + reached.joined(separator: "/")
+                holder = "/" + joinedPath(reached)
                 reachedStatus = nil
                 continue
             }
@@ -184,7 +184,7 @@ package enum TrustedFile {
                     throw Refusal(description: "cannot look at \(UntrustedText.visible(here)): " + errorText(code))
                 }
                 try checkDirectory(holder, holderStatus, owner: owner, isOwn: isLast && end == .file)
-                guard creatingDirectories, !isLast else { return ([here] + pending.reversed()).joined(separator: "/") }
+                guard creatingDirectories, !isLast else { return joinedPath([here] + pending.reversed()) }
                 creations += 1
                 guard creations <= 255 else {
                     throw Refusal(description: "cannot create \(UntrustedText.visible(here)): it keeps vanishing")
@@ -292,18 +292,28 @@ package enum TrustedFile {
 
     /// What the symbolic link `path` holds, as it is written.
     private static func linkTarget(_ path: String) throws(Refusal) -> String {
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length > 0 else {
-            let reason = length < 0 ? errorText(errno) : "it is empty"
+        let text = linkText(of: path)
+        guard case .success(let target) = text, !target.isEmpty else {
+            let reason = if case .failure(let error) = text { errorText(error.code) } else { "it is empty" }
             throw Refusal(description: "cannot read the symbolic link \(UntrustedText.visible(path)): " + reason)
         }
-        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return target
     }
 
     /// The names between the slashes of `path`, none empty.
     private static func components(of path: String) -> [String] {
         path.split(separator: "/").map(String.init)
+    }
+
+    /// `components` with a `/` between each two (what `joined(separator:)` gives, without the
+    /// generic path's first-use cost, a sixth of a whole `--once`).
+    private static func joinedPath(_ components: [String]) -> String {
+        var path = components.first ?? ""
+        for component in components.dropFirst() {
+            path += "/"
+            path += component
+        }
+        return path
     }
 
     /// This process's working directory, for a relative path.

@@ -21,9 +21,7 @@ enum HelpPages {
                        locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]
                        locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]
                        locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
-                       locate visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
                        locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
-                       locate visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
                        locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]
                        locate access [--json]
                        locate help [COMMAND]
@@ -438,8 +436,8 @@ enum HelpPages {
                 OVERVIEW: Print an arrival when the position stays put a while, and a departure when it leaves.
 
                 USAGE: locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]
-                       locate visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
-                       locate visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
+                       locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
+                       locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].

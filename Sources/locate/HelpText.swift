@@ -24,7 +24,7 @@ enum HelpText {
         }
         page.line("")
         var first = true
-        for usage in Usage.usageLines where command == nil || usage.command == command {
+        for usage in Usage.usageLines where command == nil || usage.commands.contains(command ?? "") {
             page.line((first ? "USAGE: " : "       ") + program + " " + usage.line)
             first = false
         }

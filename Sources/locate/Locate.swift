@@ -39,7 +39,7 @@ enum Locate {
             let command = CommandTable.command(of: arguments)
             let program = Usage.program
             var first = true
-            for usage in Usage.usageLines where usage.command == command.name {
+            for usage in Usage.usageLines where usage.commands.contains(command.name) {
                 StandardStreams.writeMessage((first ? "Usage: " : "       ") + program + " " + usage.line)
                 first = false
             }

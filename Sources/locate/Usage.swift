@@ -22,38 +22,36 @@ enum Usage {
         stream. Without permission, or without gpsd, print a fallback coordinate and say why.
         """
 
-    /// The usage lines, each after the program's name, by the command (`CommandSpec.name`) they
-    /// use; a command's help and its usage errors show its own.
-    static let usageLines: [(command: String, line: String)] = [
-        ("", "[--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]"),
-        ("", "--follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]"),
-        ("permission", "permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]"),
-        ("status", "status [--json] [--app NAME] [host[:port[:device]]]"),
-        ("geocode", "geocode LAT LON | LAT,LON | NAME [--json] [--limit N] [--lang LANG]"),
-        ("geocode", "geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points"),
+    /// The usage lines, each after the program's name, by the commands (`CommandSpec.name`) they
+    /// use; a command's help and its usage errors show its own, and `--help` each line once.
+    static let usageLines: [(commands: [String], line: String)] = [
+        ([""], "[--once] [--timeout S] [--accuracy M] [--max-age S] [options] [host[:port[:device]]]"),
+        ([""], "--follow [--count N] [--duration S] [--distance M] [--interval S] [--heartbeat S] [options] [host[:port[:device]]]"),
+        (["permission"], "permission [status|allow|deny|reset] [--always] [--reduced] [--app NAME] [--json]"),
+        (["status"], "status [--json] [--app NAME] [host[:port[:device]]]"),
+        (["geocode"], "geocode LAT LON | LAT,LON | NAME [--json] [--limit N] [--lang LANG]"),
+        (["geocode"], "geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points"),
         (
-            "monitor",
+            ["monitor"],
             "monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]"
         ),
-        ("visits", "visits [--radius M] [--dwell S] [--count N] [--duration S] [options]"),
+        (["visits"], "visits [--radius M] [--dwell S] [--count N] [--duration S] [options]"),
         (
-            "publish",
+            ["publish"],
             "publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]"
         ),
-        ("", "[--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]"),
-        ("monitor", "monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"),
-        ("visits", "visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"),
+        ([""], "[--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]"),
         (
-            "monitor",
+            ["monitor", "visits"],
+            "monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)"
+        ),
+        (
+            ["monitor", "visits"],
             "monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ..."
         ),
-        (
-            "visits",
-            "visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ..."
-        ),
-        ("serve", "serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]"),
-        ("access", "access [--json]"),
-        ("help", "help [COMMAND]"),
+        (["serve"], "serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]"),
+        (["access"], "access [--json]"),
+        (["help"], "help [COMMAND]"),
     ]
 
     /// The positional arguments, by the commands that take them.

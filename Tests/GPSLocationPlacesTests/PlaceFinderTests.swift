@@ -2,6 +2,7 @@ import Foundation
 import GPSLocation
 import HostileInput
 import LocateSupport
+import Synchronization
 import Testing
 
 @testable import GPSLocationPlaces
@@ -14,6 +15,33 @@ struct PlaceFinderTests {
 
     private var finder: PlaceFinder {
         get throws { try Self.english.get() }
+    }
+
+    /// Eight threads of one process opening a missing index at once (any multi-threaded host of
+    /// the library): the index is built once and all eight read that one, so libnetcdf and
+    /// libgeonames, neither thread-safe, never see two readers ("NetCDF: Unknown file format").
+    @Test func eightThreadsOpeningAMissingIndexAtOnceShareOneBuild() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loads = Mutex<[Result<ObjectIdentifier, GPSLocationError>]>([])
+        let start = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        for _ in 0..<8 {
+            finished.enter()
+            Thread.detachNewThread {
+                start.wait()
+                let load = Result { () throws(GPSLocationError) in try PlaceIndex.load(cacheDirectory: directory).identity }
+                loads.withLock { $0.append(load) }
+                finished.leave()
+            }
+        }
+        for _ in 0..<8 { start.signal() }
+        #expect(finished.wait(timeout: .now() + 60) == .success, "every thread finished")
+        let identities = try loads.withLock { try $0.map { try $0.get() } }
+        #expect(identities.count == 8 && Set(identities).count == 1, "one build, read by all: \(identities)")
+        #expect(
+            try PlaceFinder(language: .english, cacheDirectory: directory).reverseGeocode(latitude: 48.8584, longitude: 2.2945)?.city
+                == "Paris")
     }
 
     /// Real places, each with the place a person there would name: landmarks inside big cities

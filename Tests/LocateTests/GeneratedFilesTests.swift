@@ -53,6 +53,10 @@ struct GeneratedFilesTests {
         for command in commands {
             #expect(HelpText.text(for: command) == HelpText.rendered(for: command, program: "locate"))
         }
+        // A usage line shared by commands is written once, for all of them: none says again what
+        // another says after its command word.
+        let tails = Usage.usageLines.map { String($0.line.drop { $0 != " " }) }
+        #expect(Set(tails).count == tails.count, "\(tails)")
     }
 
     @Test func theCompletionsAreRenderedFromTheHelpTables() throws {

@@ -6,6 +6,7 @@ import Glibc
 // returns. libgeonames is opened with dlopen, only to build the place index (PlaceIndexBuilder) when
 // the cached one is missing or was built from other data; lookups never load it. (The
 // translations of its names are read from its gettext catalogues by GettextCatalog, in Swift.)
+// It loads its table lazily, without a lock: it is only read under PlaceIndex.load's lock.
 
 /// Reading every place out of libgeonames.
 enum GeonamesLibrary {

@@ -4,7 +4,8 @@ import Glibc
 
 // The libnetcdf boundary: the only Swift file that touches libnetcdf. It is opened with dlopen,
 // only to build the place index (PlaceIndexBuilder, through BorderData) when the cached one is
-// missing or was built from other data; lookups never load it.
+// missing or was built from other data; lookups never load it. Debian builds it (and HDF5) without
+// thread safety: it is only read under PlaceIndex.load's lock, one thread at a time.
 
 /// Reading packed 16-bit coordinate arrays out of a netCDF file (gmt-dcw's layout).
 enum NetCDFLibrary {
