@@ -11,7 +11,7 @@
 #   make install    install locate, its man page, completions and systemd user unit under $(PREFIX) (default /usr/local);
 #                   NAME=gps-locate installs them under that name (beside plocate)
 #   make uninstall  remove what make install put there (the same PREFIX, DESTDIR and NAME)
-#   make generated  rewrite Scripts/locate.1 and Scripts/completions/ from the help tables
+#   make generated  rewrite Scripts/man/ and Scripts/completions/ from the help tables
 #   make order      rewrite Scripts/locate.order, the link order of the hot functions (needs valgrind)
 #   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
 #   make tracks     regenerate the bundled NMEA tracks in Scripts/tracks
@@ -124,7 +124,7 @@ corpus: build
 # (LOCATE_GENERATE=man|bash|zsh|fish), so every usage line and hint says that name. The binary is
 # stripped. `make uninstall` with the same PREFIX, DESTDIR and NAME removes exactly those files.
 NAME ?= locate
-INSTALLED = $(DESTDIR)$(PREFIX)/bin/$(NAME) $(DESTDIR)$(PREFIX)/share/man/man1/$(NAME).1 \
+INSTALLED = $(DESTDIR)$(PREFIX)/bin/$(NAME) \
 	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
 	$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) \
 	$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish \
@@ -134,24 +134,29 @@ install: build install-files
 
 install-files:
 	@case "$(NAME)" in ""|*/*|*" "*) echo "NAME must be a plain file name" >&2; exit 64;; esac
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man7 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
 		$(DESTDIR)$(PREFIX)/share/systemd/user
 	install -m 0755 -s $(RELEASE) $(DESTDIR)$(PREFIX)/bin/$(NAME)
-	LOCATE_GENERATE=man $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/man/man1/$(NAME).1
+	LOCATE_GENERATE=man-pages $(DESTDIR)$(PREFIX)/bin/$(NAME) | while read -r page file; do \
+		LOCATE_GENERATE=man:$$page $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/man/man$${file##*.}/$$file && \
+		chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man$${file##*.}/$$file || exit 1; done
 	LOCATE_GENERATE=bash $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME)
 	LOCATE_GENERATE=zsh $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME)
 	LOCATE_GENERATE=fish $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish
-	sed -e 's|@BINDIR@/locate|$(PREFIX)/bin/$(NAME)|' -e 's|man:locate(1)|man:$(NAME)(1)|' Scripts/locate-serve.service \
+	sed -e 's|@BINDIR@/locate|$(PREFIX)/bin/$(NAME)|' -e 's|man:locate-serve(1)|man:$(NAME)-serve(1)|' Scripts/locate-serve.service \
 		> $(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
-	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man1/$(NAME).1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish \
 		$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
 
 uninstall:
 	@case "$(NAME)" in ""|*/*|*" "*) echo "NAME must be a plain file name" >&2; exit 64;; esac
+	@if [ -x $(DESTDIR)$(PREFIX)/bin/$(NAME) ]; then LOCATE_GENERATE=man-pages $(DESTDIR)$(PREFIX)/bin/$(NAME) | \
+		while read -r page file; do rm -f $(DESTDIR)$(PREFIX)/share/man/man$${file##*.}/$$file; done; fi
 	rm -f $(INSTALLED)
 
 generated:

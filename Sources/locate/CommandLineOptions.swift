@@ -5,7 +5,7 @@ import GPSLocationMQTT
 import GPSLocationPlaces
 import LocateSupport
 
-/// What the command line asked for, parsed and validated; README's "Usage" in value form.
+/// What the command line asked for, parsed and validated; the usage lines and options in value form.
 struct CommandLineOptions: Sendable {
     enum Command: Sendable, Equatable {
         /// `locate [--once | --follow]`: positions.

@@ -1,6 +1,6 @@
 import GPSLocation
 
-/// The exit statuses of `locate`, as listed in `--help` and README (sysexits.h values), and the
+/// The exit statuses of `locate`, as listed in `--help` and locate(1) (sysexits.h values), and the
 /// one mapping from what went wrong to a status.
 enum ExitStatus: Int32, Sendable {
     /// A live fix was printed, or `--follow` ended normally (count, duration, signal, closed pipe).

@@ -200,6 +200,9 @@ enum HelpPages {
                                             same for every user, nothing of the position.
 
                 Records go to stdout, one per line; messages and status events go to stderr. S is seconds, also with a unit: 90, 90s, 1.5m and 2h; --timeout, --max-age and --duration also take inf. Short options bundle as getopt's do: -fn2 is -f -n 2.
+
+                The manual: locate(1), locate-permission(1), locate-geocode(1), locate-monitor(1),
+                            locate-publish(1), locate-serve(1), locate.conf(5), locate-privacy(7).
                 """#
         case "":
             return #"""
@@ -271,7 +274,7 @@ enum HelpPages {
                                             with --follow, no fix from a gpsd that answered.
                   77                        Location not authorized; the fallback is printed unless disabled.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate; every status, file and command: locate --help.
                 """#
         case "permission":
             return #"""
@@ -298,7 +301,7 @@ enum HelpPages {
                                             so location is still not as asked.
                   78                        A settings or policy file is unusable; nothing was written.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-permission; every status, file and command: locate --help.
                 """#
         case "status":
             return #"""
@@ -330,7 +333,7 @@ enum HelpPages {
                   77                        Location is not authorized now (gpsd is not asked).
                   78                        A settings or policy file is unusable.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-permission; every status, file and command: locate --help.
                 """#
         case "geocode":
             return #"""
@@ -366,7 +369,7 @@ enum HelpPages {
                   65                        --batch read lines that are not points (each got an error record).
                   69                        The place data (libgeonames) cannot be read.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-geocode; every status, file and command: locate --help.
                 """#
         case "monitor":
             return #"""
@@ -429,7 +432,7 @@ enum HelpPages {
                   75                        It ended (--count, --duration, a signal) before --until was met.
                   77                        Location is not authorized at full accuracy; nothing is printed.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-monitor; every status, file and command: locate --help.
                 """#
         case "visits":
             return #"""
@@ -490,7 +493,7 @@ enum HelpPages {
                   75                        It ended without a position from a gpsd that answered.
                   77                        Location is not authorized at full accuracy; nothing is printed.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-monitor; every status, file and command: locate --help.
                 """#
         case "publish":
             return #"""
@@ -540,7 +543,7 @@ enum HelpPages {
                   78                        A settings or policy file, or the [mqtt] password-file, is unusable or
                                             not private.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-publish; every status, file and command: locate --help.
                 """#
         case "serve":
             return #"""
@@ -570,7 +573,7 @@ enum HelpPages {
                   78                        A settings or policy file is unusable, or a socket's directory is not
                                             yours alone.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-serve; every status, file and command: locate --help.
                 """#
         case "access":
             return #"""
@@ -590,7 +593,7 @@ enum HelpPages {
                   0                         The sessions were listed.
                   78                        The state directory cannot be trusted.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate-permission; every status, file and command: locate --help.
                 """#
         case "help":
             return #"""
@@ -606,7 +609,7 @@ enum HelpPages {
                   -V, --version             Show the version and the libgps it was built with.
                   -h, --help                Show help information.
 
-                Every status (64 for a usage error), files and commands: locate --help, or man locate.
+                More: man locate; every status, file and command: locate --help.
                 """#
         default:
             return nil

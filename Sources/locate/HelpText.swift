@@ -44,12 +44,18 @@ enum HelpText {
             for file in Usage.files { page.entry(file.path, file.meaning) }
             page.line("")
             page.bytes += Usage.footer.utf8
+            page.line("")
+            let pages = ManualPage.all.map { $0.name.replacing("locate", with: program) + "(\($0.section))" }
+            page.line("")
+            page.line("The manual: " + pages.prefix(4).joined(separator: ", ") + ",")
+            page.bytes += ("            " + pages.dropFirst(4).joined(separator: ", ") + ".").utf8
         } else {
             let statuses = Usage.commandStatuses.first { $0.command == command }?.statuses ?? []
             if !statuses.isEmpty { page.section("EXIT STATUS:") }
             for status in statuses { page.entry(String(status.code), status.meaning) }
             page.line("")
-            page.bytes += "Every status (64 for a usage error), files and commands: \(program) --help, or man \(program).".utf8
+            let manual = ManualPage.page(of: command ?? "").name.replacing("locate", with: program)
+            page.bytes += "More: man \(manual); every status, file and command: \(program) --help.".utf8
         }
         return String(decoding: page.bytes, as: UTF8.self)
     }

@@ -83,6 +83,8 @@ enum Locate {
     private static func generated(_ file: String) -> String? {
         switch file {
         case "man": ManPage.text(program: Usage.program)
+        case "man-pages": ManualPage.all.map { $0.name + " " + ManPage.fileName(of: $0, program: Usage.program) + "\n" }.joined()
+        case let page where page.hasPrefix("man:"): ManPage.text(String(page.dropFirst(4)), program: Usage.program)
         case "bash": Completions.bash(program: Usage.program)
         case "zsh": Completions.zsh(program: Usage.program)
         case "fish": Completions.fish(program: Usage.program)

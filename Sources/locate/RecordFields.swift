@@ -44,7 +44,7 @@ struct RecordField: Sendable {
     }
 }
 
-/// The fields of a record, in README's order. JSON, CSV and `--format` all write from this one
+/// The fields of a record, in the order locate(1) lists them. JSON, CSV and `--format` all write from this one
 /// table, so they agree on names, units and precision (coordinates 7 decimals, metres 0.1,
 /// speeds 0.01, degrees 0.1, seconds 0.1).
 enum RecordFields {

@@ -207,50 +207,39 @@ enum Usage {
         ("XDG_STATE_HOME", "Where the access log and the named monitors' states are (see FILES)."),
         (
             "LOCATE_GENERATE",
-            "man, bash, zsh or fish: print the man page or that completion for the name run as, and exit (make install uses it)."
+            "man, man:PAGE (locate-serve, locate.conf, ...), man-pages (each page and its file name), bash, zsh or fish: print that man page or completion for the name run as, and exit (make install uses it)."
         ),
     ]
 
-    /// Command lines and what they do, for the man page.
-    static let examples: [(command: String, meaning: String)] = [
-        ("locate permission allow", "Allow location while in use: in the foreground of a terminal."),
-        ("locate --json --accuracy 20 --timeout 1m", "One fix of at most 20 m of error as JSON, waiting up to a minute."),
+    /// Command lines and what they do, by the command (`CommandSpec.name`) whose man page shows them.
+    static let examples: [(command: String, line: String, meaning: String)] = [
+        ("permission", "locate permission allow", "Allow location while in use: in the foreground of a terminal."),
+        ("", "locate --json --accuracy 20 --timeout 1m", "One fix of at most 20 m of error as JSON, waiting up to a minute."),
         (
-            "read lat lon < <(locate --no-fallback) && echo \"$lat $lon\"",
+            "", "read lat lon < <(locate --no-fallback) && echo \"$lat $lon\"",
             "A script that takes only a real fix (without one, nothing is read)."
         ),
-        ("locate -fn10 --gpx > track.gpx", "Ten fixes as a GPX track."),
-        ("locate geocode 37.5,127", "The place at a coordinate, offline."),
-        ("locate monitor --region home=37.5178,126.8863,100 --until inside:home", "Wait until the machine is home."),
-        ("locate visits --csv --no-header >> visits.csv", "Append arrivals and departures to a log that has its header."),
-        ("locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
+        ("", "locate -fn10 --gpx > track.gpx", "Ten fixes as a GPX track."),
+        ("geocode", "locate geocode 37.5,127", "The place at a coordinate, offline."),
+        ("monitor", "locate monitor --region home=37.5178,126.8863,100 --until inside:home", "Wait until the machine is home."),
+        ("visits", "locate visits --csv --no-header >> visits.csv", "Append arrivals and departures to a log that has its header."),
+        ("status", "locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
+        ("publish", "locate publish mqtt://broker/owntracks/me/van --as owntracks", "Positions to an OwnTracks recorder."),
+        ("serve", "locate serve & gpspipe -w localhost:2948", "gpsd's clients through the consent gate."),
     ]
 
-    /// What `locate serve` does differently from gpsd, and why, for the man page.
-    static let serveNotes = [
+    /// The fields of `geocode`'s records, for the man page.
+    static let geocodeFields = """
+        lat, lon (the coordinate asked about; geocode --batch: the input point), city, state, country, country_code, \
+        timezone, place_lat, place_lon (the place's own point), population, distance_m; --batch: line and error for \
+        a line that is no point.
         """
-        locate serve answers as gpsd 3.22 answers, for every request form a client sends (ended by ;, a line end, \
-        or nothing), and passes gpsd's own lines on to a client whose app has full accuracy: TPV with every key, \
-        SKY every epoch, GST, the receiver's sentences for nmea and raw, TOFF and PPS for pps, the timing keys for \
-        timing. Each client is an app, named by the executable of the process holding the socket; other users are \
-        refused (said once a minute per user). It differs from gpsd where consent says: a client whose app may not \
-        have positions gets none, and an ERROR after its first request says why; one with reduced accuracy gets \
-        its fix's grid cell at most every five minutes and nothing finer (no SKY, GST or sentence but the cell's \
-        GGA, RMC and GSA); a POLL gives only what was taken while the client's app was allowed it (for an app \
-        the settings alone decide, what was taken since they last changed; for a when-in-use app, nothing from \
-        before the client came); ?DEVICE that would reconfigure the receiver gets an ERROR. raw gives the \
-        receiver's NMEA sentences (for a binary receiver, gpsd's NMEA of it), not its binary packets.
-        """,
+
+    /// What the settings example says first, for the man page.
+    static let settingsIntroduction = """
+        The settings are sections of key = value lines; # or ; starts a comment (after a value, when white space \
+        comes before it). Every key is optional:
         """
-        Every record is judged twice: when it is taken (as gpsd's line arrives) and when it is written. A change \
-        of the app's authorization (deny, reduced accuracy, the client leaving the foreground of its terminal, \
-        even one undone at once) drops everything taken before it, so a client that was not reading gets nothing \
-        taken while it was denied. No record starts while a client has 4 KiB unread; it keeps 32 KiB of records \
-        (the oldest give way) and its requests are read while less than 16 KiB of answers wait. Every client is \
-        watched for its hang-up and closed at once. A Unix socket (--listen unix:PATH, --nmea PATH) must be in a \
-        directory of yours alone, as every path locate trusts.
-        """,
-    ]
 
     /// The settings file's syntax, for the man page.
     static let settingsSyntax = [

@@ -8,7 +8,7 @@ import Testing
 
 /// Seeded mutations of valid settings files and cache files, thousands of each: whatever the
 /// bytes, nothing crashes, a file is either read whole or refused with a clear message, and
-/// nothing outside the plausible ranges is served from the cache. README gives the figures.
+/// nothing outside the plausible ranges is served from the cache. locate-privacy(7) gives the figures.
 struct HostileFileTests {
     static let settingsSeeds = [
         """
@@ -39,7 +39,7 @@ struct HostileFileTests {
         #"{"format":2,"received":1767254406.5}"# + "\n" + #"{"lat":37.5,"lon":126.9,"time":null,"mode":null,"accuracy":"reduced"}"#,
     ]
 
-    /// How many mutants of each kind the suite tries (README's figures).
+    /// How many mutants of each kind the suite tries (locate-privacy(7)'s figures).
     static let settingsCount = 3000
     static let cacheCount = 3000
 

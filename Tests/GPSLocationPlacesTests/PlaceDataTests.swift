@@ -124,7 +124,7 @@ struct PlaceDataTests {
         #expect(matched["ZZ.01"] == nil)
     }
 
-    /// Across the whole data, nearly every place's division is matched (README says how many).
+    /// Across the whole data, nearly every place's division is matched (locate-geocode(1) says how many).
     @Test func nearlyEveryDivisionIsMatched() throws {
         let index = try PlaceIndex.load(cacheDirectory: SharedPlaceIndex.directory)
         let divided = (0..<index.count).compactMap { index.record($0) }.filter { !$0.divisionCode.isEmpty }

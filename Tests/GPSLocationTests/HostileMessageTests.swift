@@ -6,7 +6,7 @@ import Testing
 @testable import GPSLocation
 
 /// Seeded mutations of valid gpsd messages, thousands of them: whatever the bytes, nothing
-/// crashes and nothing outside the plausible ranges becomes a position. README gives the figures.
+/// crashes and nothing outside the plausible ranges becomes a position. locate-privacy(7) gives the figures.
 struct HostileMessageTests {
     static let gpsdSeeds = [
         #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:06.000Z","ept":0.005,"lat":64.150432167,"lon":-21.940456667,"altHAE":57.5000,"altMSL":12.5000,"epx":17.386,"epy":15.218,"epv":29.900,"track":12.5,"speed":3.3,"climb":0.1,"eps":34.77,"eph":17.100}"#,
@@ -17,7 +17,7 @@ struct HostileMessageTests {
         #"{"class":"TPV","device":"/dev/pts/1","mode":1}"#,
     ]
 
-    /// How many mutants the suite tries (README's figures).
+    /// How many mutants the suite tries (locate-privacy(7)'s figures).
     static let gpsdCount = 5000
 
     /// What gpsd_json(5) documents of a TPV, independently of the decoder's own ranges: a

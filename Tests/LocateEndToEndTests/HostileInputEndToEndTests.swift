@@ -5,7 +5,7 @@ import Testing
 /// The built locate against hostile inputs: mutated settings and cache files, hostile option
 /// values, and gpsds that lie, split their lines, hang up in storms or are many clients at once.
 /// Whatever comes in: no crash, no hang past the bound, no record on an error status, no
-/// coordinate that gpsd did not report as a fix, and a clear message. README gives the figures.
+/// coordinate that gpsd did not report as a fix, and a clear message. locate-privacy(7) gives the figures.
 struct HostileInputEndToEndTests {
     private static let fallback = "37.517829 126.886270"
 

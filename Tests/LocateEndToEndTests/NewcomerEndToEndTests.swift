@@ -157,7 +157,7 @@ struct NewcomerInputEndToEndTests {
     }
 }
 
-/// README's recipes for scripts, run as README writes them (with the binary's path for `locate`).
+/// The recipes for scripts of README and locate(1), run as written there (with the binary's path for `locate`).
 struct NewcomerRecipeEndToEndTests {
     @Test func theOpeningExampleNeverTakesTheFallbackForAFix() async throws {
         let locate = "'\(Package.locate.path)'"
@@ -188,11 +188,12 @@ struct NewcomerRecipeEndToEndTests {
     }
 }
 
-/// The man page's example settings are settings locate reads.
+/// locate.conf(5)'s example settings are settings locate reads.
 struct ManPageSettingsEndToEndTests {
     @Test func theManPagesSettingsExampleIsReadAsWritten() async throws {
-        let lines = readWholeFile(Package.root.appendingPathComponent("Scripts/locate.1").path).split(separator: "\n")
-        let start = try #require(lines.firstIndex { $0.hasPrefix("[location]") })
+        let lines = readWholeFile(Package.root.appendingPathComponent("Scripts/man/locate.conf.5").path).split(separator: "\n")
+        let section = try #require(lines.firstIndex(of: ".SH SETTINGS"))
+        let start = try #require(lines[section...].firstIndex { $0.hasPrefix("[location]") })
         let end = try #require(lines[start...].firstIndex(of: ".fi"))
         let example = lines[start..<end].map { $0.replacing("\\-", with: "-") }.joined(separator: "\n") + "\n"
         #expect(example.contains("[region \"home\"]") && example.contains("[app \"weather\"]"))
@@ -205,7 +206,7 @@ struct ManPageSettingsEndToEndTests {
     }
 }
 
-/// README's status-bar and track-logger recipes, run as written there: i3blocks itself, waybar's
+/// locate(1)'s status-bar and track-logger recipes, run as written there: i3blocks itself, waybar's
 /// `custom` module's command, and the systemd unit (checked by systemd-analyze, its command run
 /// as systemd runs it: no terminal, stopped by SIGTERM).
 struct BarAndServiceRecipeEndToEndTests {

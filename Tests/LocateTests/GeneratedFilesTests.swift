@@ -3,7 +3,7 @@ import Testing
 
 @testable import locate
 
-/// The man page and the completion scripts are tracked in Scripts/ and rendered from the same
+/// The man pages and the completion scripts are tracked in Scripts/ and rendered from the same
 /// tables as `--help`; these tests fail when they drift. `make generated` rewrites them
 /// (it runs these tests with LOCATE_UPDATE_GENERATED=1).
 struct GeneratedFilesTests {
@@ -20,8 +20,38 @@ struct GeneratedFilesTests {
         #expect(tracked == rendered, "Scripts/\(relativePath) is out of date: run make generated")
     }
 
-    @Test func theManPageIsRenderedFromTheHelpTables() throws {
-        try check("locate.1", ManPage.text())
+    @Test func theManPagesAreRenderedFromTheHelpTables() throws {
+        for page in ManualPage.all {
+            try check("man/" + ManPage.fileName(of: page, program: "locate"), try #require(ManPage.text(page.name)))
+        }
+    }
+
+    /// Every page renders without a warning from groff, and says what it should: the commands of
+    /// its group with their options, and no Markdown left over.
+    @Test func theManPagesRenderWithoutWarnings() async throws {
+        for page in ManualPage.all {
+            let text = try #require(ManPage.text(page.name))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("locate-man-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let groff = Process()
+            groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+            groff.arguments = ["-k", "-t", "-man", "-ww", "-z", "-Tutf8", file.path]  // as man renders on a terminal
+            let errors = Pipe()
+            groff.standardError = errors
+            try groff.run()
+            let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            groff.waitUntilExit()
+            #expect(groff.terminationStatus == 0 && warnings.isEmpty, "\(page.name): \(warnings)")
+            #expect(!text.contains("```") && !text.contains("**") && !text.contains("\n## "), "\(page.name) has Markdown left")
+            for command in page.commands where !command.isEmpty {
+                #expect(text.contains("\nlocate " + command), "\(page.name) lacks the usage of \(command)")
+            }
+        }
+        #expect(Set(ManualPage.all.map(\.name)).count == ManualPage.all.count)
+        for command in CommandTable.commands where command.name != "help" {
+            #expect(ManualPage.all.contains { $0.commands.contains(command.name) }, "no page for \(command.name)")
+        }
     }
 
     /// `HelpPages.swift`: every page of `--help` as `locate` renders it, so that a run does not
@@ -59,6 +89,59 @@ struct GeneratedFilesTests {
         #expect(Set(tails).count == tails.count, "\(tails)")
     }
 
+    /// Every command line the manual and README show (`$ locate ...` in their examples, and the
+    /// EXAMPLES sections) is one the parser takes: no example names an option that is gone or
+    /// spelled otherwise.
+    @Test func everyCommandLineOfTheManualAndREADMEParses() throws {
+        let readme = try String(contentsOf: Self.scripts.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let prose = ManualPage.all.flatMap { [$0.description, $0.details] } + [readme]
+        var commandLines = Usage.examples.map(\.line)
+        for text in prose {
+            for line in text.split(separator: "\n") {
+                let code = line.drop { $0 == " " }
+                if code.hasPrefix("$ locate ") { commandLines.append(String(code.dropFirst(2))) }
+            }
+        }
+        #expect(commandLines.count > 40, "\(commandLines.count) command lines")
+        for commandLine in commandLines {
+            let words = Self.shellWords(commandLine)
+            guard words.first == "locate" else { continue }
+            #expect(throws: Never.self, "\(commandLine)") {
+                try CommandLineOptions(arguments: Array(words.dropFirst()), environment: [:])
+            }
+        }
+    }
+
+    /// The words of the first command of a shell line: quotes taken off, up to the first pipe,
+    /// redirection, list operator, comment or line continuation. A command substitution, whose
+    /// words are only known when it runs, is left out.
+    static func shellWords(_ line: String) -> [String] {
+        let line = line.replacing(/\$\([^)]*\)/, with: "")
+        var words: [String] = []
+        var word = ""
+        var quote: Character?
+        var inWord = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == " " {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else if "|><;&#\\".contains(character) {
+                break
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
     @Test func theCompletionsAreRenderedFromTheHelpTables() throws {
         try check("completions/locate.bash", Completions.bash())
         try check("completions/_locate", Completions.zsh())
@@ -84,13 +167,14 @@ struct GeneratedFilesTests {
     @Test func helpManPageAndCompletionsNameEveryOptionTheParserKnows() {
         let help = HelpText.text()
         let fishLines = Completions.fish().split(separator: "\n").map(String.init)
+        let pages = ManualPage.all.compactMap { ManPage.text($0.name) }
         for option in OptionTable.options {
             let term = option.flags.joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
             // A long term stands on a line of its own, its text below.
             #expect(help.contains("\n  " + term + " ") || help.contains("\n  " + term + "\n"), "--help lacks the entry \(term)")
             for flag in option.flags {
                 #expect(mentions(help, flag), "--help lacks \(flag)")
-                #expect(ManPage.text().contains("\\fB" + flag.replacing("-", with: "\\-") + "\\fR"), "the man page lacks \(flag)")
+                #expect(pages.contains { $0.contains("\\fB" + flag.replacing("-", with: "\\-") + "\\fR") }, "no man page has \(flag)")
                 #expect(mentions(Completions.bash(), flag) && mentions(Completions.zsh(), flag), "a completion lacks \(flag)")
                 let fishFlag = flag.hasPrefix("--") ? "-l \(flag.dropFirst(2))" : "-s \(flag.dropFirst())"
                 #expect(fishLines.contains { mentions($0, fishFlag) || $0.contains(" " + fishFlag + " ") }, "fish lacks \(flag)")

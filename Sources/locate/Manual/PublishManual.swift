@@ -1,0 +1,127 @@
+/// The locate-publish(1) page: what it says beyond the tables (see `ManPage`).
+extension ManualPage {
+    static let publish = ManualPage(
+        name: "locate-publish", section: 1,
+        summary: "publish positions to an MQTT broker: OwnTracks, Home Assistant, JSON",
+        commands: ["publish"], listsFiles: false, showsSettings: false,
+        description: #"""
+            ## Description
+            `locate publish` is `--follow` with an MQTT broker as its output: the same live stream (its
+            filters, `--region`, `--replay`, the permission model), published by a real MQTT client
+            (libmosquitto, MQTT 3.1.1 or 5, TLS) in the language of the tracker that reads it, through
+            broker outages.
+
+            ```
+            locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json]
+                           [--qos 0|1|2] [--retain] [--mqtt-version 3.1.1|5] [--region NAME=LAT,LON,RADIUS ...]
+                           [--distance M] [--interval S] [--heartbeat S] [--count N] [--duration S] [host[:port[:device]]]
+            ```
+
+            ```console
+            $ locate publish mqtt://broker.lan/owntracks/me/van --as owntracks --distance 25 --heartbeat 300
+            locate: connected to mqtt://broker.lan:1883
+            $ mosquitto_sub -h broker.lan -t 'owntracks/#' -v
+            owntracks/me/van {"_type":"location","lat":64.1299820,"lon":-21.9000000,"tst":1767254400,"acc":1,"alt":20,"tid":"an","created_at":1796175464}
+            ```
+
+            **What it publishes** (`TOPIC` is the URL's topic):
+
+            | `--as` | positions | region events (`--region`) | status (last will, `online`/`offline`, not authorized) |
+            | --- | --- | --- | --- |
+            | `owntracks` | `TOPIC` (`owntracks/USER/DEVICE`, three levels): `{"_type":"location","lat","lon","tst","acc","alt","vac","vel","cog","tid","created_at"}`; `tst` is the fix's time in Unix seconds, `vel` km/h; `acc`, `alt`, `vac`, `vel`, `cog` whole numbers, only when known and not zero (as OwnTracks' apps send them); `tid` the last two letters or digits of the device (the topic's last level; a topic with an empty level is a usage error) | `TOPIC/event`: `{"_type":"transition","event":"enter"\|"leave","desc":NAME,"wtst","lat","lon","tst","acc","tid","t":"c"}`, the position of the deciding fix | `TOPIC`: `{"_type":"lwt","tst":START}`, not retained (as OwnTracks' apps do: a retained one would replace the retained location) |
+            | `homeassistant` | `TOPIC/attributes`: `{"latitude","longitude","gps_accuracy","altitude","speed","course","time","accuracy"}` (numbers as HA wants them) | none: HA finds its zones itself | `TOPIC/availability`: `online` / `offline`, retained; plus the discovery config `homeassistant/device_tracker/locate_OBJECT/config` (retained, announced on every connection) for a `device_tracker` with `json_attributes_topic`, `availability_topic`, `source_type: gps`, `device`, `origin` and `default_entity_id` (`device_tracker.locate_` and the topic in lower case, other characters `_`; HA deprecated `object_id` in 2025.10); OBJECT is the topic with `/` as `_`, `-` as `--` and any other character but letters and digits as `-` and its hex bytes (`_` is `-5f`), so no two topics share a config |
+            | `json` (default) | `TOPIC`: locate's `--json` record | `TOPIC/event`: locate's region record (as `locate monitor --json`) | `TOPIC/status`: `{"type":"status","event":"online"\|"offline"\|"not_authorized",...}`, retained; `time` is when it was said, and the last will's `offline` has none (it is made at the start, for an end no one knows yet) |
+
+            QoS 1 by default (`--qos`): at least once, so a subscriber may see a record twice after an
+            outage (a record in flight at the cut); de-duplicate on `tst` or `time`. `--retain` keeps the
+            newest position on the broker for subscribers that come later.
+
+            **Consent, as everywhere.** Every record is made of a position the stream handed out through the
+            gate, and goes to the broker only while the authorization it was taken under still holds,
+            checked at the moment it is handed to the broker, not when it was made: records that waited
+            through an outage are dropped by a revoke that came meanwhile (tested). A change of
+            authorization (or a pause) also drops the connection at once, with a TCP reset, so nothing
+            handed to it before the change goes out after it; what was not acknowledged is checked at the
+            gate again. A broker that stops reading is handed no more once it is late to acknowledge (by
+            0.1 s, or four times its usual time): a revoke while it stalls lets at most the records of
+            the moment it stalled through (tested: a stalled mosquitto, 22 fixes, at most 2 arrive after the
+            revoke instead of the 20 in flight; bytes the broker's host already received cannot be recalled).
+            The fallback is never
+            published: when location is not authorized, at the start or later (denied, not determined
+            without a terminal, when-in-use in the background, services off), `locate publish` keeps running,
+            publishes the status instead (`offline`, OwnTracks' `lwt`, `not_authorized` with the reason's
+            keyword: `denied`, `not_determined`, `restricted`, `services_off`, `background`,
+            `settings_invalid` or `paused`; the explanation, which names your settings file, stays on stderr), and
+            clears the retained position (an empty retained message, whether or not this run has
+            `--retain`: an earlier run may have left one; also while paused in the background; tested); when location is allowed again it
+            goes on. Under reduced accuracy it publishes the grid cell, and `--region` decides nothing.
+
+            **Through outages.** A broker that is away, restarts or refuses is no failure: `locate` says so
+            once on stderr, tries again with gpsd's capped back-off (0.25 s doubling to 4 s), and keeps the
+            records meanwhile in a queue of **10,000 records** in memory, at every QoS (the oldest dropped
+            first, counted and reported; tested: a stalled broker at QoS 0 fills the sockets, then the queue,
+            and no more); when the broker is back they go out in order, with the fixes' own times (tested: the
+            broker stopped and restarted mid-stream, all 60 records arrive). Records sent but not
+            acknowledged when a connection drops are sent again, checked at the gate again. The queue is in
+            memory only: records still queued, or handed to the broker and never acknowledged, when
+            `locate publish` ends are lost, and so are those the broker refuses (MQTT 5 tells: a PUBACK
+            reason code of 0x80 or more, such as its access rules not letting this user publish there;
+            MQTT 3.1.1 brokers drop them silently) and those dropped from a full queue; the end says how
+            many of each, and the status is 69, never 0 (tested: a stalled broker, an ACL refusal). A last will (`offline`, OwnTracks' `lwt`) tells subscribers when
+            `locate` dies without a goodbye (tested with SIGKILL); `online` is published on every
+            connection; a clean end (SIGINT, SIGTERM, SIGHUP, `--count`, `--duration`, the end of a replay)
+            sends what is queued and then `offline`, waiting at most 3 s for the broker (tested with a
+            broker host that never answers the TCP connection: the connect does not block, and a name lookup
+            that hangs is left behind at the deadline). A second SIGINT or SIGTERM during that wait ends it
+            at once, without the goodbye (the broker publishes the last will instead), and still says how
+            many records were not delivered; the status is then 69 if any was lost, 1 otherwise (tested); a
+            third ends the process there and then.
+
+            **What it cannot protect.** Once the broker has a record, it is out of `locate`'s hands: the
+            broker's operator, and every client its access rules let subscribe, read it; a revoke stops
+            what comes next and clears the retained position, but cannot recall what subscribers already
+            got. Give each device its own user and restrict its topics in the broker (mosquitto's
+            `acl_file`), and use `mqtts://` beyond one machine: positions are personal data. With `--qos 0`
+            a record handed to a connection that then drops is lost (QoS 1 and 2 send it again), and since
+            the broker acknowledges nothing, a broker that stalls without closing the connection still
+            receives, into its host's socket buffer, every record made until that buffer fills, and reads
+            them after a revoke when it goes on: use QoS 1 (the default) where a revoke must hold at once.
+
+            **Credentials.** A password never goes on the command line (every local user sees it in `ps`;
+            `mqtt://user:password@...` is a usage error): it is the first line of the file named by
+            `[mqtt] password-file` in your settings, which must be yours alone (mode 0600, on a path only you
+            or root can change; otherwise status 78 and nothing is sent). `mqtts://` verifies the broker's
+            certificate and host name against the system's CA store, or against `[mqtt] ca-file`.
+
+            **Recipes.**
+
+            - *OwnTracks Recorder* (recipe, not run here: Debian has no Recorder package; the records are
+              tested field by field against a real mosquitto, and follow what a Recorder built from source
+              accepted: a topic of three levels, numeric `lat`/`lon`, `tst` in seconds):
+              ```sh
+              ot-recorder -S ~/owntracks --doc-root ~/owntracks/htdocs -H broker.lan -p 1883 'owntracks/#' &
+              locate publish mqtt://locate@broker.lan/owntracks/me/van --as owntracks --retain --distance 25 --heartbeat 300
+              ```
+              The Recorder ignores retained messages delivered on subscribe unless run with `--useretained`.
+            - *Home Assistant* (recipe; discovery and attributes are tested field by field against a real
+              mosquitto, not against a running Home Assistant): point HA's MQTT integration at the broker, then
+              ```sh
+              locate publish mqtts://locate@broker.lan/locate/van --as homeassistant --retain --distance 25
+              ```
+              and `device_tracker.locate_locate_van` appears, on the map while `online`.
+            - *Traccar* (recipe, untested: no Traccar here), through its OsmAnd protocol on port 5055:
+              ```sh
+              locate --follow --no-fallback --distance 25 --format 'id=van&lat=%lat&lon=%lon&timestamp=%epoch&altitude=%alt&accuracy=%h_acc' \
+                | while read -r query; do curl -fsS "http://traccar.lan:5055/?$query"; done
+              ```
+            - *A fleet on one broker* (tested with mosquitto and nats-server's MQTT mode): each machine runs
+              `locate publish mqtt://broker/fleet/$(hostname)` as a service (location must be allowed
+              `always` there), and anything subscribes to `fleet/+`.
+
+            The old recipe `locate --follow --json | mosquitto_pub -l` is gone: it published the fallback
+            coordinate as a fix when not authorized, lost everything while the broker was away, and told
+            subscribers nothing when the device went away.
+            """#,
+        details: ""
+    )
+}
