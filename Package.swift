@@ -34,8 +34,12 @@ let package = Package(
         // file per C library (LibGPS.swift, Geonames.swift, NetCDF.swift).
         .target(name: "LocateSupport"),
 
+        // Internal, not a product: the wire formats' keys, readers and writers, each format's
+        // reader beside its writer (the locate record's key table, OwnTracks), on the kit's floor.
+        .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
+
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
-        .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport"]),
+        .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport", "LocateFormats"]),
         // The consent store every host uses by default.
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport"]),
         // Places; a position-only client links none of it.
@@ -62,13 +66,17 @@ let package = Package(
         // API and the support kit only.
         .executableTarget(
             name: "locate",
-            dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateSupport"]),
+            dependencies: [
+                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateSupport",
+                "LocateFormats",
+            ]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
         .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
 
         // Tests
         .testTarget(name: "LocateSupportTests", dependencies: ["LocateSupport"]),
+        .testTarget(name: "LocateFormatsTests", dependencies: ["LocateFormats", "LocateSupport"]),
         .testTarget(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),

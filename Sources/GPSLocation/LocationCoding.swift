@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateFormats
 import LocateSupport
 
 /// `Location` as `locate`'s JSON records write it: the same keys (`lat`, `lon`, `time`, `h_acc`,
@@ -6,22 +7,8 @@ import LocateSupport
 /// (extra keys such as `type` or `age` are ignored) and refuses what no fix can be: a latitude
 /// or longitude out of range, a non-finite or negative accuracy, an unknown mode or source.
 extension Location: Codable {
-    enum CodingKeys: String, CodingKey {
-        case time
-        case latitude = "lat"
-        case longitude = "lon"
-        case altitudeMSL = "alt_msl"
-        case altitudeHAE = "alt_hae"
-        case horizontalAccuracy = "h_acc"
-        case verticalAccuracy = "v_acc"
-        case speed
-        case speedAccuracy = "speed_acc"
-        case course
-        case courseAccuracy = "course_acc"
-        case climb, hdop, mode
-        case satellitesUsed = "sats_used"
-        case device, source, accuracy
-    }
+    /// The record's keys: the one table of them (`RecordKey`), shared with the command.
+    typealias CodingKeys = RecordKey
 
     /// Decodes a record.
     /// - Throws: `DecodingError.dataCorrupted` for a value out of range or of the wrong type.
@@ -153,21 +140,21 @@ extension Location {
 /// Where a record's values come from (a `Decoder`'s container, or the members `FlatJSON` read):
 /// a number or a text for a key, `nil` when the key is missing or `null`.
 protocol RecordValues {
-    func number(_ key: Location.CodingKeys) throws(RecordProblem) -> Double?
-    func text(_ key: Location.CodingKeys) throws(RecordProblem) -> String?
+    func number(_ key: RecordKey) throws(RecordProblem) -> Double?
+    func text(_ key: RecordKey) throws(RecordProblem) -> String?
 }
 
 /// A record field that no fix can have, and why.
 struct RecordProblem: Error {
-    let key: Location.CodingKeys
+    let key: RecordKey
     let message: String
 }
 
 /// A `Decoder`'s container as record values.
 private struct DecodedRecord: RecordValues {
-    let container: KeyedDecodingContainer<Location.CodingKeys>
+    let container: KeyedDecodingContainer<RecordKey>
 
-    func number(_ key: Location.CodingKeys) throws(RecordProblem) -> Double? {
+    func number(_ key: RecordKey) throws(RecordProblem) -> Double? {
         do {
             return try container.decodeIfPresent(Double.self, forKey: key)
         } catch {
@@ -175,7 +162,7 @@ private struct DecodedRecord: RecordValues {
         }
     }
 
-    func text(_ key: Location.CodingKeys) throws(RecordProblem) -> String? {
+    func text(_ key: RecordKey) throws(RecordProblem) -> String? {
         do {
             return try container.decodeIfPresent(String.self, forKey: key)
         } catch {
@@ -188,7 +175,7 @@ private struct DecodedRecord: RecordValues {
 struct FlatJSONRecord: RecordValues {
     let members: [String: FlatJSON.Value]
 
-    func number(_ key: Location.CodingKeys) throws(RecordProblem) -> Double? {
+    func number(_ key: RecordKey) throws(RecordProblem) -> Double? {
         switch members[key.rawValue] {
         case .number(let value)?: return value
         case .null?, nil: return nil
@@ -196,7 +183,7 @@ struct FlatJSONRecord: RecordValues {
         }
     }
 
-    func text(_ key: Location.CodingKeys) throws(RecordProblem) -> String? {
+    func text(_ key: RecordKey) throws(RecordProblem) -> String? {
         switch members[key.rawValue] {
         case .string(let value)?: return value
         case .null?, nil: return nil

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateFormats
 import LocateSupport
 
 /// One line of `locate geocode --batch`'s input: a point, a record of `locate` that is not a
@@ -58,8 +59,10 @@ enum BatchLine {
         func scalar(_ key: String) -> FlatJSON.Value? {
             members.first { $0.key == key }.flatMap { FlatJSON.scalar($0.value) }
         }
-        if scalar("type") == .string("status"), scalar("lat") == nil { return .passthrough(line) }
-        guard case .number(let latitude) = scalar("lat"), case .number(let longitude) = scalar("lon") else {
+        if scalar(RecordKey.type.rawValue) == .string("status"), scalar(RecordKey.latitude.rawValue) == nil { return .passthrough(line) }
+        guard case .number(let latitude) = scalar(RecordKey.latitude.rawValue),
+            case .number(let longitude) = scalar(RecordKey.longitude.rawValue)
+        else {
             return .invalid("a JSON object without numbers \"lat\" and \"lon\"")
         }
         guard abs(latitude) <= 90, abs(longitude) <= 180 else {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateFormats
 import LocateSupport
 
 /// `--csv`: RFC 4180. A header line (unless `--no-header`), then one row per record with the
@@ -13,7 +14,7 @@ struct CSVFormat: OutputFormat {
     init(includesHeader: Bool, fields: [RecordField] = RecordFields.all) {
         self.includesHeader = includesHeader
         self.fields = fields
-        needsPlaces = fields.contains { $0.name == "city" }
+        needsPlaces = fields.contains { $0.key == .city }
     }
 
     mutating func prologue(to output: inout [UInt8]) {

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationPlaces
+import LocateFormats
 import LocateSupport
 
 /// `locate geocode --batch`: reads points from stdin and writes one record per input line, in
@@ -23,7 +24,9 @@ struct GeocodeBatch {
     let format: GeocodeCommand.Format
 
     /// The CSV columns.
-    static let columns = ["lat", "lon"] + GeocodeCommand.nameFields(nil).map(\.name) + [GeocodeCommand.distanceField(nil).name, "error"]
+    static let columns =
+        [RecordKey.latitude.rawValue, RecordKey.longitude.rawValue] + GeocodeCommand.nameFields(nil).map(\.name)
+        + [GeocodeCommand.distanceField(nil).name, RecordKey.error.rawValue]
 
     func run() throws(StandardStreams.OutputError) -> ExitStatus {
         var output: [UInt8] = []
@@ -96,8 +99,8 @@ struct GeocodeBatch {
                         object.add(member.key) { FlatJSON.appendEscapingHidden(member.value, to: &$0) }
                     }
                 } else {
-                    object.add("lat", .number(latitude, decimals: 7))
-                    object.add("lon", .number(longitude, decimals: 7))
+                    object.add(RecordKey.latitude.rawValue, .number(latitude, decimals: 7))
+                    object.add(RecordKey.longitude.rawValue, .number(longitude, decimals: 7))
                 }
                 for field in fields { object.add(field.name, field.value) }
                 output = object.finishLine()
@@ -121,8 +124,8 @@ struct GeocodeBatch {
             case .json:
                 var object = JSONObjectWriter(appendingTo: output)
                 output = []
-                object.add("line", .number(Double(lineNumber), decimals: 0))
-                object.add("error", .text(reason))
+                object.add(RecordKey.line.rawValue, .number(Double(lineNumber), decimals: 0))
+                object.add(RecordKey.error.rawValue, .text(reason))
                 output = object.finishLine()
             case .csv:
                 CSVFormat.appendRow(Self.columns.dropLast().map { _ in .unknown } + [.text("line \(lineNumber): \(reason)")], to: &output)

@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateFormats
 import LocateSupport
 
 /// `locate geocode LAT LON` (the place at a coordinate), `locate geocode NAME` (the places of a
@@ -67,18 +68,18 @@ struct GeocodeCommand {
     /// `country_code` and `timezone`; all unknown when there is no place.
     static func nameFields(_ place: Placemark?) -> [(name: String, value: FieldValue)] {
         [
-            ("city", place?.city.map(FieldValue.text) ?? .unknown),
-            ("state", place?.state.map(FieldValue.text) ?? .unknown),
-            ("country", place?.country.map(FieldValue.text) ?? .unknown),
-            ("country_code", place?.countryCode.map(FieldValue.text) ?? .unknown),
-            ("timezone", place.map { .text($0.timeZone) } ?? .unknown),
+            (RecordKey.city.rawValue, place?.city.map(FieldValue.text) ?? .unknown),
+            (RecordKey.state.rawValue, place?.state.map(FieldValue.text) ?? .unknown),
+            (RecordKey.country.rawValue, place?.country.map(FieldValue.text) ?? .unknown),
+            (RecordKey.countryCode.rawValue, place?.countryCode.map(FieldValue.text) ?? .unknown),
+            (RecordKey.timeZone.rawValue, place.map { .text($0.timeZone) } ?? .unknown),
         ]
     }
 
     /// `distance_m`: metres from the point to the place named (to the nearest place, far from
     /// any city).
     static func distanceField(_ place: Placemark?) -> (name: String, value: FieldValue) {
-        ("distance_m", place?.distance.map { .number($0, decimals: 0) } ?? .unknown)
+        (RecordKey.distance.rawValue, place?.distance.map { .number($0, decimals: 0) } ?? .unknown)
     }
 
     /// `{"lat":…,"lon":…,"city":…,"state":…,"country":…,"country_code":…,"timezone":…,"place_lat":…,"place_lon":…,"population":…,"distance_m":…}`.
@@ -87,13 +88,14 @@ struct GeocodeCommand {
     static func json(_ place: Placemark, asked point: (latitude: Double, longitude: Double)?) -> String {
         var object = JSONObjectWriter()
         if let point {
-            object.add("lat", .number(point.latitude, decimals: 7))
-            object.add("lon", .number(point.longitude, decimals: 7))
+            object.add(RecordKey.latitude.rawValue, .number(point.latitude, decimals: 7))
+            object.add(RecordKey.longitude.rawValue, .number(point.longitude, decimals: 7))
         }
         let fields =
             nameFields(place) + [
-                ("place_lat", .number(place.latitude, decimals: 6)), ("place_lon", .number(place.longitude, decimals: 6)),
-                ("population", .number(Double(place.population), decimals: 0)), distanceField(place),
+                (RecordKey.placeLatitude.rawValue, .number(place.latitude, decimals: 6)),
+                (RecordKey.placeLongitude.rawValue, .number(place.longitude, decimals: 6)),
+                (RecordKey.population.rawValue, .number(Double(place.population), decimals: 0)), distanceField(place),
             ]
         for field in fields { object.add(field.name, field.value) }
         return object.text

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateFormats
 import LocateSupport
 
 /// `--json`: one object per line, numbers as numbers and unknown values as `null`; with
@@ -13,7 +14,7 @@ struct JSONFormat: OutputFormat {
     init(includesEvents: Bool, fields: [RecordField] = RecordFields.all) {
         self.includesEvents = includesEvents
         self.fields = fields
-        needsPlaces = fields.contains { $0.name == "city" }
+        needsPlaces = fields.contains { $0.key == .city }
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GPSLocation
+import LocateFormats
 import LocateSupport
 
 /// How records (and, where the format has room for them, status events) become bytes on stdout.
@@ -50,7 +51,7 @@ struct TextFormat: OutputFormat {
             return
         }
         let table = kind.fields(includingPlaces: false, devices: true)
-        eventFields = kind.textFields(devices: devices).compactMap { name in table.first { $0.name == name } }
+        eventFields = kind.textFields(devices: devices).compactMap { key in table.first { $0.key == key } }
     }
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
@@ -64,7 +65,9 @@ struct TextFormat: OutputFormat {
         for (index, field) in eventFields.enumerated() {
             if index > 0 { output.append(UInt8(ascii: " ")) }
             var value = field.value(source)
-            if case .number(let number, _) = value, field.name == "lat" || field.name == "lon" { value = .number(number, decimals: 6) }
+            if case .number(let number, _) = value, field.key == .latitude || field.key == .longitude {
+                value = .number(number, decimals: 6)
+            }
             if !value.appendPlain(to: &output) { output.append(UInt8(ascii: "-")) }
         }
         output.append(UInt8(ascii: "\n"))

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GPSLocation
 import GPSLocationMQTT
+import LocateFormats
 import LocateSupport
 
 /// What `locate publish --as` writes, and on which topics: OwnTracks' records on its topic
@@ -85,23 +86,15 @@ struct PublishFormat: Sendable {
     func location(_ location: Location, now: Date) -> MQTTMessage {
         switch kind {
         case .owntracks:
-            var object = JSONObjectWriter()
-            object.add("_type", string: "location")
-            addOwnTracksPosition(location, now: now, to: &object)
-            object.add("tid", string: trackerID)
-            object.add("created_at", json: String(Int(now.timeIntervalSince1970)))
-            return message(positionTopic, object.text, retain: retain)
+            let text = OwnTracks.locationMessage(
+                Self.ownTracks(location, now: now), trackerID: trackerID, createdAt: Int(now.timeIntervalSince1970))
+            return message(positionTopic, text, retain: retain)
         case .homeassistant:
-            var object = JSONObjectWriter()
-            object.add("latitude", FieldValue.number(location.latitude, decimals: 7))
-            object.add("longitude", FieldValue.number(location.longitude, decimals: 7))
-            object.add("gps_accuracy", FieldValue.number(location.horizontalAccuracy ?? 0, decimals: 1))
-            object.add("altitude", optional(location.altitudeMSL, 1))
-            object.add("speed", optional(location.speed, 2))
-            object.add("course", optional(location.course, 1))
-            object.add("time", location.time.map(FieldValue.time) ?? .unknown)
-            object.add("accuracy", FieldValue.text(location.accuracy.rawValue))
-            return message(positionTopic, object.text, retain: retain)
+            let text = HomeAssistant.attributes(
+                latitude: location.latitude, longitude: location.longitude, accuracy: location.horizontalAccuracy,
+                altitude: location.altitudeMSL, speed: location.speed, course: location.course,
+                time: location.time.flatMap(UTCTimestamp.iso8601), authorization: location.accuracy.rawValue)
+            return message(positionTopic, text, retain: retain)
         case .json:
             var format = JSONFormat(includesEvents: false)
             return message(positionTopic, Self.line(RecordSource(location: location, now: now, place: nil), &format), retain: retain)
@@ -114,16 +107,10 @@ struct PublishFormat: Sendable {
         switch kind {
         case .owntracks:
             guard event.kind != .initial else { return nil }
-            var object = JSONObjectWriter()
-            object.add("_type", string: "transition")
-            object.add("wtst", json: String(Int(started.timeIntervalSince1970)))
-            addOwnTracksPosition(event.location, now: now, to: &object)
-            if event.location.horizontalAccuracy == nil { object.add("acc", json: "0") }
-            object.add("event", string: event.kind == .enter ? "enter" : "leave")
-            object.add("desc", string: event.region.name)
-            object.add("tid", string: trackerID)
-            object.add("t", string: "c")
-            return message(eventTopic, object.text, retain: false)
+            let text = OwnTracks.transitionMessage(
+                Self.ownTracks(event.location, now: now), entering: event.kind == .enter, region: event.region.name,
+                waypointTime: Int(started.timeIntervalSince1970), trackerID: trackerID)
+            return message(eventTopic, text, retain: false)
         case .homeassistant:
             return nil
         case .json:
@@ -133,20 +120,14 @@ struct PublishFormat: Sendable {
         }
     }
 
-    /// `lat`, `lon`, `tst` and, when known and not zero (as OwnTracks' apps send them), `acc`,
-    /// `alt`, `vac`, `vel` (km/h) and `cog`, whole numbers.
-    private func addOwnTracksPosition(_ location: Location, now: Date, to object: inout JSONObjectWriter) {
-        object.add("lat", FieldValue.number(location.latitude, decimals: 7))
-        object.add("lon", FieldValue.number(location.longitude, decimals: 7))
-        object.add("tst", json: String(Int((location.time ?? now).timeIntervalSince1970)))
-        let wholes: [(String, Double?)] = [
-            ("acc", location.horizontalAccuracy), ("alt", location.altitudeMSL), ("vac", location.verticalAccuracy),
-            ("vel", location.speed.map { $0 * 3.6 }), ("cog", location.course),
-        ]
-        for (key, value) in wholes {
-            guard let value, value.isFinite, case let whole = Int(value.rounded()), whole != 0 else { continue }
-            object.add(key, json: String(whole))
-        }
+    /// OwnTracks' values of `location`: its time (or `now`), and its accuracy, altitude,
+    /// vertical accuracy, speed (km/h) and course as whole numbers.
+    private static func ownTracks(_ location: Location, now: Date) -> OwnTracks.Location {
+        OwnTracks.Location(
+            latitude: location.latitude, longitude: location.longitude, time: Int((location.time ?? now).timeIntervalSince1970),
+            accuracy: OwnTracks.whole(location.horizontalAccuracy), altitude: OwnTracks.whole(location.altitudeMSL),
+            verticalAccuracy: OwnTracks.whole(location.verticalAccuracy), velocity: OwnTracks.whole(location.speed.map { $0 * 3.6 }),
+            course: OwnTracks.whole(location.course))
     }
 
     // MARK: - Status
@@ -223,14 +204,10 @@ struct PublishFormat: Sendable {
 
     // MARK: - Pieces
 
-    private var ownTracksLWT: String { "{\"_type\":\"lwt\",\"tst\":\(Int(started.timeIntervalSince1970))}" }
+    private var ownTracksLWT: String { OwnTracks.willMessage(connectedAt: Int(started.timeIntervalSince1970)) }
 
     private func message(_ topic: String, _ text: String, retain: Bool) -> MQTTMessage {
         MQTTMessage(topic: topic, text: text, qos: qos, retain: retain)
-    }
-
-    private func optional(_ value: Double?, _ decimals: Int) -> FieldValue {
-        value.map { .number($0, decimals: decimals) } ?? .unknown
     }
 
     /// locate's status object, as `--json --events` writes one, at `time` (none when `nil`).

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateFormats
 import LocateSupport
 
 /// The value of one field of a record, before it is written in a format.
@@ -30,17 +31,27 @@ struct RecordSource {
     var device: String? = nil
 }
 
-/// One field of a record: its name (the JSON key and CSV column) and how it is read off a record.
+/// One field of a record: its key (the JSON key and CSV column, from the one table of them,
+/// `RecordKey`) and how it is read off a record.
 struct RecordField: Sendable {
-    let name: String
+    let key: RecordKey
     /// `"name":`, ready for a JSON object.
     let jsonKey: [UInt8]
     let value: @Sendable (RecordSource) -> FieldValue
 
-    init(name: String, value: @escaping @Sendable (RecordSource) -> FieldValue) {
-        self.name = name
-        jsonKey = JSONObjectWriter.encodedKey(name)
+    /// The key as the record spells it.
+    var name: String { key.rawValue }
+
+    init(_ key: RecordKey, value: @escaping @Sendable (RecordSource) -> FieldValue) {
+        self.key = key
+        jsonKey = JSONObjectWriter.encodedKey(key.rawValue)
         self.value = value
+    }
+
+    /// A number field of `key`, written with the key's decimals.
+    init(number key: RecordKey, _ read: @escaping @Sendable (RecordSource) -> Double?) {
+        let decimals = key.decimals ?? 0
+        self.init(key) { record in read(record).map { .number($0, decimals: decimals) } ?? .unknown }
     }
 }
 
@@ -50,40 +61,38 @@ struct RecordField: Sendable {
 enum RecordFields {
     static let all: [RecordField] = [
         // A fallback is never a fix: a consumer that reads only `type` cannot take it for one.
-        RecordField(name: "type") { record in .text(record.location.source == .fallback ? "fallback" : "fix") },
-        RecordField(name: "time") { record in record.location.time.map(FieldValue.time) ?? .unknown },
-        RecordField(name: "lat") { record in .number(record.location.latitude, decimals: 7) },
-        RecordField(name: "lon") { record in .number(record.location.longitude, decimals: 7) },
-        RecordField(name: "alt_msl") { record in number(record.location.altitudeMSL, 1) },
-        RecordField(name: "alt_hae") { record in number(record.location.altitudeHAE, 1) },
-        RecordField(name: "h_acc") { record in number(record.location.horizontalAccuracy, 1) },
-        RecordField(name: "v_acc") { record in number(record.location.verticalAccuracy, 1) },
-        RecordField(name: "speed") { record in number(record.location.speed, 2) },
-        RecordField(name: "speed_acc") { record in number(record.location.speedAccuracy, 2) },
-        RecordField(name: "course") { record in number(record.location.course, 1) },
-        RecordField(name: "course_acc") { record in number(record.location.courseAccuracy, 1) },
-        RecordField(name: "climb") { record in number(record.location.climb, 2) },
-        RecordField(name: "mode") { record in record.location.mode.map { .text($0.rawValue) } ?? .unknown },
-        RecordField(name: "sats_used") { record in number(record.location.satellitesUsed.map(Double.init), 0) },
-        RecordField(name: "device") { record in record.location.device.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "source") { record in .text(record.location.source.rawValue) },
+        RecordField(.type) { record in .text(record.location.source == .fallback ? "fallback" : "fix") },
+        RecordField(.time) { record in record.location.time.map(FieldValue.time) ?? .unknown },
+        RecordField(number: .latitude) { $0.location.latitude },
+        RecordField(number: .longitude) { $0.location.longitude },
+        RecordField(number: .altitudeMSL) { $0.location.altitudeMSL },
+        RecordField(number: .altitudeHAE) { $0.location.altitudeHAE },
+        RecordField(number: .horizontalAccuracy) { $0.location.horizontalAccuracy },
+        RecordField(number: .verticalAccuracy) { $0.location.verticalAccuracy },
+        RecordField(number: .speed) { $0.location.speed },
+        RecordField(number: .speedAccuracy) { $0.location.speedAccuracy },
+        RecordField(number: .course) { $0.location.course },
+        RecordField(number: .courseAccuracy) { $0.location.courseAccuracy },
+        RecordField(number: .climb) { $0.location.climb },
+        RecordField(.mode) { record in record.location.mode.map { .text($0.rawValue) } ?? .unknown },
+        RecordField(number: .satellitesUsed) { $0.location.satellitesUsed.map(Double.init) },
+        RecordField(.device) { record in record.location.device.map(FieldValue.text) ?? .unknown },
+        RecordField(.source) { record in .text(record.location.source.rawValue) },
         // A replayed track's fixes are not of now: their age says nothing.
-        RecordField(name: "age") { record in
-            record.location.source == .replay ? .unknown : number(record.location.age(at: record.now)?.seconds, 1)
-        },
-        RecordField(name: "accuracy") { record in .text(record.location.accuracy.rawValue) },
-        RecordField(name: "reason") { record in record.reason.map { .text($0.rawValue) } ?? .unknown },
-        RecordField(name: "timed_out") { record in .flag(record.timedOut) },
+        RecordField(number: .age) { record in record.location.source == .replay ? nil : record.location.age(at: record.now)?.seconds },
+        RecordField(.accuracy) { record in .text(record.location.accuracy.rawValue) },
+        RecordField(.reason) { record in record.reason.map { .text($0.rawValue) } ?? .unknown },
+        RecordField(.timedOut) { record in .flag(record.timedOut) },
     ]
 
     /// The fields `--geocode` adds: the place of the location written (see `PlaceFinder`), in
     /// the language of `--lang`, `LANGUAGE` or the locale; unknown when there is none.
     static let places: [RecordField] = [
-        RecordField(name: "city") { record in record.place?.city.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "state") { record in record.place?.state.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "country") { record in record.place?.country.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "country_code") { record in record.place?.countryCode.map(FieldValue.text) ?? .unknown },
-        RecordField(name: "timezone") { record in record.place.map { .text($0.timeZone) } ?? .unknown },
+        RecordField(.city) { record in record.place?.city.map(FieldValue.text) ?? .unknown },
+        RecordField(.state) { record in record.place?.state.map(FieldValue.text) ?? .unknown },
+        RecordField(.country) { record in record.place?.country.map(FieldValue.text) ?? .unknown },
+        RecordField(.countryCode) { record in record.place?.countryCode.map(FieldValue.text) ?? .unknown },
+        RecordField(.timeZone) { record in record.place.map { .text($0.timeZone) } ?? .unknown },
     ]
 
     /// The fields of a JSON record or CSV row: `all`, then `places` with `--geocode`.
@@ -92,21 +101,17 @@ enum RecordFields {
     }
 
     /// "City, state, country" without repeats (`%place`).
-    static let place = RecordField(name: "place") { record in record.place.map { .text($0.formatted) } ?? .unknown }
+    static let place = RecordField(.place) { record in record.place.map { .text($0.formatted) } ?? .unknown }
 
     /// The fix's time as whole Unix seconds (`%epoch`), for consumers that take no ISO 8601
     /// (OwnTracks' `tst`, Traccar's `timestamp`); `--json`'s `time` stays ISO 8601.
-    static let epoch = RecordField(name: "epoch") { record in
+    static let epoch = RecordField(.epoch) { record in
         record.location.time.map { .number(($0.timeIntervalSince1970).rounded(.down), decimals: 0) } ?? .unknown
     }
 
-    /// The field named `name`.
-    static func named(_ name: String) -> RecordField? {
-        (all + places + [place, epoch]).first { $0.name == name }
-    }
-
-    private static func number(_ value: Double?, _ decimals: Int) -> FieldValue {
-        value.map { .number($0, decimals: decimals) } ?? .unknown
+    /// The field of `key`.
+    static func field(_ key: RecordKey) -> RecordField? {
+        (all + places + [place, epoch]).first { $0.key == key }
     }
 }
 

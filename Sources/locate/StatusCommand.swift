@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSLocationConsent
+import LocateFormats
 import LocateSupport
 
 /// `locate status`: explains, without printing any coordinate, why `locate` would or would not
@@ -40,9 +41,11 @@ struct StatusCommand {
                 let receiver = try await manager.receiverStatus(timeout: options.timeout ?? Self.defaultTimeout)
                 facts.append(("gpsd_state", .text("reachable")))
                 facts.append(("devices", .text(receiver.devices.joined(separator: " "))))
-                facts.append(("fix", .text(receiver.mode?.rawValue ?? "none")))
-                facts.append(("sats_used", receiver.satellitesUsed.map { .number(Double($0), decimals: 0) } ?? .unknown))
-                facts.append(("h_acc", receiver.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown))
+                facts.append((RecordKey.fix.rawValue, .text(receiver.mode?.rawValue ?? "none")))
+                facts.append(
+                    (RecordKey.satellitesUsed.rawValue, receiver.satellitesUsed.map { .number(Double($0), decimals: 0) } ?? .unknown))
+                facts.append(
+                    (RecordKey.horizontalAccuracy.rawValue, receiver.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown))
             } catch {
                 facts.append(("gpsd_state", .text(error.description)))
                 status = ExitStatus(error)

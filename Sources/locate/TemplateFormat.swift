@@ -2,6 +2,7 @@ import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationPlaces
+import LocateFormats
 import LocateSupport
 
 /// `--format TEMPLATE`: a line built from `%token`s and literal text, parsed once.
@@ -15,27 +16,30 @@ struct TemplateFormat: OutputFormat, Sendable {
     /// A token and the record field it writes; coordinates get six decimals, as in text output.
     struct Token: Sendable {
         let name: String
-        let field: String
+        let field: RecordKey
         let decimals: Int?
+
+        /// A token named as its field's key.
+        init(_ field: RecordKey, decimals: Int? = nil) {
+            self.init(name: field.rawValue, field: field, decimals: decimals)
+        }
+
+        init(name: String, field: RecordKey, decimals: Int?) {
+            (self.name, self.field, self.decimals) = (name, field, decimals)
+        }
     }
 
     static let tokens: [Token] = [
-        Token(name: "lat", field: "lat", decimals: 6), Token(name: "lon", field: "lon", decimals: 6),
-        Token(name: "alt", field: "alt_msl", decimals: nil), Token(name: "alt_hae", field: "alt_hae", decimals: nil),
-        Token(name: "speed", field: "speed", decimals: nil), Token(name: "course", field: "course", decimals: nil),
-        Token(name: "h_acc", field: "h_acc", decimals: nil), Token(name: "v_acc", field: "v_acc", decimals: nil),
-        Token(name: "time", field: "time", decimals: nil), Token(name: "epoch", field: "epoch", decimals: nil),
-        Token(name: "mode", field: "mode", decimals: nil),
-        Token(name: "sats", field: "sats_used", decimals: nil), Token(name: "source", field: "source", decimals: nil),
-        Token(name: "age", field: "age", decimals: nil), Token(name: "device", field: "device", decimals: nil),
-        Token(name: "reason", field: "reason", decimals: nil),
-        Token(name: "city", field: "city", decimals: nil), Token(name: "state", field: "state", decimals: nil),
-        Token(name: "country", field: "country", decimals: nil), Token(name: "country_code", field: "country_code", decimals: nil),
-        Token(name: "timezone", field: "timezone", decimals: nil), Token(name: "place", field: "place", decimals: nil),
+        Token(.latitude, decimals: 6), Token(.longitude, decimals: 6),
+        Token(name: "alt", field: .altitudeMSL, decimals: nil), Token(.altitudeHAE),
+        Token(.speed), Token(.course), Token(.horizontalAccuracy), Token(.verticalAccuracy),
+        Token(.time), Token(.epoch), Token(.mode), Token(name: "sats", field: .satellitesUsed, decimals: nil), Token(.source),
+        Token(.age), Token(.device), Token(.reason),
+        Token(.city), Token(.state), Token(.country), Token(.countryCode), Token(.timeZone), Token(.place),
     ]
 
     /// The tokens that need the record's place looked up.
-    static let placeTokens = ["city", "state", "country", "country_code", "timezone", "place"]
+    static let placeTokens = (RecordKey.placeFields + [.place]).map(\.rawValue)
 
     /// The tokens as `--help` and errors list them: `%lat %lon …`. (A loop rather than
     /// `joined(separator:)`, whose generic path costs every start a protocol-conformance scan.)
@@ -64,14 +68,14 @@ struct TemplateFormat: OutputFormat, Sendable {
         // A fix's tokens are the table below; an event kind's are its field names.
         func token(_ word: Substring) -> (Token, RecordField)? {
             guard kind != .fix else {
-                guard let token = Self.tokens.first(where: { $0.name == word }), let field = RecordFields.named(token.field) else {
+                guard let token = Self.tokens.first(where: { $0.name == word }), let field = RecordFields.field(token.field) else {
                     return nil
                 }
                 return (token, field)
             }
-            guard word != "type", let field = table.first(where: { $0.name == word }) else { return nil }
-            let isCoordinate = field.name == "lat" || field.name == "lon"
-            return (Token(name: field.name, field: field.name, decimals: isCoordinate ? 6 : nil), field)
+            guard word != RecordKey.type.rawValue, let field = table.first(where: { $0.name == word }) else { return nil }
+            let isCoordinate = field.key == .latitude || field.key == .longitude
+            return (Token(field.key, decimals: isCoordinate ? 6 : nil), field)
         }
         let validList = kind == .fix ? Self.tokenList : "%" + kind.tokenNames
         self.nullText = Array(nullText.utf8)

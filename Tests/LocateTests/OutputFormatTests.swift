@@ -204,7 +204,7 @@ struct OutputFormatTests {
     }
 
     @Test func everyTemplateTokenNamesARecordField() {
-        #expect(TemplateFormat.tokens.allSatisfy { RecordFields.named($0.field) != nil })
+        #expect(TemplateFormat.tokens.allSatisfy { RecordFields.field($0.field) != nil })
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateFormats
 import LocateSupport
 
 /// What names the device of a fleet's record (`locate monitor --by KEY`): the MQTT topic it
@@ -45,7 +46,7 @@ public struct DeviceLocation: Sendable, Hashable {
     public static func parse(topic: String?, payload: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
         guard let members = FlatJSON.parse(Array(payload)) else { throw DeviceRecordProblem(description: "not a flat JSON object") }
         let location: Location
-        if let type = members["_type"] {
+        if let type = members[OwnTracks.Key.type.rawValue] {
             guard type == .string("location") else { return nil }
             location = try ownTracksLocation(members)
         } else {
@@ -96,23 +97,25 @@ public struct DeviceLocation: Sendable, Hashable {
         return try parse(topic: topic, payload: line[(space + 1)...], by: key)
     }
 
-    /// An OwnTracks location: `lat`, `lon`, and `tst` (Unix seconds) and `acc` (metres) when given.
+    /// An OwnTracks location (`OwnTracks.Location`): its position, and its time (`tst`),
+    /// accuracy (`acc`), altitude (`alt`), vertical accuracy (`vac`), speed (`vel`, km/h) and
+    /// course (`cog`) when given; 2D unless it has an altitude.
     static func ownTracksLocation(_ members: [String: FlatJSON.Value]) throws(DeviceRecordProblem) -> Location {
-        func number(_ key: String) throws(DeviceRecordProblem) -> Double? {
-            switch members[key] {
-            case nil, .null?: return nil
-            case .number(let value)? where value.isFinite: return value
-            default: throw DeviceRecordProblem(description: "'\(key)' is not a number")
-            }
+        let message: OwnTracks.Location?
+        do throws(OwnTracks.Problem) {
+            message = try OwnTracks.Location(members: members)
+        } catch {
+            throw DeviceRecordProblem(description: error.description)
         }
-        guard let latitude = try number("lat"), let longitude = try number("lon") else {
-            throw DeviceRecordProblem(description: "an OwnTracks location needs lat and lon")
-        }
-        let time = try number("tst").map { Date(timeIntervalSince1970: $0) }
-        let accuracy = try number("acc")
+        guard let message else { throw DeviceRecordProblem(description: "not an OwnTracks location") }
         do throws(GPSLocationError) {
             return try Location(
-                latitude: latitude, longitude: longitude, time: time, horizontalAccuracy: accuracy, mode: .twoDimensional, source: .replay)
+                latitude: message.latitude, longitude: message.longitude,
+                time: message.time.map { Date(timeIntervalSince1970: Double($0)) },
+                altitudeMSL: message.altitude.map(Double.init), horizontalAccuracy: message.accuracy.map(Double.init),
+                verticalAccuracy: message.verticalAccuracy.map(Double.init), speed: message.velocity.map { Double($0) / 3.6 },
+                course: message.course.map(Double.init), mode: message.altitude == nil ? .twoDimensional : .threeDimensional,
+                source: .replay)
         } catch {
             throw DeviceRecordProblem(description: "not an OwnTracks location: \(error.description)")
         }

@@ -1,3 +1,4 @@
+import LocateFormats
 import LocateSupport
 
 /// `locate`'s JSON Lines as a track, read as it comes (also OwnTracks location records, and
@@ -27,7 +28,7 @@ struct JSONLinesTrackReader {
             guard let members = FlatJSON.parse(Array(line)) else {
                 throw TrackProblem(line: number, reason: "not a flat JSON object")
             }
-            if let type = members["_type"] {
+            if let type = members[OwnTracks.Key.type.rawValue] {
                 // OwnTracks: its location records, and nothing of its other types.
                 guard type == .string("location") else { continue }
                 do throws(DeviceRecordProblem) {
