@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocateSupport
 
 /// Gets positions from gpsd, with the user's permission: one fix on request (the weather-app
@@ -236,6 +237,9 @@ public actor GPSLocationManager {
     ///
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
+    ///   - minimumFix: the least fix type acceptable (``Location/FixType/rank``: `dgps` for a
+    ///     corrected fix, `rtkFixed` for centimetres), or `nil` for any; not waited for under
+    ///     reduced accuracy, as `accuracy` is not.
     ///   - timeout: how long to wait for a good enough fix; above zero.
     ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
     ///   - statusHandler: told, from the request's thread, what the wait waits for
@@ -247,13 +251,13 @@ public actor GPSLocationManager {
     ///   `fixTooOld` (fixes came, all older than `maxAge`), `accuracyNotReached` with the most
     ///   accurate fix seen when fixes came but none was good enough in time, or `cancelled`.
     public func requestLocation(
-        accuracy: Double? = nil, timeout: Duration = defaultTimeout, maxAge: Duration? = nil,
+        accuracy: Double? = nil, minimumFix: Location.FixType? = nil, timeout: Duration = defaultTimeout, maxAge: Duration? = nil,
         statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil
     ) async throws(GPSLocationError) -> Location {
-        if replay != nil { return try await firstReplayedLocation(accuracy: accuracy, timeout: timeout) }
+        if replay != nil { return try await firstReplayedLocation(accuracy: accuracy, minimumFix: minimumFix, timeout: timeout) }
         return try await SingleFixRequest(
-            source: authorizationSource, configuration: configuration, state: state, accuracy: accuracy, timeout: timeout,
-            maxAge: maxAge, statusHandler: statusHandler
+            source: authorizationSource, configuration: configuration, state: state, accuracy: accuracy, minimumFix: minimumFix,
+            timeout: timeout, maxAge: maxAge, statusHandler: statusHandler
         ).run()
     }
 
@@ -266,6 +270,7 @@ public actor GPSLocationManager {
     /// runtime this call is there to avoid).
     /// - Parameters:
     ///   - accuracy: the largest acceptable horizontal error in metres, or `nil` for any fix.
+    ///   - minimumFix: the least fix type acceptable, or `nil` for any.
     ///   - timeout: how long to wait for a good enough fix; above zero.
     ///   - maxAge: the oldest acceptable fix (by its receiver time), or `nil` for any age.
     ///   - statusHandler: told, on this thread, what the wait waits for.
@@ -277,13 +282,13 @@ public actor GPSLocationManager {
     @available(*, noasync, message: "blocks the calling thread; use requestLocation in async code")
     @discardableResult
     public nonisolated func requestLocationBlocking(
-        accuracy: Double? = nil, timeout: Duration = defaultTimeout, maxAge: Duration? = nil,
+        accuracy: Double? = nil, minimumFix: Location.FixType? = nil, timeout: Duration = defaultTimeout, maxAge: Duration? = nil,
         statusHandler: (@Sendable (LocationStatusEvent) -> Void)? = nil, delivered: (Location) -> Void = { _ in }
     ) throws(GPSLocationError) -> Location {
         guard replay == nil else { throw .invalidArgument(name: "replay", reason: "a replaying manager answers through requestLocation") }
         return try SingleFixRequest(
-            source: authorizationSource, configuration: configuration, state: state, accuracy: accuracy, timeout: timeout,
-            maxAge: maxAge, statusHandler: statusHandler
+            source: authorizationSource, configuration: configuration, state: state, accuracy: accuracy, minimumFix: minimumFix,
+            timeout: timeout, maxAge: maxAge, statusHandler: statusHandler
         ).runHere(delivered: delivered)
     }
 
@@ -323,7 +328,9 @@ public actor GPSLocationManager {
     /// track's first fix within `accuracy`, waiting for it as the track's pace says, at most
     /// `timeout` (a track's age means nothing now, so there is no `maxAge`). The replay's own
     /// thread keeps the deadline, as a request's thread keeps gpsd's.
-    private func firstReplayedLocation(accuracy: Double?, timeout: Duration) async throws(GPSLocationError) -> Location {
+    private func firstReplayedLocation(
+        accuracy: Double?, minimumFix: Location.FixType?, timeout: Duration
+    ) async throws(GPSLocationError) -> Location {
         try SingleFixRequest.check(accuracy: accuracy, timeout: timeout, maxAge: nil)
         var stream = liveUpdates()
         stream.deadline = ContinuousClock.now.advanced(by: timeout.boundedForWaiting)
@@ -331,8 +338,8 @@ public actor GPSLocationManager {
         var iterator = stream.makeAsyncIterator()
         while let update = try await iterator.next() {
             guard case .location(let location) = update else { continue }
+            if SingleFixQuestion.isAcceptable(location, accuracy: accuracy, minimumFix: minimumFix, maxAge: nil) { return location }
             let error = location.horizontalAccuracy ?? 0
-            if accuracy.map({ error <= $0 }) ?? true { return location }
             if best == nil || error < best?.horizontalAccuracy ?? .infinity { best = location }
         }
         guard let best else { throw .noFix(timeout: timeout) }
@@ -356,6 +363,8 @@ public actor GPSLocationManager {
             status.mode = released.mode
             status.satellitesUsed = released.satellitesUsed
             status.horizontalAccuracy = released.horizontalAccuracy
+            status.fixType = released.details.fix
+            status.clockOffset = released.time.map { Date().timeIntervalSince($0) }
         }
         return status
     }

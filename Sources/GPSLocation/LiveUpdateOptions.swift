@@ -1,7 +1,7 @@
 /// What a live stream lets through: CoreLocation's `distanceFilter`, plus a rate limit and a heartbeat.
 public struct LiveUpdateOptions: Sendable, Hashable {
     /// No filter: every fix, no motion reported.
-    public static let everyFix = LiveUpdateOptions(checked: 0, nil, nil, nil, nil)
+    public static let everyFix = LiveUpdateOptions(checked: 0, nil, nil, nil, nil, nil, false)
 
     /// Emit a fix only after moving at least this many metres from the last emitted one (0: every fix).
     public internal(set) var distanceFilter: Double
@@ -17,6 +17,11 @@ public struct LiveUpdateOptions: Sendable, Hashable {
     /// Report `stationary` after the position stayed within its accuracy for this long of
     /// receiver time, and `moving` when it leaves; `nil` for neither.
     public internal(set) var stationaryAfter: Duration?
+    /// Emit only fixes at least this good (``Location/FixType/rank``); `nil` for any. Not
+    /// applied under reduced accuracy, whose grid cells have no fix type.
+    public internal(set) var minimumFix: Location.FixType?
+    /// Leave out the fixes whose ``Location/integrity`` is suspect.
+    public internal(set) var rejectsSuspect: Bool
 
     /// Creates options; by default every fix is emitted, and no motion is reported.
     /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` for a distance that is not a
@@ -24,7 +29,7 @@ public struct LiveUpdateOptions: Sendable, Hashable {
     ///   heartbeat or a stationary time that is not above zero.
     public init(
         distanceFilter: Double = 0, minimumInterval: Duration? = nil, heartbeat: Duration? = nil, desiredAccuracy: Double? = nil,
-        stationaryAfter: Duration? = nil
+        stationaryAfter: Duration? = nil, minimumFix: Location.FixType? = nil, rejectsSuspect: Bool = false
     ) throws(GPSLocationError) {
         guard distanceFilter.isFinite, distanceFilter >= 0 else {
             throw .invalidArgument(name: "distanceFilter", reason: "\(distanceFilter) is not a number of metres, 0 or above")
@@ -39,17 +44,19 @@ public struct LiveUpdateOptions: Sendable, Hashable {
         if let stationaryAfter, stationaryAfter <= .zero {
             throw .invalidArgument(name: "stationaryAfter", reason: "\(stationaryAfter) is not above zero")
         }
-        self.init(checked: distanceFilter, minimumInterval, heartbeat, desiredAccuracy, stationaryAfter)
+        self.init(checked: distanceFilter, minimumInterval, heartbeat, desiredAccuracy, stationaryAfter, minimumFix, rejectsSuspect)
     }
 
     private init(
         checked distanceFilter: Double, _ minimumInterval: Duration?, _ heartbeat: Duration?, _ desiredAccuracy: Double?,
-        _ stationaryAfter: Duration?
+        _ stationaryAfter: Duration?, _ minimumFix: Location.FixType?, _ rejectsSuspect: Bool
     ) {
         self.distanceFilter = distanceFilter
         self.minimumInterval = minimumInterval
         self.heartbeat = heartbeat
         self.desiredAccuracy = desiredAccuracy
         self.stationaryAfter = stationaryAfter
+        self.minimumFix = minimumFix
+        self.rejectsSuspect = rejectsSuspect
     }
 }

@@ -51,6 +51,12 @@ public struct Location: Sendable, Hashable {
     /// How precise the position is: `reducedAccuracy` when snapped to a grid cell (and for the
     /// fallback).
     public internal(set) var accuracy: AccuracyAuthorization
+    /// What the receiver said beyond the position (``Details``): how the fix was made, the
+    /// dilutions, the heading; empty for every location other than a fix of full accuracy.
+    public internal(set) var details: Details
+    /// Whether the fix is believable beside the ones before it from the same receiver; `nil`
+    /// when it was not checked (the fallback, a cached fix, reduced accuracy).
+    public internal(set) var integrity: Integrity?
 
     /// Creates a location; every measured field defaults to unknown.
     /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` for a latitude or longitude
@@ -63,7 +69,8 @@ public struct Location: Sendable, Hashable {
         speed: Double? = nil, speedAccuracy: Double? = nil,
         course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
         hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, satellites: [Satellite] = [], device: String? = nil,
-        source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy
+        source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy, details: Details = Details(),
+        integrity: Integrity? = nil
     ) throws(GPSLocationError) {
         func check(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) throws(GPSLocationError) {
             guard let value else { return }
@@ -86,11 +93,22 @@ public struct Location: Sendable, Hashable {
         try check("climb", climb, Plausible.climb)
         try check("hdop", hdop, Plausible.dilution)
         try check("satellitesUsed", satellitesUsed.map(Double.init), 0...Double(Plausible.satellites.upperBound))
+        try check("vdop", details.vdop, Plausible.dilution)
+        try check("pdop", details.pdop, Plausible.dilution)
+        try check("tdop", details.tdop, Plausible.dilution)
+        try check("gdop", details.gdop, Plausible.dilution)
+        try check("xAccuracy", details.xAccuracy, Plausible.error)
+        try check("yAccuracy", details.yAccuracy, Plausible.error)
+        try check("timeAccuracy", details.timeAccuracy, Plausible.error)
+        try check("heading", details.heading, Plausible.course)
+        try check("magneticVariation", details.magneticVariation, Plausible.magneticVariation)
+        try check("geoidSeparation", details.geoidSeparation, Plausible.geoidSeparation)
         self.init(
             unchecked: latitude, longitude: longitude, time: time, altitudeMSL: altitudeMSL, altitudeHAE: altitudeHAE,
             horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy, speed: speed, speedAccuracy: speedAccuracy,
             course: course, courseAccuracy: courseAccuracy, climb: climb, hdop: hdop, mode: mode, satellitesUsed: satellitesUsed,
-            satellites: satellites, device: device.map { UntrustedText.visible($0, limit: 256) }, source: source, accuracy: accuracy)
+            satellites: satellites, device: device.map { UntrustedText.visible($0, limit: 256) }, source: source, accuracy: accuracy,
+            details: details, integrity: integrity)
     }
 
     /// A location of values the library checked already (a decoded fix, a replayed point, a
@@ -102,7 +120,8 @@ public struct Location: Sendable, Hashable {
         speed: Double? = nil, speedAccuracy: Double? = nil,
         course: Double? = nil, courseAccuracy: Double? = nil, climb: Double? = nil,
         hdop: Double? = nil, mode: FixMode?, satellitesUsed: Int? = nil, satellites: [Satellite] = [], device: String? = nil,
-        source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy
+        source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy, details: Details = Details(),
+        integrity: Integrity? = nil
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -123,6 +142,8 @@ public struct Location: Sendable, Hashable {
         self.device = device
         self.source = source
         self.accuracy = accuracy
+        self.details = details
+        self.integrity = integrity
     }
 
     /// How far a fix's time may be ahead of this machine's clock and still count as now: a

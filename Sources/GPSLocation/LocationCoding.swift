@@ -45,6 +45,17 @@ extension Location: Codable {
         try put(device, .device)
         try container.encode(source, forKey: .source)
         try container.encode(accuracy, forKey: .accuracy)
+        try put(details.fix, .fix)
+        try put(details.vdop, .vdop)
+        try put(details.pdop, .pdop)
+        try put(details.tdop, .tdop)
+        try put(details.gdop, .gdop)
+        try put(details.xAccuracy, .xAccuracy)
+        try put(details.yAccuracy, .yAccuracy)
+        try put(details.timeAccuracy, .timeAccuracy)
+        try put(details.heading, .heading)
+        try put(details.magneticVariation, .magneticVariation)
+        try put(details.geoidSeparation, .geoidSeparation)
     }
 
     /// A record's fields, checked: the one mapping from record keys to a `Location`, for
@@ -90,7 +101,15 @@ extension Location: Codable {
             mode: try word(.mode, as: FixMode.self), satellitesUsed: satellites.map { Int($0) },
             device: device.map { UntrustedText.visible($0) },
             source: try word(.source, as: LocationSource.self) ?? .gpsd,
-            accuracy: try word(.accuracy, as: AccuracyAuthorization.self) ?? .fullAccuracy)
+            accuracy: try word(.accuracy, as: AccuracyAuthorization.self) ?? .fullAccuracy,
+            details: Details(
+                fix: try word(.fix, as: FixType.self), vdop: try number(.vdop, in: Plausible.dilution),
+                pdop: try number(.pdop, in: Plausible.dilution), tdop: try number(.tdop, in: Plausible.dilution),
+                gdop: try number(.gdop, in: Plausible.dilution), xAccuracy: try number(.xAccuracy, in: Plausible.error),
+                yAccuracy: try number(.yAccuracy, in: Plausible.error), timeAccuracy: try number(.timeAccuracy, in: Plausible.error),
+                heading: try number(.heading, in: Plausible.course),
+                magneticVariation: try number(.magneticVariation, in: Plausible.magneticVariation),
+                geoidSeparation: try number(.geoidSeparation, in: Plausible.geoidSeparation)))
     }
 }
 
@@ -118,6 +137,14 @@ extension Location {
         object.add(CodingKeys.device.rawValue, string: device)
         object.add(CodingKeys.source.rawValue, string: source.rawValue)
         object.add(CodingKeys.accuracy.rawValue, string: accuracy.rawValue)
+        object.add(CodingKeys.fix.rawValue, string: details.fix?.rawValue)
+        for (key, value) in [
+            (CodingKeys.vdop, details.vdop), (.pdop, details.pdop), (.tdop, details.tdop), (.gdop, details.gdop),
+            (.xAccuracy, details.xAccuracy), (.yAccuracy, details.yAccuracy), (.timeAccuracy, details.timeAccuracy),
+            (.heading, details.heading), (.magneticVariation, details.magneticVariation), (.geoidSeparation, details.geoidSeparation),
+        ] {
+            object.add(key.rawValue, json: number(value, 3))
+        }
         return object.text
     }
 

@@ -19,8 +19,16 @@ package enum RecordKey: String, CodingKey, CaseIterable, Sendable {
     case satellitesUsed = "sats_used"
     case device, source, age, accuracy, reason
     case timedOut = "timed_out"
-    /// Kept by `Location` (and the cache), not written by the command.
-    case hdop
+    // What the receiver said beyond the position, and whether the fix is believable.
+    case fix, hdop, vdop, pdop, tdop, gdop
+    case xAccuracy = "x_acc"
+    case yAccuracy = "y_acc"
+    case timeAccuracy = "time_acc"
+    case heading
+    case magneticVariation = "mag_var"
+    case geoidSeparation = "geoid_sep"
+    case integrity
+    case integrityReason = "integrity_reason"
     // The place of a record (`--geocode`, and the template's tokens).
     case city, state, country
     case countryCode = "country_code"
@@ -35,13 +43,15 @@ package enum RecordKey: String, CodingKey, CaseIterable, Sendable {
     case population
     case distance = "distance_m"
     case line, error
-    // Status records (`locate status`): what the receiver had.
-    case fix
+    // Status records (`locate status`): how far the system clock is from the receiver's.
+    case clockOffset = "clock_offset"
 
     /// The fields of a fix record, in order (`--json`, `--csv`).
     package static let fixRecord: [RecordKey] = [
         .type, .time, .latitude, .longitude, .altitudeMSL, .altitudeHAE, .horizontalAccuracy, .verticalAccuracy, .speed, .speedAccuracy,
         .course, .courseAccuracy, .climb, .mode, .satellitesUsed, .device, .source, .age, .accuracy, .reason, .timedOut,
+        .fix, .hdop, .vdop, .pdop, .tdop, .gdop, .xAccuracy, .yAccuracy, .timeAccuracy, .heading, .magneticVariation,
+        .geoidSeparation, .integrity, .integrityReason,
     ]
 
     /// The fields `--geocode` adds to a fix record, in order.
@@ -53,7 +63,9 @@ package enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         switch self {
         case .latitude, .longitude: 7
         case .altitudeMSL, .altitudeHAE, .horizontalAccuracy, .verticalAccuracy, .course, .courseAccuracy, .age: 1
-        case .speed, .speedAccuracy, .climb, .hdop: 2
+        case .xAccuracy, .yAccuracy, .heading, .magneticVariation, .geoidSeparation: 1
+        case .speed, .speedAccuracy, .climb, .hdop, .vdop, .pdop, .tdop, .gdop: 2
+        case .timeAccuracy, .clockOffset: 3
         case .satellitesUsed, .epoch: 0
         default: nil
         }

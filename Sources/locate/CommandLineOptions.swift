@@ -60,6 +60,10 @@ struct CommandLineOptions: Sendable {
     /// `--timeout`; `nil` leaves it to the settings (default 30 s).
     var timeout: Duration?
     var accuracy: Double?
+    /// `--min-fix`: the least fix type of a fix handed out.
+    var minimumFix: Location.FixType?
+    /// `--reject-suspect`: leave out the fixes whose integrity is suspect.
+    var rejectsSuspect = false
     /// `--max-age`: a cached or current fix this young is good enough.
     var maxAge: Duration?
     var distance = 0.0
@@ -290,8 +294,8 @@ extension CommandLineOptions {
                 mode == .follow && (command == .locate || command == .publish)
                 ? try LiveUpdateOptions(
                     distanceFilter: distance, minimumInterval: interval, heartbeat: heartbeat, desiredAccuracy: accuracy,
-                    stationaryAfter: Self.stationaryAfter)
-                : try LiveUpdateOptions(desiredAccuracy: accuracy)
+                    stationaryAfter: Self.stationaryAfter, minimumFix: minimumFix, rejectsSuspect: rejectsSuspect)
+                : try LiveUpdateOptions(desiredAccuracy: accuracy, minimumFix: minimumFix, rejectsSuspect: rejectsSuspect)
             if command == .visits { visitDetector = try VisitDetector(radius: visitRadius, dwell: visitDwell) }
         } catch {
             throw UsageError(message: error.description)

@@ -56,19 +56,35 @@ struct GPXFormat: OutputFormat {
         }
     }
 
+    /// GPX's `fix`: `dgps` for a corrected fix (RTK's too), `pps` for the Precise Positioning
+    /// Service, otherwise the mode (`2d`, `3d`).
+    private static func fix(_ location: Location) -> String? {
+        switch location.details.fix {
+        case .dgps?, .rtkFloat?, .rtkFixed?: "dgps"
+        case .pps?: "pps"
+        default: location.mode?.rawValue
+        }
+    }
+
     /// A point with its children in the order GPX 1.1's wptType requires.
     private func point(_ element: String, _ location: Location, reason: FallbackReason? = nil) -> String {
         func decimal(_ value: Double?, _ decimals: Int) -> String? { value.flatMap { NumberFormatting.fixed($0, decimals: decimals) } }
         var text = "<\(element) lat=\"\(decimal(location.latitude, 7) ?? "0")\" lon=\"\(decimal(location.longitude, 7) ?? "0")\">"
         if let elevation = decimal(location.altitudeMSL, 1) { text += "<ele>\(elevation)</ele>" }
         if let time = location.time.flatMap(UTCTimestamp.iso8601) { text += "<time>\(time)</time>" }
+        // GPX's degrees are 0 to 360: a variation west is 360 less it.
+        let variation = location.details.magneticVariation.map { $0 < 0 ? $0 + 360 : $0 }
+        if let magneticVariation = decimal(variation.map { $0 >= 360 ? 0 : $0 }, 1) { text += "<magvar>\(magneticVariation)</magvar>" }
+        if let geoid = decimal(location.details.geoidSeparation, 1) { text += "<geoidheight>\(geoid)</geoidheight>" }
         if location.source == .fallback {
             if let reason { text += "<desc>\(reason.rawValue)</desc>" }
             text += "<src>fallback</src>"
         }
-        if let mode = location.mode { text += "<fix>\(mode.rawValue)</fix>" }
+        if let fix = Self.fix(location) { text += "<fix>\(fix)</fix>" }
         if let satellites = location.satellitesUsed { text += "<sat>\(satellites)</sat>" }
         if let hdop = decimal(location.hdop, 2) { text += "<hdop>\(hdop)</hdop>" }
+        if let vdop = decimal(location.details.vdop, 2) { text += "<vdop>\(vdop)</vdop>" }
+        if let pdop = decimal(location.details.pdop, 2) { text += "<pdop>\(pdop)</pdop>" }
         return text + "</\(element)>"
     }
 }

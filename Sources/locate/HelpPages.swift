@@ -51,6 +51,11 @@ enum HelpPages {
                                             (status) wait S seconds for gpsd's answer (default 3).
                   --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
                                             prints the best fix seen on timeout, marked timed_out.
+                  --min-fix TYPE            (once, follow, publish) Use only fixes at least this good: gps < dgps <
+                                            rtk_float < rtk_fixed; --once prints the best fix seen on timeout,
+                                            marked timed_out.
+                  --reject-suspect          (follow, monitor, visits, publish) Leave out fixes whose integrity is
+                                            suspect (a jump, a speed or a time that contradicts the fix before).
                   --max-age S               (once) A fix no older than S seconds is good enough: from the last-fix
                                             cache without asking gpsd, or gpsd's current fix.
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
@@ -74,11 +79,12 @@ enum HelpPages {
                   --no-header               (with --csv) Leave the header line out.
                   --gpx                     GPX 1.1: a waypoint for --once, a track for --follow.
                   --format TEMPLATE         A line per record from tokens: %lat %lon %alt %alt_hae %speed %course
-                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason
-                                            %city %state %country %country_code %timezone %place (monitor: %region
-                                            %event %state %time %lat %lon %h_acc %since %device, visits: %event
-                                            %arrival %departure %lat %lon %h_acc %device); %% is a percent sign, \n
-                                            and \t a line break and a tab.
+                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix
+                                            %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country
+                                            %country_code %timezone %place (monitor: %region %event %state %time
+                                            %lat %lon %h_acc %since %device, visits: %event %arrival %departure %lat
+                                            %lon %h_acc %device); %% is a percent sign, \n and \t a line break and a
+                                            tab.
                   --null TEXT               (with --format) What an unknown value is written as (default: nothing).
                   --no-fallback             Print nothing instead of the fallback coordinate.
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
@@ -228,6 +234,11 @@ enum HelpPages {
                                             (status) wait S seconds for gpsd's answer (default 3).
                   --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
                                             prints the best fix seen on timeout, marked timed_out.
+                  --min-fix TYPE            (once, follow, publish) Use only fixes at least this good: gps < dgps <
+                                            rtk_float < rtk_fixed; --once prints the best fix seen on timeout,
+                                            marked timed_out.
+                  --reject-suspect          (follow, monitor, visits, publish) Leave out fixes whose integrity is
+                                            suspect (a jump, a speed or a time that contradicts the fix before).
                   --max-age S               (once) A fix no older than S seconds is good enough: from the last-fix
                                             cache without asking gpsd, or gpsd's current fix.
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
@@ -248,11 +259,12 @@ enum HelpPages {
                   --no-header               (with --csv) Leave the header line out.
                   --gpx                     GPX 1.1: a waypoint for --once, a track for --follow.
                   --format TEMPLATE         A line per record from tokens: %lat %lon %alt %alt_hae %speed %course
-                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason
-                                            %city %state %country %country_code %timezone %place (monitor: %region
-                                            %event %state %time %lat %lon %h_acc %since %device, visits: %event
-                                            %arrival %departure %lat %lon %h_acc %device); %% is a percent sign, \n
-                                            and \t a line break and a tab.
+                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix
+                                            %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country
+                                            %country_code %timezone %place (monitor: %region %event %state %time
+                                            %lat %lon %h_acc %since %device, visits: %event %arrival %departure %lat
+                                            %lon %h_acc %device); %% is a percent sign, \n and \t a line break and a
+                                            tab.
                   --null TEXT               (with --format) What an unknown value is written as (default: nothing).
                   --no-fallback             Print nothing instead of the fallback coordinate.
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
@@ -383,6 +395,8 @@ enum HelpPages {
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
                   --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
                                             prints the best fix seen on timeout, marked timed_out.
+                  --reject-suspect          (follow, monitor, visits, publish) Leave out fixes whose integrity is
+                                            suspect (a jump, a speed or a time that contradicts the fix before).
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
                   --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
                   --json                    One JSON object per line.
@@ -391,11 +405,12 @@ enum HelpPages {
                                             (geocode: with --batch).
                   --no-header               (with --csv) Leave the header line out.
                   --format TEMPLATE         A line per record from tokens: %lat %lon %alt %alt_hae %speed %course
-                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason
-                                            %city %state %country %country_code %timezone %place (monitor: %region
-                                            %event %state %time %lat %lon %h_acc %since %device, visits: %event
-                                            %arrival %departure %lat %lon %h_acc %device); %% is a percent sign, \n
-                                            and \t a line break and a tab.
+                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix
+                                            %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country
+                                            %country_code %timezone %place (monitor: %region %event %state %time
+                                            %lat %lon %h_acc %since %device, visits: %event %arrival %departure %lat
+                                            %lon %h_acc %device); %% is a percent sign, \n and \t a line break and a
+                                            tab.
                   --null TEXT               (with --format) What an unknown value is written as (default: nothing).
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
                                             LOCATE_APP.
@@ -446,6 +461,8 @@ enum HelpPages {
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
                   --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
                                             prints the best fix seen on timeout, marked timed_out.
+                  --reject-suspect          (follow, monitor, visits, publish) Leave out fixes whose integrity is
+                                            suspect (a jump, a speed or a time that contradicts the fix before).
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
                   --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
                   --json                    One JSON object per line.
@@ -454,11 +471,12 @@ enum HelpPages {
                                             (geocode: with --batch).
                   --no-header               (with --csv) Leave the header line out.
                   --format TEMPLATE         A line per record from tokens: %lat %lon %alt %alt_hae %speed %course
-                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason
-                                            %city %state %country %country_code %timezone %place (monitor: %region
-                                            %event %state %time %lat %lon %h_acc %since %device, visits: %event
-                                            %arrival %departure %lat %lon %h_acc %device); %% is a percent sign, \n
-                                            and \t a line break and a tab.
+                                            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix
+                                            %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country
+                                            %country_code %timezone %place (monitor: %region %event %state %time
+                                            %lat %lon %h_acc %since %device, visits: %event %arrival %departure %lat
+                                            %lon %h_acc %device); %% is a percent sign, \n and \t a line break and a
+                                            tab.
                   --null TEXT               (with --format) What an unknown value is written as (default: nothing).
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
                                             LOCATE_APP.
@@ -506,6 +524,11 @@ enum HelpPages {
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
                   --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
                                             prints the best fix seen on timeout, marked timed_out.
+                  --min-fix TYPE            (once, follow, publish) Use only fixes at least this good: gps < dgps <
+                                            rtk_float < rtk_fixed; --once prints the best fix seen on timeout,
+                                            marked timed_out.
+                  --reject-suspect          (follow, monitor, visits, publish) Leave out fixes whose integrity is
+                                            suspect (a jump, a speed or a time that contradicts the fix before).
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
                   --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
                   --distance M              (follow, publish) Print a fix only after moving M metres from the last

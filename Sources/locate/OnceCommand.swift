@@ -25,7 +25,7 @@ struct OnceCommand {
         do throws(GPSLocationError) {
             answer = .fix(
                 try manager.requestLocationBlocking(
-                    accuracy: options.accuracy, timeout: timeout, maxAge: options.maxAge,
+                    accuracy: options.accuracy, minimumFix: options.minimumFix, timeout: timeout, maxAge: options.maxAge,
                     statusHandler: { event in report(StatusEvent(event, endpoint: endpoint) { _ in "" }) }
                 ) { location in
                     // Written before it is kept: keeping it never delays the answer.
@@ -52,7 +52,7 @@ struct OnceCommand {
         var writer = self.writer
         let status: ExitStatus
         do throws(GPSLocationError) {
-            writer.write(try await manager.requestLocation(accuracy: options.accuracy, timeout: timeout))
+            writer.write(try await manager.requestLocation(accuracy: options.accuracy, minimumFix: options.minimumFix, timeout: timeout))
             status = .success
         } catch .accuracyNotReached(_, let best) {
             let accuracy = options.accuracy.map(NumberFormatting.plain) ?? ""

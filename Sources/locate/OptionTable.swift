@@ -242,6 +242,27 @@ enum OptionTable {
             parsed.options.accuracy = try number(value, for: flag, excludingZero: true)
         },
         OptionSpec(
+            flags: ["--min-fix"], value: "TYPE", scopes: OptionScope.positions + [.publish],
+            help:
+                "(once, follow, publish) Use only fixes at least this good: gps < dgps < rtk_float < rtk_fixed; --once prints the best fix seen on timeout, marked timed_out."
+        ) { parsed, flag, value in
+            let ranked: [Location.FixType] = [.gps, .dgps, .rtkFloat, .rtkFixed]
+            guard let type = ranked.first(where: { $0.rawValue == value }) else {
+                throw UsageError(
+                    message:
+                        "invalid value '\(UntrustedText.visible(value, limit: 40))' for '\(flag)' (expected gps, dgps, rtk_float or rtk_fixed)"
+                        + Suggestion.didYouMean(value, among: ranked.map(\.rawValue)))
+            }
+            parsed.options.minimumFix = type
+        },
+        OptionSpec(
+            flags: ["--reject-suspect"], value: nil, scopes: OptionScope.streams + [.publish],
+            help:
+                "(follow, monitor, visits, publish) Leave out fixes whose integrity is suspect (a jump, a speed or a time that contradicts the fix before)."
+        ) { parsed, _, _ in
+            parsed.options.rejectsSuspect = true
+        },
+        OptionSpec(
             flags: ["--max-age"], value: "S", scopes: [.once],
             help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix."
         ) { parsed, flag, value in

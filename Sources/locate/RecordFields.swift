@@ -83,6 +83,20 @@ enum RecordFields {
         RecordField(.accuracy) { record in .text(record.location.accuracy.rawValue) },
         RecordField(.reason) { record in record.reason.map { .text($0.rawValue) } ?? .unknown },
         RecordField(.timedOut) { record in .flag(record.timedOut) },
+        RecordField(.fix) { record in record.location.details.fix.map { .text($0.rawValue) } ?? .unknown },
+        RecordField(number: .hdop) { $0.location.hdop },
+        RecordField(number: .vdop) { $0.location.details.vdop },
+        RecordField(number: .pdop) { $0.location.details.pdop },
+        RecordField(number: .tdop) { $0.location.details.tdop },
+        RecordField(number: .gdop) { $0.location.details.gdop },
+        RecordField(number: .xAccuracy) { $0.location.details.xAccuracy },
+        RecordField(number: .yAccuracy) { $0.location.details.yAccuracy },
+        RecordField(number: .timeAccuracy) { $0.location.details.timeAccuracy },
+        RecordField(number: .heading) { $0.location.details.heading },
+        RecordField(number: .magneticVariation) { $0.location.details.magneticVariation },
+        RecordField(number: .geoidSeparation) { $0.location.details.geoidSeparation },
+        RecordField(.integrity) { record in record.location.integrity.map { .text($0.name) } ?? .unknown },
+        RecordField(.integrityReason) { record in record.location.integrity?.reason.map { .text($0.rawValue) } ?? .unknown },
     ]
 
     /// The fields `--geocode` adds: the place of the location written (see `PlaceFinder`), in

@@ -14,6 +14,9 @@ struct StatusCommand {
 
     /// How long gpsd has to answer without `--timeout`.
     static let defaultTimeout = Duration.seconds(3)
+    /// How far this machine's clock may be from the receiver's before `status` says so, seconds:
+    /// more than a fix's age and gpsd's latency, less than any clock left unset.
+    static let largeClockOffset = 10.0
 
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() async throws(StandardStreams.OutputError) -> ExitStatus {
@@ -41,11 +44,19 @@ struct StatusCommand {
                 let receiver = try await manager.receiverStatus(timeout: options.timeout ?? Self.defaultTimeout)
                 facts.append(("gpsd_state", .text("reachable")))
                 facts.append(("devices", .text(receiver.devices.joined(separator: " "))))
-                facts.append((RecordKey.fix.rawValue, .text(receiver.mode?.rawValue ?? "none")))
+                facts.append((RecordKey.mode.rawValue, .text(receiver.mode?.rawValue ?? "none")))
+                facts.append((RecordKey.fix.rawValue, receiver.fixType.map { .text($0.rawValue) } ?? .unknown))
                 facts.append(
                     (RecordKey.satellitesUsed.rawValue, receiver.satellitesUsed.map { .number(Double($0), decimals: 0) } ?? .unknown))
                 facts.append(
                     (RecordKey.horizontalAccuracy.rawValue, receiver.horizontalAccuracy.map { .number($0, decimals: 1) } ?? .unknown))
+                facts.append((RecordKey.clockOffset.rawValue, receiver.clockOffset.map { .number($0, decimals: 3) } ?? .unknown))
+                if let offset = receiver.clockOffset, abs(offset) > Self.largeClockOffset {
+                    StandardStreams.diagnose(
+                        "this machine's clock is \(NumberFormatting.plain(abs(offset).rounded())) s "
+                            + (offset > 0 ? "ahead of" : "behind") + " the receiver's time: set it (timedatectl, or chrony with gpsd's SHM)"
+                    )
+                }
             } catch {
                 facts.append(("gpsd_state", .text(error.description)))
                 status = ExitStatus(error)

@@ -35,6 +35,7 @@ struct TemplateFormat: OutputFormat, Sendable {
         Token(.speed), Token(.course), Token(.horizontalAccuracy), Token(.verticalAccuracy),
         Token(.time), Token(.epoch), Token(.mode), Token(name: "sats", field: .satellitesUsed, decimals: nil), Token(.source),
         Token(.age), Token(.device), Token(.reason),
+        Token(.fix), Token(.hdop), Token(.vdop), Token(.pdop), Token(.heading), Token(.geoidSeparation), Token(.integrity),
         Token(.city), Token(.state), Token(.country), Token(.countryCode), Token(.timeZone), Token(.place),
     ]
 

@@ -34,6 +34,44 @@ struct GPSDMessageDecoderTests {
         #expect(location.source == .gpsd)
     }
 
+    /// What gpsd says beyond the position: the fix type from `status` (a plain fix has none),
+    /// the error by axis and of the time, the magnetic variation, the geoid separation, the
+    /// sky view's dilutions and the heading of gpsd 3.22's broken ATT line.
+    @Test func decodesTheReceiversDetails() throws {
+        let decoder = GPSDMessageDecoder()
+        _ = decoder.decode(
+            json:
+                #"{"class":"SKY","device":"/dev/pts/1","xdop":0.6,"ydop":0.5,"vdop":1.20,"tdop":0.80,"hdop":0.70,"gdop":1.6,"pdop":1.40,"satellites":[{"PRN":2,"el":20.0,"az":0.0,"ss":30.0,"used":true}]}"#
+        )
+        #expect(
+            decoder.decode(json: #"{"class":"ATT","device":"/dev/pts/1",,"time":"2026-01-01T08:00:01.000Z""heading":123.400,"dip":0.700}"#)
+                == .other)
+        guard case .fix(let plain) = decoder.decode(json: fullFix) else { throw HarnessFailure.noFix }
+        #expect(
+            plain.details
+                == Location.Details(
+                    fix: .gps, vdop: 1.2, pdop: 1.4, tdop: 0.8, gdop: 1.6, xAccuracy: 17.386, yAccuracy: 15.218, timeAccuracy: 0.005,
+                    heading: 123.4, magneticVariation: -13.2, geoidSeparation: 45))
+        let rtk = fullFix.replacing(#""mode":3"#, with: #""status":3,"mode":3"#)
+        guard case .fix(let fixed) = decoder.decode(json: rtk) else { throw HarnessFailure.noFix }
+        #expect(fixed.details.fix == .rtkFixed)
+        for (status, type) in [
+            (2, Location.FixType.dgps), (4, .rtkFloat), (5, .deadReckoning), (6, .gnssDeadReckoning), (7, .surveyed), (8, .simulated),
+            (9, .pps),
+        ] {
+            guard case .fix(let location) = decoder.decode(json: fullFix.replacing(#""mode":3"#, with: #""status":\#(status),"mode":3"#))
+            else {
+                throw HarnessFailure.noFix
+            }
+            #expect(location.details.fix == type, "status \(status)")
+        }
+        let otherDevice = GPSDMessageDecoder()
+        guard case .fix(let alone) = otherDevice.decode(json: fullFix) else { throw HarnessFailure.noFix }
+        #expect(alone.details.heading == nil && alone.details.vdop == nil, "no sky view or heading: none of theirs")
+    }
+
+    private enum HarnessFailure: Error { case noFix }
+
     @Test func modeOneIsNoFixNotAnError() {
         #expect(GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":1}"#) == .noFix)
     }
@@ -46,13 +84,14 @@ struct GPSDMessageDecoderTests {
     }
 
     @Test func unknownValuesAreNilNeverNaN() throws {
-        let report = GPSDMessageDecoder().decode(json: #"{"class":"TPV","device":"/dev/pts/1","mode":2,"lat":1.25,"lon":2.5}"#)
+        let report = GPSDMessageDecoder().decode(
+            json: #"{"class":"TPV","device":"/dev/pts/1","mode":2,"time":"2026-01-01T08:00:06.000Z","lat":1.25,"lon":2.5}"#)
         guard case .fix(let location) = report else {
             Issue.record("expected a fix, got \(report)")
             return
         }
         #expect(location.mode == .twoDimensional)
-        #expect(location.time == nil)
+        #expect(location.details == Location.Details(fix: .gps))
         #expect(location.altitudeMSL == nil && location.altitudeHAE == nil)
         #expect(location.horizontalAccuracy == nil && location.speed == nil && location.course == nil)
         #expect(location.satellitesUsed == nil)
@@ -70,15 +109,26 @@ struct GPSDMessageDecoderTests {
 
     @Test func implausibleValuesOfARealPositionAreUnknown() throws {
         let json =
-            #"{"class":"TPV","mode":3,"time":"3000-01-01T00:00:00.000Z","lat":10.5,"lon":20.5,"altMSL":1e12,"eph":-5,"epv":1e300,"speed":-3,"track":720,"climb":1e9}"#
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T00:00:00.000Z","lat":10.5,"lon":20.5,"altMSL":1e12,"eph":-5,"epv":1e300,"speed":-3,"track":720,"climb":1e9,"epx":-1,"geoidSep":9e9,"magvar":400}"#
         guard case .fix(let location) = GPSDMessageDecoder().decode(json: json) else {
             Issue.record("a real position with junk around it is still a fix")
             return
         }
         #expect(location.latitude == 10.5 && location.longitude == 20.5)
-        #expect(
-            location.time == nil && location.altitudeMSL == nil && location.horizontalAccuracy == nil && location.verticalAccuracy == nil)
+        #expect(location.altitudeMSL == nil && location.horizontalAccuracy == nil && location.verticalAccuracy == nil)
         #expect(location.speed == nil && location.course == nil && location.climb == nil)
+        #expect(location.details.xAccuracy == nil && location.details.geoidSeparation == nil && location.details.magneticVariation == nil)
+    }
+
+    /// A fix has a time, as CoreLocation's always do: a TPV without one (a receiver's first
+    /// epochs, GGA before RMC), or with one no receiver can have, is no fix yet.
+    @Test(arguments: [
+        #"{"class":"TPV","device":"/dev/pts/1","mode":3,"lat":10.5,"lon":20.5}"#,
+        #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"3000-01-01T00:00:00.000Z","lat":10.5,"lon":20.5}"#,
+        #"{"class":"POLL","time":"2026-01-01T08:00:07.120Z","active":1,"tpv":[{"class":"TPV","device":"/dev/pts/1","mode":2,"lat":1,"lon":2}],"gst":[],"sky":[]}"#,
+    ])
+    func aReportWithoutATimeIsNoFixYet(json: String) {
+        #expect(GPSDMessageDecoder().decode(json: json) == .noFix)
     }
 
     /// libgps 3.22's gps_unpack loops forever on these (an object of a known class inside an

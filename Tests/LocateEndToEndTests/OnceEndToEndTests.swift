@@ -45,9 +45,11 @@ struct OnceEndToEndTests {
         let keys: Set = [
             "type", "time", "lat", "lon", "alt_msl", "alt_hae", "h_acc", "v_acc", "speed", "speed_acc",
             "course", "course_acc", "climb", "mode", "sats_used", "device", "source", "age", "accuracy",
-            "reason", "timed_out",
+            "reason", "timed_out", "fix", "hdop", "vdop", "pdop", "tdop", "gdop", "x_acc", "y_acc", "time_acc", "heading", "mag_var",
+            "geoid_sep", "integrity", "integrity_reason",
         ]
         #expect(Set(record.keys) == keys)
+        #expect(record["fix"] as? String == "gps" && record["integrity"] as? String == "ok" && record["geoid_sep"] as? Double == 45)
         #expect(record["type"] as? String == "fix")
         #expect(abs((record["lat"] as? Double ?? 0) - 64.1504322) < 1e-7)
         #expect(abs((record["lon"] as? Double ?? 0) + 21.9404567) < 1e-7)

@@ -190,7 +190,7 @@ struct PermissionEndToEndTests {
         #expect(facts["authorization"] as? String == "always")
         #expect(facts["gpsd_state"] as? String == "reachable")
         #expect((facts["devices"] as? String)?.hasPrefix("/dev/") == true)
-        #expect(["2d", "3d"].contains(facts["fix"] as? String))
+        #expect(["2d", "3d"].contains(facts["mode"] as? String) && facts["fix"] as? String == "gps", "\(facts)")
         #expect(!leaksParkedCoordinate(allowed.stdout, known: [receiver.endpoint]))
         let denied = try await runLocate(
             ["status", receiver.endpoint], settings: SettingsHome(user: "[location]\nauthorization = denied\n"))

@@ -9,7 +9,7 @@ struct RecordKeyTests {
         #expect(Set(RecordKey.allCases.map(\.rawValue)).count == RecordKey.allCases.count)
         #expect(
             RecordKey.fixRecord.map(\.rawValue).joined(separator: ",")
-                == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out"
+                == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out,fix,hdop,vdop,pdop,tdop,gdop,x_acc,y_acc,time_acc,heading,mag_var,geoid_sep,integrity,integrity_reason"
         )
         #expect(RecordKey.placeFields.map(\.rawValue) == ["city", "state", "country", "country_code", "timezone"])
         #expect(RecordKey.latitude.decimals == 7 && RecordKey.horizontalAccuracy.decimals == 1 && RecordKey.speed.decimals == 2)

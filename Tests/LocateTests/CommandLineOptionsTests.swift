@@ -106,7 +106,7 @@ struct CommandLineOptionsTests {
         (["--json", "--no-header"], "'--no-header' goes with --csv"),
         (
             ["--format", "%lat %town"],
-            "unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %city %state %country %country_code %timezone %place %%)"
+            "unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae %speed %course %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country %country_code %timezone %place %%)"
         ),
         (["host:99999"], "invalid gpsd endpoint 'host:99999': port 99999 is not between 1 and 65535 (expected host[:port[:device]])"),
         (["--replay", "t.gpx", "--max-age", "5"], "'--max-age' and --replay: a recorded track's fixes have no age now"),

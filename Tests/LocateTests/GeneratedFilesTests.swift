@@ -212,6 +212,7 @@ struct GeneratedFilesTests {
             case "STATE:NAME": ["inside:home"]
             case "FILE": ["track.gpx"]
             case "FORMAT": ["owntracks"]
+            case "TYPE": ["rtk_fixed"]
             case "V": ["5"]
             case "ADDR": ["127.0.0.1:2948"]
             case "PATH": ["/tmp/locate-test.sock"]

@@ -26,7 +26,7 @@ struct HostileOptionTests {
         "--accuracy": ["1e-308"], "--distance": ["0", "-0", "1e-308"],
         "--radius": ["1e-308"], "--dwell": [], "--replay-speed": ["0", "-0", "1e-308"],
         "--region": [], "--until": [],
-        "--as": [], "--qos": ["0"], "--mqtt-version": [], "--subscribe": [], "--publish": [],
+        "--as": [], "--min-fix": [], "--qos": ["0"], "--mqtt-version": [], "--subscribe": [], "--publish": [],
         "--replay": Set(values).subtracting(["", "\u{1B}[2J", "\u{202E}"]),
         "--count": [], "--limit": [],
         "--gpsd": [

@@ -16,7 +16,11 @@ struct OutputFormatTests {
                 latitude: 64.150432167, longitude: -21.940456667, time: fixTime,
                 altitudeMSL: 12.5, altitudeHAE: 57.5, horizontalAccuracy: 17.1, verticalAccuracy: 29.9,
                 speed: 3.3, speedAccuracy: 0.25, course: 359.94, courseAccuracy: 2, climb: -0.125, hdop: 0.9,
-                mode: .threeDimensional, satellitesUsed: 8, device: "/dev/ttyACM0")
+                mode: .threeDimensional, satellitesUsed: 8, device: "/dev/ttyACM0",
+                details: Location.Details(
+                    fix: .rtkFloat, vdop: 1.25, pdop: 1.5, tdop: 0.8, gdop: 1.75, xAccuracy: 12.4, yAccuracy: 9.5, timeAccuracy: 0.005,
+                    heading: 123.4, magneticVariation: -13.2, geoidSeparation: 45),
+                integrity: .suspect(.jump))
         }
     }
 
@@ -49,14 +53,14 @@ struct OutputFormatTests {
     @Test func jsonHasEveryFieldInOrderWithNumbersAsNumbers() throws {
         #expect(
             record(JSONFormat(includesEvents: false), try fullFix, now: fixTime.addingTimeInterval(2))
-                == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":359.9,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false}"#
+                == #"{"type":"fix","time":"2026-01-01T08:00:06.250Z","lat":64.1504322,"lon":-21.9404567,"alt_msl":12.5,"alt_hae":57.5,"h_acc":17.1,"v_acc":29.9,"speed":3.30,"speed_acc":0.25,"course":359.9,"course_acc":2.0,"climb":-0.13,"mode":"3d","sats_used":8,"device":"/dev/ttyACM0","source":"gpsd","age":2.0,"accuracy":"full","reason":null,"timed_out":false,"fix":"rtk_float","hdop":0.90,"vdop":1.25,"pdop":1.50,"tdop":0.80,"gdop":1.75,"x_acc":12.4,"y_acc":9.5,"time_acc":0.005,"heading":123.4,"mag_var":-13.2,"geoid_sep":45.0,"integrity":"suspect","integrity_reason":"jump"}"#
         )
     }
 
     @Test func jsonWritesUnknownValuesAsNull() throws {
         #expect(
             record(JSONFormat(includesEvents: false), try bareFix)
-                == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false}"#
+                == #"{"type":"fix","time":null,"lat":1.0000000,"lon":2.0000000,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":"2d","sats_used":null,"device":null,"source":"gpsd","age":null,"accuracy":"full","reason":null,"timed_out":false,"fix":null,"hdop":null,"vdop":null,"pdop":null,"tdop":null,"gdop":null,"x_acc":null,"y_acc":null,"time_acc":null,"heading":null,"mag_var":null,"geoid_sep":null,"integrity":null,"integrity_reason":null}"#
         )
     }
 
@@ -64,7 +68,7 @@ struct OutputFormatTests {
         let fallback = FallbackCoordinate.builtIn.location
         #expect(
             record(JSONFormat(includesEvents: false), fallback, reason: .notAuthorized(.denied))
-                == #"{"type":"fallback","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false}"#
+                == #"{"type":"fallback","time":null,"lat":37.5178290,"lon":126.8862700,"alt_msl":null,"alt_hae":null,"h_acc":null,"v_acc":null,"speed":null,"speed_acc":null,"course":null,"course_acc":null,"climb":null,"mode":null,"sats_used":null,"device":null,"source":"fallback","age":null,"accuracy":"reduced","reason":"denied","timed_out":false,"fix":null,"hdop":null,"vdop":null,"pdop":null,"tdop":null,"gdop":null,"x_acc":null,"y_acc":null,"time_acc":null,"heading":null,"mag_var":null,"geoid_sep":null,"integrity":null,"integrity_reason":null}"#
         )
     }
 
@@ -110,9 +114,9 @@ struct OutputFormatTests {
         var csv = CSVFormat(includesHeader: true)
         #expect(
             output { csv.prologue(to: &$0) }
-                == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out\n"
+                == "type,time,lat,lon,alt_msl,alt_hae,h_acc,v_acc,speed,speed_acc,course,course_acc,climb,mode,sats_used,device,source,age,accuracy,reason,timed_out,fix,hdop,vdop,pdop,tdop,gdop,x_acc,y_acc,time_acc,heading,mag_var,geoid_sep,integrity,integrity_reason\n"
         )
-        #expect(record(csv, try bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false")
+        #expect(record(csv, try bareFix) == "fix,,1.0000000,2.0000000,,,,,,,,,,2d,,,gpsd,,full,,false,,,,,,,,,,,,,,")
         var headless = CSVFormat(includesHeader: false)
         #expect(output { headless.prologue(to: &$0) }.isEmpty)
     }
@@ -140,7 +144,7 @@ struct OutputFormatTests {
             document == """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <gpx version="1.1" creator="locate" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
-                <wpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><fix>3d</fix><sat>8</sat><hdop>0.90</hdop></wpt>
+                <wpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><magvar>346.8</magvar><geoidheight>45.0</geoidheight><fix>dgps</fix><sat>8</sat><hdop>0.90</hdop><vdop>1.25</vdop><pdop>1.50</pdop></wpt>
                 </gpx>
 
                 """)
@@ -199,7 +203,10 @@ struct OutputFormatTests {
             Issue.record("expected a usage error")
         } catch {
             #expect(error.message.hasPrefix("unknown token '%town' in --format (valid: %lat %lon %alt %alt_hae"))
-            #expect(error.message.hasSuffix("%reason %city %state %country %country_code %timezone %place %%)"))
+            #expect(
+                error.message.hasSuffix(
+                    "%reason %fix %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country %country_code %timezone %place %%)"
+                ))
         }
     }
 

@@ -44,6 +44,8 @@ enum SingleFixAnswer: Sendable {
 /// about the precise accuracy.
 struct SingleFixQuestion: GPSDQuestion {
     let accuracy: Double?
+    /// The least fix type acceptable (`--min-fix`), `nil` for any.
+    let minimumFix: Location.FixType?
     let maxAge: Duration?
     let timeout: Duration
     let accuracyAuthorization: AccuracyAuthorization
@@ -56,11 +58,12 @@ struct SingleFixQuestion: GPSDQuestion {
     private var youngestTooOld: Duration?
 
     init(
-        endpoint: GPSDEndpoint, accuracy: Double?, maxAge: Duration?, timeout: Duration, accuracyAuthorization: AccuracyAuthorization,
-        statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
+        endpoint: GPSDEndpoint, accuracy: Double?, minimumFix: Location.FixType?, maxAge: Duration?, timeout: Duration,
+        accuracyAuthorization: AccuracyAuthorization, statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
     ) {
         device = DeviceWait(endpoint: endpoint)
         self.accuracy = accuracy
+        self.minimumFix = minimumFix
         self.maxAge = maxAge
         self.timeout = timeout
         self.accuracyAuthorization = accuracyAuthorization
@@ -72,7 +75,7 @@ struct SingleFixQuestion: GPSDQuestion {
         switch report {
         case .fix(let location):
             let judged = accuracyAuthorization == .reducedAccuracy ? AccuracyReducer.snapped(location) : location
-            if Self.isAcceptable(judged, accuracy: accuracy, maxAge: maxAge) { return .acceptable(location) }
+            if Self.isAcceptable(judged, accuracy: accuracy, minimumFix: minimumFix, maxAge: maxAge) { return .acceptable(location) }
             if let maxAge, !(location.age().map { $0 <= maxAge } ?? false) {
                 // Too old (or of an age unknown) is never an answer, not even the best one seen.
                 if let age = location.age() { youngestTooOld = min(youngestTooOld ?? age, age) }
@@ -97,9 +100,11 @@ struct SingleFixQuestion: GPSDQuestion {
     }
 
     /// Good enough: within `accuracy` (a fix that does not state its error is taken as exact,
-    /// as everywhere in the library), and no older than `maxAge` (its age known).
-    static func isAcceptable(_ location: Location, accuracy: Double?, maxAge: Duration?) -> Bool {
+    /// as everywhere in the library), at least `minimumFix` (a fix of no known type is none),
+    /// and no older than `maxAge` (its age known).
+    static func isAcceptable(_ location: Location, accuracy: Double?, minimumFix: Location.FixType?, maxAge: Duration?) -> Bool {
         if let accuracy, let error = location.horizontalAccuracy, error > accuracy { return false }
+        if let minimumFix, (location.details.fix?.rank ?? 0) < minimumFix.rank { return false }
         if let maxAge, !(location.age().map { $0 <= maxAge } ?? false) { return false }
         return true
     }

@@ -31,6 +31,13 @@ final class GPSDMessageDecoder {
     /// an epoch; a view older than `skyLifetime`, or of another device, goes with no fix.
     private var sky: (satellites: [Satellite], device: [UInt8], received: ContinuousClock.Instant)?
     private var hdop: Double?
+    /// The other dilutions of the latest sky view.
+    private var dilutions = (vdop: Double?.none, pdop: Double?.none, tdop: Double?.none, gdop: Double?.none)
+    /// The latest true heading (ATT), its device and when it came: it goes with the fixes that
+    /// follow it from that device for `skyLifetime`, as a sky view does.
+    private var heading: (degrees: Double, device: [UInt8], received: ContinuousClock.Instant)?
+    /// Each receiver's fixes checked against the one before (``Location/integrity``).
+    private var integrity = IntegrityCheck()
     /// The last device path and its text, so a stream of fixes from one receiver makes one string.
     private var lastDevice: (bytes: [UInt8], text: String?) = ([], nil)
 
@@ -53,6 +60,9 @@ final class GPSDMessageDecoder {
         buffer[range.upperBound] = 0
         if PollResponse.isPoll(buffer[range]) {
             return decodePoll(buffer[range])
+        }
+        if let repaired = GPSDQuirks.repairedAttitude(buffer[range]) {
+            return decode(bytes: repaired[...])
         }
         let status = buffer.withUnsafeMutableBytes { raw in
             // The buffer holds at least the NUL written above, so it has an address.
@@ -80,6 +90,10 @@ final class GPSDMessageDecoder {
         let set = data.pointee.set
         if set & SATELLITE_SET != 0 {
             noteSky()
+        }
+        if set & ATTITUDE_SET != 0 {
+            noteHeading()
+            return .other
         }
         if set & MODE_SET != 0 {
             return decodeTPV()
@@ -109,7 +123,12 @@ final class GPSDMessageDecoder {
     private func noteSky() {
         let used = Int(data.pointee.satellites_used)
         satellitesUsed = Plausible.satellites.contains(used) ? used : nil
-        hdop = Plausible.value(data.pointee.dop.hdop, in: Plausible.dilution)
+        let dop = data.pointee.dop
+        hdop = Plausible.value(dop.hdop, in: Plausible.dilution)
+        dilutions = (
+            Plausible.value(dop.vdop, in: Plausible.dilution), Plausible.value(dop.pdop, in: Plausible.dilution),
+            Plausible.value(dop.tdop, in: Plausible.dilution), Plausible.value(dop.gdop, in: Plausible.dilution)
+        )
         // libgps clears the whole view for each SKY and counts only the satellites with a PRN,
         // wherever they are in it: every entry is looked at, and one gpsd numbers outside NMEA's
         // PRNs (0: not known) is left out.
@@ -126,6 +145,11 @@ final class GPSDMessageDecoder {
         sky = (satellites, deviceBytes(), .now)
     }
 
+    private func noteHeading() {
+        guard let degrees = Plausible.value(data.pointee.attitude.heading, in: Plausible.course) else { return }
+        heading = (degrees, deviceBytes(), .now)
+    }
+
     /// The satellites of the latest sky view, when it is of the current message's device and
     /// recent; none otherwise (a receiver whose SKY stopped, or libgps refused the last one).
     private func currentSatellites(device: [UInt8]) -> [Satellite] {
@@ -138,8 +162,8 @@ final class GPSDMessageDecoder {
         withUnsafeBytes(of: data.pointee.dev.path) { Array($0.prefix { $0 != 0 }) }
     }
 
-    /// gpsd's own client rules: a TPV is a fix only with mode 2 or 3 and a finite latitude and
-    /// longitude; every double may be NaN ("check all floats with isfinite()", libgps(3)). libgps
+    /// gpsd's own client rules: a TPV is a fix only with mode 2 or 3, a finite latitude and
+    /// longitude, and (locate's) a time; every double may be NaN ("check all floats with isfinite()", libgps(3)). libgps
     /// takes any number gpsd sends, so a position off the globe is no fix either, and any other
     /// value outside `Plausible`'s ranges (a time before 1980, a negative error) is unknown.
     private func decodeTPV() -> GPSDReport {
@@ -155,21 +179,53 @@ final class GPSDMessageDecoder {
         }
         let device = deviceBytes()
         let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
-        let time = fix.time.tv_sec == 0 ? nil : Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:))
+        // A fix has a time, as CoreLocation's always do: a report without one (a receiver's first
+        // epochs, a GGA before an RMC brought the date) is no fix yet, and the next epoch is waited for.
+        guard fix.time.tv_sec != 0, let time = Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:)) else {
+            return .noFix
+        }
         func altitude(_ value: Double) -> Double? {
             mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
         }
-        return .fix(
-            Location(
-                unchecked: fix.latitude, longitude: fix.longitude, time: time,
-                altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
-                horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error),
-                verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),
-                speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
-                course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
-                climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
-                mode: mode, satellitesUsed: satellitesUsed, satellites: currentSatellites(device: device),
-                device: devicePath(device), source: .gpsd))
+        let isRecent = { (device: [UInt8], received: ContinuousClock.Instant) in
+            device == self.deviceBytes() && received.duration(to: .now) <= Self.skyLifetime
+        }
+        let sky = self.sky.map { isRecent($0.device, $0.received) } ?? false
+        let details = Location.Details(
+            fix: Self.fixType(status: fix.status), vdop: sky ? dilutions.vdop : nil, pdop: sky ? dilutions.pdop : nil,
+            tdop: sky ? dilutions.tdop : nil, gdop: sky ? dilutions.gdop : nil,
+            xAccuracy: Plausible.value(fix.epx, in: Plausible.error), yAccuracy: Plausible.value(fix.epy, in: Plausible.error),
+            timeAccuracy: Plausible.value(fix.ept, in: Plausible.error),
+            heading: heading.flatMap { isRecent($0.device, $0.received) ? $0.degrees : nil },
+            magneticVariation: Plausible.value(fix.magnetic_var, in: Plausible.magneticVariation),
+            geoidSeparation: Plausible.value(fix.geoid_sep, in: Plausible.geoidSeparation))
+        var location = Location(
+            unchecked: fix.latitude, longitude: fix.longitude, time: time,
+            altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
+            horizontalAccuracy: Plausible.value(fix.eph, in: Plausible.error),
+            verticalAccuracy: Plausible.value(fix.epv, in: Plausible.error),
+            speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
+            course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
+            climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
+            mode: mode, satellitesUsed: satellitesUsed, satellites: currentSatellites(device: device),
+            device: devicePath(device), source: .gpsd, details: details)
+        location.integrity = integrity.check(location)
+        return .fix(location)
+    }
+
+    /// gpsd's TPV `status` as a fix type; a fix gpsd gave no status (libgps's 0) is a plain one.
+    private static func fixType(status: Int32) -> Location.FixType {
+        switch status {
+        case STATUS_DGPS_FIX: .dgps
+        case STATUS_RTK_FIX: .rtkFixed
+        case STATUS_RTK_FLT: .rtkFloat
+        case STATUS_DR: .deadReckoning
+        case STATUS_GNSSDR: .gnssDeadReckoning
+        case STATUS_TIME: .surveyed
+        case STATUS_SIM: .simulated
+        case STATUS_PPS_FIX: .pps
+        default: .gps
+        }
     }
 
     /// The text of the device path `bytes`, made once per distinct path.

@@ -4,7 +4,8 @@ import LocateSupport
 /// Decides which fixes of a live stream are emitted, following `LiveUpdateOptions`.
 ///
 /// A fix within the desired accuracy (when one is asked for; a fix that does not state its
-/// accuracy is taken as exact) passes when no fix was emitted yet, or when the minimum interval
+/// accuracy is taken as exact), of at least the minimum fix type and not suspect when those are
+/// asked for, passes when no fix was emitted yet, or when the minimum interval
 /// has passed since the last emitted fix and the receiver has moved at least the filter distance
 /// from it (or the heartbeat is due).
 ///
@@ -23,6 +24,12 @@ struct LiveUpdateFilter {
     /// - Parameter fallback: the time to judge a fix without a receiver time by.
     mutating func admit(_ location: Location, handedOutAt fallback: Date) -> Bool {
         if let desired = options.desiredAccuracy, let accuracy = location.horizontalAccuracy, accuracy > desired { return false }
+        // A grid cell has no fix type, and its integrity is not told: under reduced accuracy
+        // neither is judged (holding cells back by them would tell them).
+        if location.accuracy == .fullAccuracy {
+            if let minimum = options.minimumFix, (location.details.fix?.rank ?? 0) < minimum.rank { return false }
+            if options.rejectsSuspect, case .suspect? = location.integrity { return false }
+        }
         let now = location.time ?? fallback
         guard let last = lastEmitted else {
             lastEmitted = (location, now)

@@ -20,6 +20,10 @@ enum Plausible {
     static let dilution = 0.0...10_000.0
     /// Satellites used in a fix.
     static let satellites = 0...255
+    /// Magnetic variation, degrees east (positive) or west.
+    static let magneticVariation = -180.0...180.0
+    /// The geoid's height above the ellipsoid, metres (EGM96 spans about -107 to +86).
+    static let geoidSeparation = -200.0...200.0
 
     /// `value` when it is finite and in `range`, otherwise `nil`.
     static func value(_ value: Double, in range: ClosedRange<Double>) -> Double? {

@@ -69,6 +69,7 @@ final class ReplaySession: Sendable {
         let started = ContinuousClock.now
         var firstTime: Date?
         var played = 0
+        var integrity = IntegrityCheck()
         while !isOver {
             let next: Location?
             do throws(TrackProblem) {
@@ -97,6 +98,7 @@ final class ReplaySession: Sendable {
                 wait.wait(for: nil, until: .now.advanced(by: EventWait.tick))
             }
             location.source = .replay
+            location.integrity = integrity.check(location)
             handover.add(.fix(location, generation: generation))
             played += 1
         }

@@ -13,6 +13,7 @@ struct SingleFixRequest: Sendable {
     let configuration: GPSLocationConfiguration
     let state: ManagerState
     let accuracy: Double?
+    let minimumFix: Location.FixType?
     let maxAge: Duration?
     let timeout: Duration
     let statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
@@ -24,13 +25,15 @@ struct SingleFixRequest: Sendable {
     ///   that is not above zero, or a negative `maxAge`.
     init(
         source: any AuthorizationSource, configuration: GPSLocationConfiguration, state: ManagerState,
-        accuracy: Double?, timeout: Duration, maxAge: Duration?, statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
+        accuracy: Double?, minimumFix: Location.FixType? = nil, timeout: Duration, maxAge: Duration?,
+        statusHandler: (@Sendable (LocationStatusEvent) -> Void)?
     ) throws(GPSLocationError) {
         try Self.check(accuracy: accuracy, timeout: timeout, maxAge: maxAge)
         self.source = source
         self.configuration = configuration
         self.state = state
         self.accuracy = accuracy
+        self.minimumFix = minimumFix
         self.maxAge = maxAge
         self.timeout = timeout.boundedForWaiting
         self.statusHandler = statusHandler
@@ -152,9 +155,16 @@ struct SingleFixRequest: Sendable {
         authorization.accuracy == .reducedAccuracy ? nil : accuracy
     }
 
+    /// The fix type to wait for under `authorization`: none under reduced accuracy, whose cells
+    /// have no type (waiting for one would tell the precise fix's type by the timeout).
+    private func desiredFix(under authorization: Authorization) -> Location.FixType? {
+        authorization.accuracy == .reducedAccuracy ? nil : minimumFix
+    }
+
     private func question(under authorization: Authorization) -> SingleFixQuestion {
         SingleFixQuestion(
-            endpoint: configuration.endpoint, accuracy: desiredAccuracy(under: authorization), maxAge: maxAge, timeout: timeout,
+            endpoint: configuration.endpoint, accuracy: desiredAccuracy(under: authorization), minimumFix: desiredFix(under: authorization),
+            maxAge: maxAge, timeout: timeout,
             accuracyAuthorization: authorization.accuracy, statusHandler: statusHandler)
     }
 
@@ -163,7 +173,8 @@ struct SingleFixRequest: Sendable {
         guard let maxAge, var kept = source.keptLocation() else { return nil }
         kept.source = .cache
         guard let released = PositionGate.releaseOnce(kept, under: authorization),
-            SingleFixQuestion.isAcceptable(released, accuracy: desiredAccuracy(under: authorization), maxAge: maxAge)
+            SingleFixQuestion.isAcceptable(
+                released, accuracy: desiredAccuracy(under: authorization), minimumFix: desiredFix(under: authorization), maxAge: maxAge)
         else { return nil }
         return Answer(location: released, authorization: authorization, isKept: true)
     }
@@ -177,7 +188,8 @@ struct SingleFixRequest: Sendable {
             guard let released = PositionGate.releaseOnce(location, under: authorization) else {
                 throw .notAuthorized(reason: authorization.denial ?? .denied)
             }
-            let isGoodEnough = SingleFixQuestion.isAcceptable(released, accuracy: desiredAccuracy(under: authorization), maxAge: maxAge)
+            let isGoodEnough = SingleFixQuestion.isAcceptable(
+                released, accuracy: desiredAccuracy(under: authorization), minimumFix: desiredFix(under: authorization), maxAge: maxAge)
             return Answer(location: released, authorization: authorization, isGoodEnough: isGoodEnough)
         case .bestSeen(let location):
             guard let released = PositionGate.releaseOnce(location, under: authorization) else {

@@ -28,6 +28,8 @@ struct NMEATrackReader {
         var geoidSeparation: Double?
         var satellites: Int?
         var hdop: Double?
+        /// GGA's quality, as a fix type.
+        var fix: Location.FixType?
     }
 
     private var lines: TrackLines
@@ -97,6 +99,7 @@ struct NMEATrackReader {
             let longitude = try sentence.coordinate(4, degreeDigits: 3)
             current.latitude = current.latitude ?? latitude
             current.longitude = current.longitude ?? longitude
+            current.fix = sentence.text(6).first.flatMap(Self.fixType(quality:))
             current.satellites = try sentence.unsigned(7, upTo: 99, "a number of satellites").map { Int($0) }
             current.hdop = try sentence.unsigned(8, upTo: 99.99, "an HDOP")
             current.altitude = try sentence.signed(9, in: -10_000...100_000, "an altitude in metres")
@@ -118,7 +121,24 @@ struct NMEATrackReader {
             altitudeHAE: epoch.altitude.flatMap { altitude in epoch.geoidSeparation.map { altitude + $0 } },
             horizontalAccuracy: epoch.hdop, speed: epoch.speed, course: epoch.course,
             hdop: epoch.hdop, mode: epoch.altitude == nil ? .twoDimensional : .threeDimensional,
-            satellitesUsed: epoch.satellites, source: .replay)
+            satellitesUsed: epoch.satellites, source: .replay,
+            details: Location.Details(fix: epoch.fix, geoidSeparation: epoch.geoidSeparation))
+    }
+
+    /// GGA's quality indicator as a fix type (NMEA 0183 4.10: 1 GPS, 2 DGPS, 3 PPS, 4 RTK fixed,
+    /// 5 RTK float, 6 dead reckoning, 7 manual, 8 simulator); `nil` for no fix or another digit.
+    private static func fixType(quality: Character) -> Location.FixType? {
+        switch quality {
+        case "1": .gps
+        case "2": .dgps
+        case "3": .pps
+        case "4": .rtkFixed
+        case "5": .rtkFloat
+        case "6": .deadReckoning
+        case "7": .surveyed
+        case "8": .simulated
+        default: nil
+        }
     }
 
     /// The comma-separated fields of the sentence in `bytes` (`$` or `!` to `*`), into `fields`;

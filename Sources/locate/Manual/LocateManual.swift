@@ -118,7 +118,8 @@ extension ManualPage {
             ```
 
             **`--format TEMPLATE`**: a line per record from tokens `%lat %lon %alt %alt_hae %speed %course
-            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason` (`%epoch`: the fix's time in
+            %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix %hdop %vdop %pdop %heading
+            %geoid_sep %integrity` (`%epoch`: the fix's time in
             whole Unix seconds; `--json`'s `time` stays ISO 8601); `%%` is a percent sign, `\n` and `\t`
             a line break and a tab. A token is the whole word after `%` (`%lat%lon` works; `%timezone` is the
             time zone, not `%time` + `zone`); an unknown token is a usage error (64) that lists the valid
@@ -142,7 +143,7 @@ extension ManualPage {
             | field | type | unit / values | null when |
             | --- | --- | --- | --- |
             | `type` | string | `"fix"`, or `"fallback"` for the fallback coordinate (never `"fix"`: a consumer that reads only `type` cannot take it for a position) | never |
-            | `time` | string | ISO 8601 UTC with milliseconds, the receiver's time of the fix | the receiver gave no time; the fallback |
+            | `time` | string | ISO 8601 UTC with milliseconds, the receiver's time of the fix: a fix always has one (a report of gpsd's without a time, as a receiver's first epochs send, is no fix yet, and the next is waited for) | the fallback; a replayed point without one |
             | `lat`, `lon` | number | degrees, WGS 84, 7 decimals | never |
             | `alt_msl`, `alt_hae` | number | metres above mean sea level / the WGS 84 ellipsoid, 0.1 | 2D fix, reduced accuracy, or unknown |
             | `h_acc`, `v_acc` | number | estimated horizontal / vertical error (gpsd `eph`/`epv`), metres, 0.1; under reduced accuracy `h_acc` is the grid cell's size | unknown |
@@ -157,6 +158,12 @@ extension ManualPage {
             | `accuracy` | string | `"full"`, or `"reduced"` for a grid-cell position (and for the fallback) | never |
             | `reason` | string | why the position is not live: `services_off`, `not_determined`, `restricted`, `denied`, `background`, `gpsd_unavailable`, `timeout` | a live fix |
             | `timed_out` | bool | the fix did not reach `--accuracy` in time; it is the best seen | never |
+            | `fix` | string | how the fix was made, from gpsd's TPV `status` (an NMEA receiver's GGA quality): `gps`, `dgps`, `rtk_float`, `rtk_fixed`, `dr` (dead reckoning), `gnss_dr`, `surveyed`, `simulated`, `pps` (the Precise Positioning Service); `--min-fix` orders `gps` < `dgps` < `rtk_float` < `rtk_fixed` | reduced accuracy; the fallback |
+            | `hdop`, `vdop`, `pdop`, `tdop`, `gdop` | number | the dilutions of precision of gpsd's latest sky view (SKY) of the fix's receiver, 0.01 | unknown; reduced accuracy |
+            | `x_acc`, `y_acc`, `time_acc` | number | estimated error in longitude and latitude (gpsd `epx`, `epy`), metres, 0.1, and of the fix's time (`ept`), seconds, 0.001 | unknown; reduced accuracy |
+            | `heading` | number | true heading, degrees from true north, 0.1: where the vehicle points (gpsd's ATT from a receiver's `$GPHDT`), which is not its course when it drifts or stands still | no heading receiver; reduced accuracy |
+            | `mag_var`, `geoid_sep` | number | magnetic variation (degrees, east positive) and the height of the geoid above the WGS 84 ellipsoid (metres), 0.1 | unknown; reduced accuracy |
+            | `integrity`, `integrity_reason` | string | `ok`, or `suspect` with why: `jump` (a move from the receiver's fix before that no vehicle makes in the time between them: over 500 m/s, beyond both fixes' errors), `speed` (a reported speed far from the one the two positions imply), `time_backwards` (a time more than 5 s before the fix before it; a log where two sessions were joined is suspect at the join, and nowhere else). Each fix is checked against the one before from the same receiver, suspect or not. `--reject-suspect` leaves suspect fixes out | not checked: the fallback, a cached fix, reduced accuracy |
             | `city`, `state`, `country` | string | (only with `--geocode`) the place of this record's coordinate, in the language of `--lang`, `LANGUAGE` or the locale (see locate-geocode(1)) | no place within 100 km; `state` also when the data has none |
             | `country_code` | string | (only with `--geocode`) ISO 3166-1 alpha-2, such as `"IS"` | no place within 100 km |
             | `timezone` | string | (only with `--geocode`) IANA time zone of the place, such as `"Atlantic/Reykjavik"` | no place within 100 km |
