@@ -49,8 +49,11 @@ struct ServeFidelityEndToEndTests {
         }
     }
 
-    @Test func everyAnswerHasGpsdsClassesAndKeys() async throws {
-        let gpsd = try await GpsdServer(track: "running", cycle: 0.05)
+    /// On a runner's track, and on a survey pole's (every GGA quality, the dilutions, GST and a
+    /// heading: TPV's `status`, `epx`, `epy`, `geoidSep` and gpsd's ATT lines).
+    @Test(arguments: ["running", "survey"])
+    func everyAnswerHasGpsdsClassesAndKeys(track: String) async throws {
+        let gpsd = try await GpsdServer(track: track, cycle: 0.05)
         let settings = try SettingsHome.allowingAlways()
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
         // The receiver's path, as gpsd names it.
