@@ -333,8 +333,11 @@ public final class ConsentStore: AuthorizationSource {
         _ = try RegionMonitor(name: name, regions: [])
         // Reading the settings purges what a refusal must not leave.
         let decision = try settings().decision
+        // A state directory that is not the user's alone is refused now, under any authorization,
+        // before the monitor prints anything (not at its first state kept, after its records).
+        let directory = try monitorsDirectory(create: false)
         var records: [MonitoringRecord] = []
-        if Self.keepsMonitors(decision), let directory = try monitorsDirectory(create: false) {
+        if Self.keepsMonitors(decision), let directory {
             let path = directory.path + "/" + name
             let bytes: [UInt8]?
             do throws(TrustedFile.Refusal) {

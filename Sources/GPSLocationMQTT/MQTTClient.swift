@@ -130,12 +130,20 @@ public final class MQTTClient: Sendable {
     /// Publishes `message` now (or as soon as connected) and again on every new connection,
     /// until another announcement for its topic replaces it. It needs no admission: it is a
     /// status (`online`, `offline`), never a position.
-    public func announce(_ message: MQTTMessage) {
+    /// - Parameter inOrder: publish it now after the messages queued before it (not ahead of
+    ///   them, as an announcement otherwise goes): an `online` after the fresh position that
+    ///   makes it true, so that a consumer never shows an old one as current.
+    public func announce(_ message: MQTTMessage, inOrder: Bool = false) {
         state.withLock { state in
             state.announcements.removeAll { $0.topic == message.topic }
             state.announcements.append(message)
             state.unannounced.removeAll { $0.topic == message.topic }
-            state.unannounced.append(message)
+            if inOrder {
+                state.queue.append(Pending(sequence: state.nextSequence, message: message, admits: { true }))
+                state.nextSequence += 1
+            } else {
+                state.unannounced.append(message)
+            }
         }
         wakeUp.signal()
     }

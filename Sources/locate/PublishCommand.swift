@@ -119,9 +119,12 @@ struct PublishCommand {
                     // The gate again when the client hands a record to the broker: only under
                     // the authorization the location was released under.
                     guard let admission = updates.lastLocationAdmission else { continue }
-                    if progress.isUnavailable { setAvailability(nil, progress: &progress) }
                     let now = Date()
                     client.publish(format.location(location, now: now)) { admission.isAdmitted }
+                    // Available again only with a fresh position out first: Home Assistant shows
+                    // the state it had the moment it reads `online`, which must not be the one from
+                    // before the revoke.
+                    if progress.isUnavailable { setAvailability(nil, afterAPosition: true, progress: &progress) }
                     progress.published += 1
                     let changes = updates.authorizationChanges
                     if changes != monitorGeneration {
@@ -154,7 +157,8 @@ struct PublishCommand {
                     case .paused:
                         setAvailability("paused", progress: &progress)
                     case .authorizationChanged(_, nil), .resumed:
-                        setAvailability(nil, progress: &progress)
+                        // `online` waits for the first position (see above).
+                        break
                     default:
                         break
                     }
@@ -215,7 +219,9 @@ struct PublishCommand {
     /// `--retain` says (an earlier run may have left one).
     /// Formats with an `online` announce the one or the other, again on every connection;
     /// OwnTracks (which has none) publishes its `lwt` once.
-    private func setAvailability(_ reason: String?, progress: inout Progress) {
+    /// - Parameter afterAPosition: `online` goes out after the position just queued (a
+    ///   re-allow), not ahead of what is queued as announcements do.
+    private func setAvailability(_ reason: String?, afterAPosition: Bool = false, progress: inout Progress) {
         if let reason {
             guard !progress.isUnavailable else { return }
             client.publish(format.clearRetained)
@@ -226,7 +232,7 @@ struct PublishCommand {
             }
             progress.isUnavailable = true
         } else {
-            if let online = format.online { client.announce(online) }
+            if let online = format.online { client.announce(online, inOrder: afterAPosition) }
             progress.isUnavailable = false
         }
     }

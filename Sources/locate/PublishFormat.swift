@@ -109,7 +109,7 @@ struct PublishFormat: Sendable {
             guard event.kind != .initial else { return nil }
             let text = OwnTracks.transitionMessage(
                 Self.ownTracks(event.location, now: now), entering: event.kind == .enter, region: event.region.name,
-                waypointTime: Int(started.timeIntervalSince1970), trackerID: trackerID)
+                waypointTime: Self.waypointTime(of: event.region), trackerID: trackerID)
             return message(eventTopic, text, retain: false)
         case .homeassistant:
             return nil
@@ -118,6 +118,19 @@ struct PublishFormat: Sendable {
             let source = RecordSource(location: event.location, now: now, place: nil, event: .region(event))
             return message(eventTopic, Self.line(source, &format), retain: false)
         }
+    }
+
+    /// OwnTracks' `wtst` of `region`: its apps and Recorder tell regions apart by it, so the same
+    /// definition (name, centre, radius) has the same one in every run, and another definition
+    /// another: a time from 2017 to 2023 drawn from the definition's FNV-1a hash.
+    static func waypointTime(of region: CircularRegion) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let definition = "\(region.name)|\(region.latitude)|\(region.longitude)|\(region.radius)"
+        for byte in definition.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return 1_500_000_000 + Int(hash % 200_000_000)
     }
 
     /// OwnTracks' values of `location`: its time (or `now`), and its accuracy, altitude,
@@ -189,7 +202,10 @@ struct PublishFormat: Sendable {
         var config = JSONObjectWriter()
         config.add("name", json: "null")
         config.add("unique_id", string: "locate_\(objectID)_gps")
-        // The entity id suggested (Home Assistant makes it unique); `object_id` is deprecated since 2025.10.
+        // The entity id suggested (Home Assistant makes it unique): `object_id` for the versions
+        // before 2025.10, which read only that (2024.3 included), `default_entity_id` for the
+        // later ones, which deprecated it; the same id either way.
+        config.add("object_id", string: entitySlug)
         config.add("default_entity_id", string: "device_tracker.\(entitySlug)")
         config.add("json_attributes_topic", string: positionTopic)
         config.add("availability_topic", string: statusTopic)

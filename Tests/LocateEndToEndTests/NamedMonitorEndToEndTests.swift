@@ -101,6 +101,17 @@ struct NamedMonitorEndToEndTests {
             #expect(run.status == 78 && run.stdout.isEmpty, "\(run.stdout)")
             #expect(run.stderr.contains("\(file):\(line): "), "\(run.stderr)")
         }
+        // A state directory another user owns is refused before anything is printed, under any
+        // authorization (denied too, where no state would be kept).
+        let monitors = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        #expect(chown(monitors, 65534, 65534) == 0)
+        for user in ["[location]\nauthorization = always\n", "[location]\nauthorization = denied\n"] {
+            try Data(user.utf8).write(to: settings.root.appendingPathComponent("config/locate/locate.conf"))
+            let run = try await monitor(track, settings)
+            #expect(run.status == 78 && run.stdout.isEmpty, "\(user): \(run.stdout) \(run.stderr)")
+        }
+        #expect(chown(monitors, geteuid(), getegid()) == 0)
+        try Data("[location]\nauthorization = always\n".utf8).write(to: settings.root.appendingPathComponent("config/locate/locate.conf"))
         let badName = try await runLocate(["monitor", "--name", "../escape", "--region", Self.home, "--replay", track], settings: settings)
         #expect(badName.status == 64 && badName.stderr.contains("is not a monitor name"), "\(badName.stderr)")
     }

@@ -212,6 +212,18 @@ struct PublishEndToEndTests {
         let transition = try #require(subscriber.objects(on: "owntracks/test/van/event").first)
         #expect(transition["_type"] as? String == "transition" && transition["event"] as? String == "leave")
         #expect(transition["desc"] as? String == "home" && transition["wtst"] is Int && transition["tst"] is Int)
+        // The region's wtst is its definition's, the same in every run (OwnTracks tells regions apart by it).
+        let again = try await runLocate(
+            [
+                "publish", "\(broker.url)/owntracks/test/van", "--as", "owntracks", "--replay", Package.track("commute").path,
+                "--replay-speed", "0",
+            ] + (inSettings ? [] : ["--region", "home=\(start.latitude),\(start.longitude),30"]), settings: settings)
+        #expect(again.status == 0, "\(again.stderr)")
+        try await subscriber.process.stdout.wait(for: "a second transition") {
+            subscriber.objects(on: "owntracks/test/van/event").count >= 2
+        }
+        let second = subscriber.objects(on: "owntracks/test/van/event")[1]
+        #expect(second["wtst"] as? Int == transition["wtst"] as? Int, "\(second) \(transition)")
         #expect(transition["lat"] is Double && transition["lon"] is Double && transition["acc"] is Int)
     }
 
@@ -228,8 +240,10 @@ struct PublishEndToEndTests {
         #expect(config["json_attributes_topic"] as? String == "locate/van/attributes")
         #expect(config["availability_topic"] as? String == "locate/van/availability")
         #expect(config["source_type"] as? String == "gps" && config["unique_id"] as? String == "locate_locate_van_gps")
-        // Home Assistant 2025.10 deprecated object_id (gone in 2026.4) for default_entity_id, with the domain.
-        #expect(config["default_entity_id"] as? String == "device_tracker.locate_locate_van" && config["object_id"] == nil, "\(config)")
+        // object_id for Home Assistant before 2025.10 (2024.3 reads only that), default_entity_id for
+        // the later ones: the same entity id either way.
+        #expect(config["default_entity_id"] as? String == "device_tracker.locate_locate_van", "\(config)")
+        #expect(config["object_id"] as? String == "locate_locate_van", "\(config)")
         #expect((config["device"] as? [String: Any])?["identifiers"] as? [String] == ["locate_locate_van"])
         let attributes = try #require(subscriber.objects(on: "locate/van/attributes").first)
         // HA needs latitude and longitude as numbers, gps_accuracy a number.
@@ -375,6 +389,35 @@ struct PublishEndToEndTests {
         for time in times where !unique.contains(time) { unique.append(time) }
         #expect(unique == unique.sorted(), "\(unique)")
         #expect(Set(unique).count == 60, "every record arrived: \(unique.count)")
+    }
+
+    /// Home Assistant shows the state it has the moment availability says `online`: on a
+    /// re-allow, the fresh position goes first, so the one from before the revoke is never shown
+    /// as current; a revoke leaves the entity unavailable.
+    @Test func aReAllowSendsTheFreshPositionBeforeOnline() async throws {
+        let broker = try await MosquittoBroker()
+        let receiver = try await GpsdServer(track: "running")
+        let subscriber = try await Subscription(broker, "locate/van/#")
+        let settings = try SettingsHome.allowingAlways()
+        let publisher = try startLocate(
+            ["publish", "\(broker.url)/locate/van", "--as", "homeassistant", receiver.endpoint], settings: settings)
+        try await subscriber.process.stdout.wait(for: "positions") { subscriber.objects(on: "locate/van/attributes").count >= 2 }
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        try await subscriber.process.stdout.wait(for: "offline") {
+            subscriber.messages.last { $0.topic == "locate/van/availability" }?.payload == "offline"
+        }
+        let revoked = subscriber.messages.count
+        try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
+        try await subscriber.process.stdout.wait(for: "online again") {
+            subscriber.messages.dropFirst(revoked).contains { $0.topic == "locate/van/availability" && $0.payload == "online" }
+        }
+        let after = Array(subscriber.messages.dropFirst(revoked)).filter { !$0.payload.isEmpty }
+        let online = try #require(after.firstIndex { $0.topic == "locate/van/availability" && $0.payload == "online" })
+        let fresh = after.firstIndex { $0.topic == "locate/van/attributes" }
+        #expect(
+            fresh.map { $0 < online } == true, "the fresh position before online: \(after.map { "\($0.topic) \($0.payload.prefix(30))" })")
+        publisher.signal(SIGTERM)
+        #expect(try await publisher.waitForExit() == 0, "\(publisher.stderr.text)")
     }
 
     @Test func aRevokeDuringAnOutageHoldsBackWhatWasQueuedAndClearsTheRetainedPosition() async throws {
