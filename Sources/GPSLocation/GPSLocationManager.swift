@@ -261,7 +261,7 @@ public actor GPSLocationManager {
         ).run()
     }
 
-    /// ``requestLocation(accuracy:timeout:maxAge:statusHandler:)`` for a program whose thread
+    /// ``requestLocation(accuracy:minimumFix:timeout:maxAge:statusHandler:)`` for a program whose thread
     /// is its own, such as a command-line tool's main thread: the request runs on the calling
     /// thread, which blocks until it has the answer, with no Swift concurrency at all (the
     /// shortest way from a start to a fix: `locate --once`). Never call it from async code.
@@ -277,7 +277,7 @@ public actor GPSLocationManager {
     ///   - delivered: given the fix on this thread before the source keeps it, so that keeping
     ///     it never delays a program that shows it at once.
     /// - Returns: the first good enough fix, released.
-    /// - Throws: what ``requestLocation(accuracy:timeout:maxAge:statusHandler:)`` throws, and
+    /// - Throws: what ``requestLocation(accuracy:minimumFix:timeout:maxAge:statusHandler:)`` throws, and
     ///   ``GPSLocationError/invalidArgument(name:reason:)`` for a replaying manager.
     @available(*, noasync, message: "blocks the calling thread; use requestLocation in async code")
     @discardableResult
@@ -324,7 +324,7 @@ public actor GPSLocationManager {
         LocationEventUpdates(updates: liveUpdates(options), detector: detector)
     }
 
-    /// A replaying manager's ``requestLocation(accuracy:timeout:maxAge:statusHandler:)``: the
+    /// A replaying manager's ``requestLocation(accuracy:minimumFix:timeout:maxAge:statusHandler:)``: the
     /// track's first fix within `accuracy`, waiting for it as the track's pace says, at most
     /// `timeout` (a track's age means nothing now, so there is no `maxAge`). The replay's own
     /// thread keeps the deadline, as a request's thread keeps gpsd's.

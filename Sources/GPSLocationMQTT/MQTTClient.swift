@@ -27,7 +27,7 @@ public enum MQTTEvent: Sendable, Hashable {
 /// for its acknowledgement much longer than the broker has been taking (see ``patience``).
 ///
 /// The client runs on a thread of its own (libmosquitto's calls block); every method is safe
-/// from any thread or task. ``announce(_:)`` keeps a status message that is published again on
+/// from any thread or task. ``announce(_:inOrder:)`` keeps a status message that is published again on
 /// every connection (an `online` for a last will's `offline`).
 public final class MQTTClient: Sendable {
     /// How the client reaches the broker.
@@ -130,9 +130,11 @@ public final class MQTTClient: Sendable {
     /// Publishes `message` now (or as soon as connected) and again on every new connection,
     /// until another announcement for its topic replaces it. It needs no admission: it is a
     /// status (`online`, `offline`), never a position.
-    /// - Parameter inOrder: publish it now after the messages queued before it (not ahead of
-    ///   them, as an announcement otherwise goes): an `online` after the fresh position that
-    ///   makes it true, so that a consumer never shows an old one as current.
+    /// - Parameters:
+    ///   - message: the status, on its topic.
+    ///   - inOrder: publish it now after the messages queued before it (not ahead of them, as
+    ///     an announcement otherwise goes): an `online` after the fresh position that makes it
+    ///     true, so that a consumer never shows an old one as current.
     public func announce(_ message: MQTTMessage, inOrder: Bool = false) {
         state.withLock { state in
             state.announcements.removeAll { $0.topic == message.topic }

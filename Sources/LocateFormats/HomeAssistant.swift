@@ -1,4 +1,4 @@
-package import LocateSupport
+import LocateSupport
 
 /// Home Assistant's MQTT `device_tracker`, written here only: the JSON attributes of a position
 /// (what its `json_attributes_topic` takes: `latitude`, `longitude`, `gps_accuracy` make the
