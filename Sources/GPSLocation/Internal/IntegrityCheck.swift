@@ -15,17 +15,32 @@ struct IntegrityCheck {
     /// The most receivers kept (a fleet's devices in one stream are few; a hostile one is bounded).
     static let maximumDevices = 64
 
-    private var previous: [String: Location] = [:]
+    /// The last receiver's last fix (nearly every stream has one receiver: no hashing per fix),
+    /// and the others' by device.
+    private var last: Reference?
+    private var others: [String: Location] = [:]
+
+    /// A receiver's last fix (a struct, not a tuple: no generic tuple witnesses per fix).
+    private struct Reference {
+        let device: String
+        let location: Location
+    }
 
     /// The integrity of `location`, which becomes its receiver's reference for the next fix.
     mutating func check(_ location: Location) -> Location.Integrity {
         let device = location.device ?? ""
-        defer {
-            if previous[device] == nil, previous.count >= Self.maximumDevices { previous.removeAll(keepingCapacity: true) }
-            previous[device] = location
+        let before: Location?
+        if let last, last.device == device {
+            before = last.location
+        } else {
+            if let last {
+                if others.count >= Self.maximumDevices { others.removeAll(keepingCapacity: true) }
+                others[last.device] = last.location
+            }
+            before = others.removeValue(forKey: device)
         }
-        guard let before = previous[device] else { return .ok }
-        return Self.integrity(of: location, after: before)
+        last = Reference(device: device, location: location)
+        return before.map { Self.integrity(of: location, after: $0) } ?? .ok
     }
 
     /// The integrity of `location` after `before`.
@@ -33,7 +48,8 @@ struct IntegrityCheck {
         guard let time = location.time, let earlier = before.time else { return .ok }
         let elapsed = time.timeIntervalSince(earlier)
         if elapsed < -timeStepBack { return .suspect(.timeBackwards) }
-        let distance = location.distance(from: before)
+        // The sphere is plenty for bounds this wide, and costs a fraction of the ellipsoid per fix.
+        let distance = location.greatCircleDistance(to: before)
         let errors = (location.horizontalAccuracy ?? 50) + (before.horizontalAccuracy ?? 50)
         let span = max(abs(elapsed), 1)
         if distance > fastestMove * span + 3 * errors + 200 { return .suspect(.jump) }

@@ -35,7 +35,14 @@ final class GPSDMessageDecoder {
     private var dilutions = (vdop: Double?.none, pdop: Double?.none, tdop: Double?.none, gdop: Double?.none)
     /// The latest true heading (ATT), its device and when it came: it goes with the fixes that
     /// follow it from that device for `skyLifetime`, as a sky view does.
-    private var heading: (degrees: Double, device: [UInt8], received: ContinuousClock.Instant)?
+    private var heading: Heading?
+
+    /// A true heading, the device it was of and when it came.
+    private struct Heading {
+        let degrees: Double
+        let device: [UInt8]
+        let received: ContinuousClock.Instant
+    }
     /// Each receiver's fixes checked against the one before (``Location/integrity``).
     private var integrity = IntegrityCheck()
     /// The last device path and its text, so a stream of fixes from one receiver makes one string.
@@ -147,7 +154,7 @@ final class GPSDMessageDecoder {
 
     private func noteHeading() {
         guard let degrees = Plausible.value(data.pointee.attitude.heading, in: Plausible.course) else { return }
-        heading = (degrees, deviceBytes(), .now)
+        heading = Heading(degrees: degrees, device: deviceBytes(), received: .now)
     }
 
     /// The satellites of the latest sky view, when it is of the current message's device and
@@ -187,8 +194,9 @@ final class GPSDMessageDecoder {
         func altitude(_ value: Double) -> Double? {
             mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
         }
-        let isRecent = { (device: [UInt8], received: ContinuousClock.Instant) in
-            device == self.deviceBytes() && received.duration(to: .now) <= Self.skyLifetime
+        let now = ContinuousClock.now
+        let isRecent = { (of: [UInt8], received: ContinuousClock.Instant) in
+            of == device && received.duration(to: now) <= Self.skyLifetime
         }
         let sky = self.sky.map { isRecent($0.device, $0.received) } ?? false
         let details = Location.Details(
