@@ -133,7 +133,7 @@ public final class ConsentStore: AuthorizationSource {
         let files = try SettingsFiles(paths, signatures: signatures)
         let resolved = ConsentSettings(user: files.user, policy: files.policy, app: app)
         state.withLock { $0.loaded = (signatures, files, resolved) }
-        if purging, resolved.decision.isRefusal {
+        if purging, Self.isRefusal(resolved.decision) {
             purgeCache()
         } else if purging, resolved.decision.accuracy == .reducedAccuracy {
             // Precise location switched off: a precise fix kept from before must not stay.
@@ -293,7 +293,7 @@ public final class ConsentStore: AuthorizationSource {
         else { return }
         // A keep killed before its rename left its temporary file (a fix): it goes too.
         directory.removeTemporaries(of: LastFixCache.fileName)
-        if decision.isRefusal {
+        if Self.isRefusal(decision) {
             directory.remove(LastFixCache.fileName)
         } else if decision == authorization.decision {
             LastFixCache.store(location, in: directory)
@@ -387,7 +387,7 @@ public final class ConsentStore: AuthorizationSource {
 
     /// Whether `decision` lets a monitor's state be kept: authorized, precise.
     private static func keepsMonitors(_ decision: AuthorizationDecision) -> Bool {
-        !decision.isRefusal && decision.accuracy == .fullAccuracy
+        !Self.isRefusal(decision) && decision.accuracy == .fullAccuracy
             && (decision.status == .authorizedWhenInUse || decision.status == .authorizedAlways)
     }
 
@@ -402,6 +402,13 @@ public final class ConsentStore: AuthorizationSource {
     /// The monitors' directory, when there is one (`nil`: none, and none made); it must be the
     /// user's alone.
     /// - Throws: `GPSLocationError.invalidSettings` when it is not.
+    /// Location refused outright (services off, restricted, denied), not just unavailable to
+    /// this process now: what was kept from before (the last fix, a monitor's states) must not
+    /// outlive it.
+    private static func isRefusal(_ decision: AuthorizationDecision) -> Bool {
+        !decision.locationServicesEnabled || decision.status == .restricted || decision.status == .denied
+    }
+
     private func monitorsDirectory(create: Bool) throws(GPSLocationError) -> DirectoryHandle? {
         guard let path = paths.monitorsDirectory else { return nil }
         do throws(DirectoryHandle.Failure) {

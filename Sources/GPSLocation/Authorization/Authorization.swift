@@ -75,11 +75,6 @@ public struct AuthorizationDecision: Sendable, Hashable {
         invalidSettings = problem
     }
 
-    /// Location is refused outright (services off, restricted, denied), not just unavailable to
-    /// this process now: what was kept from before must not outlive it.
-    public var isRefusal: Bool {
-        !locationServicesEnabled || status == .restricted || status == .denied
-    }
 }
 
 /// The authorization in force for this process now: a decision (``AuthorizationDecision``),
