@@ -38,8 +38,12 @@ struct ReceiverDetailsEndToEndTests {
         #expect(records.count >= 25)
         #expect(reports.count >= 30, "gpsd's TPVs: \(reports.count): \(watcher.stdout.text.prefix(3000))")
         var fixTypes = Set<String>()
+        var previousTime: String?
         for record in records {
             let time = try #require(record["time"] as? String)
+            // gpsfake plays the track in a loop: where it starts again, time steps back (a join).
+            let isJoin = previousTime.map { time < $0 } ?? false
+            previousTime = time
             let candidates = reports.filter { $0.tpv["time"] as? String == time }
             let matching = candidates.contains { report in
                 func same(_ key: String, _ value: Any?, within tolerance: Double) -> Bool {
@@ -60,7 +64,7 @@ struct ReceiverDetailsEndToEndTests {
             }
             #expect(matching, "\(record) against gpsd's \(candidates.map(\.tpv))")
             if let fix = record["fix"] as? String { fixTypes.insert(fix) }
-            #expect(record["integrity"] as? String == "ok", "\(record)")
+            #expect(record["integrity"] as? String == (isJoin ? "suspect" : "ok"), "\(record)")
         }
         #expect(fixTypes.count >= 3, "several GGA qualities came through: \(fixTypes)")
     }
