@@ -12,7 +12,7 @@ struct ReceiverDetailsEndToEndTests {
     ]
 
     @Test func everyKeyIsWhatGpsdReports() async throws {
-        let gpsd = try await GpsdServer(track: "survey")
+        let gpsd = try await GpsdServer(track: "survey", cycle: 0.1)
         // gpspipe watching from before locate to after it: it ends by itself after enough lines,
         // so that its output is all written.
         let watcher = try RunningProcess(URL(fileURLWithPath: "/usr/bin/gpspipe"), ["-w", "-n", "250", gpsd.endpoint])
@@ -70,7 +70,7 @@ struct ReceiverDetailsEndToEndTests {
     }
 
     @Test func minFixWaitsForRTKAndOtherwiseTimesOutWithTheBestSeen() async throws {
-        let survey = try await GpsdServer(track: "survey")
+        let survey = try await GpsdServer(track: "survey", cycle: 0.1)
         let fixed = try await runLocate(["--once", "--json", "--min-fix", "rtk_fixed", survey.endpoint], timeout: 60)
         let fixedType = try jsonObject(fixed.stdout)["fix"] as? String
         #expect(fixed.status == 0 && fixedType == "rtk_fixed", "\(fixed.stdout) \(fixed.stderr)")
@@ -89,7 +89,7 @@ struct ReceiverDetailsEndToEndTests {
     /// A dilution or an RTK status tells where a receiver is about as well as a position does:
     /// under reduced accuracy every one of them is null, and `--min-fix` waits for nothing.
     @Test func reducedAccuracyRevealsNoneOfIt() async throws {
-        let survey = try await GpsdServer(track: "survey")
+        let survey = try await GpsdServer(track: "survey", cycle: 0.1)
         let settings = try SettingsHome(user: "[location]\nauthorization = always\naccuracy = reduced\n")
         let run = try await runLocate(
             ["--once", "--json", "--min-fix", "rtk_fixed", "--timeout", "20", survey.endpoint], settings: settings)
@@ -131,7 +131,7 @@ struct ReceiverDetailsEndToEndTests {
     /// `locate status` says how far this machine's clock is from the receiver's: the bundled
     /// tracks are of 2026-01-01, so it is far, and said.
     @Test func statusShowsTheClockOffset() async throws {
-        let survey = try await GpsdServer(track: "survey")
+        let survey = try await GpsdServer(track: "survey", cycle: 0.1)
         let status = try await runLocate(["status", "--json", survey.endpoint])
         let facts = try jsonObject(status.stdout)
         let offset = try #require(facts["clock_offset"] as? Double, "\(status.stdout)")
