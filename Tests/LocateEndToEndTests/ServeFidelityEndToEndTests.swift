@@ -82,7 +82,11 @@ struct ServeFidelityEndToEndTests {
             .once("?VERSION;", lines: 2),
             .once("?FOO;", lines: 2),
             .once(#"?WATCH={"enable":true,"json":true};?POLL;"#, lines: 4),
-        ]
+        ].filter { item in
+            // gpsd sends the survey pole's TOFF only now and then (seven sentences an epoch): the
+            // runner's track covers the pps watch.
+            track == "running" || !item.request.contains(#""pps":true"#)
+        }
         try await withThrowingTaskGroup(of: (String, Answer, Answer).self) { group in
             for item in cases {
                 group.addTask {
