@@ -178,10 +178,8 @@ package enum PeerProcess {
     }
 
     private static func readLink(_ path: String) -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
+        guard case .success(let text) = linkText(of: path), !text.isEmpty else { return nil }
+        return text
     }
 
     /// A small file of `/proc`, whole (a few MB at most for the socket tables); empty when unreadable.

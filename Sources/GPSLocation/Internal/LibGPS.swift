@@ -27,22 +27,38 @@ final class GPSDMessageDecoder {
     /// gps_data_t is about 24 KB: one stable heap copy, parsed into for every message.
     private let data: UnsafeMutablePointer<gps_data_t>
     private var satellitesUsed: Int?
-    /// The latest sky view's satellites, the device it was of and when it came. gpsd sends one
-    /// an epoch; a view older than `skyLifetime`, or of another device, goes with no fix.
-    private var sky: (satellites: [Satellite], device: [UInt8], received: ContinuousClock.Instant)?
+    /// The latest sky view: its satellites and dilutions. gpsd sends one an epoch; a view older
+    /// than `skyLifetime`, or of another device, goes with no fix.
+    private var sky: SkyView?
     private var hdop: Double?
-    /// The other dilutions of the latest sky view.
-    private var dilutions = (vdop: Double?.none, pdop: Double?.none, tdop: Double?.none, gdop: Double?.none)
-    /// The latest true heading (ATT), its device and when it came: it goes with the fixes that
-    /// follow it from that device for `skyLifetime`, as a sky view does.
+    /// The latest true heading (ATT): it goes with the fixes that follow it as a sky view does.
     private var heading: Heading?
 
-    /// A true heading, the device it was of and when it came.
-    private struct Heading {
-        let degrees: Double
+    /// Which device a report was of and when it came: it goes with that device's fixes that
+    /// follow it within `skyLifetime`.
+    private struct Origin {
         let device: [UInt8]
         let received: ContinuousClock.Instant
+
+        func isCurrent(for device: [UInt8], at now: ContinuousClock.Instant) -> Bool {
+            self.device == device && received.duration(to: now) <= GPSDMessageDecoder.skyLifetime
+        }
     }
+
+    private struct SkyView {
+        let satellites: [Satellite]
+        let vdop: Double?
+        let pdop: Double?
+        let tdop: Double?
+        let gdop: Double?
+        let origin: Origin
+    }
+
+    private struct Heading {
+        let degrees: Double
+        let origin: Origin
+    }
+
     /// Each receiver's fixes checked against the one before (``Location/integrity``).
     private var integrity = IntegrityCheck()
     /// The last device path and its text, so a stream of fixes from one receiver makes one string.
@@ -68,9 +84,6 @@ final class GPSDMessageDecoder {
         if PollResponse.isPoll(buffer[range]) {
             return decodePoll(buffer[range])
         }
-        if let repaired = GPSDQuirks.repairedAttitude(buffer[range]) {
-            return decode(bytes: repaired[...])
-        }
         let status = buffer.withUnsafeMutableBytes { raw in
             // The buffer holds at least the NUL written above, so it has an address.
             guard let base = raw.baseAddress else { return Int32(-1) }
@@ -78,7 +91,10 @@ final class GPSDMessageDecoder {
             var end: UnsafePointer<CChar>?
             return libgps_json_unpack(base.assumingMemoryBound(to: CChar.self) + range.lowerBound, data, &end)
         }
-        return status == 0 ? report() : .other
+        if status == 0 { return report() }
+        // Only a line libgps refused is looked at again: gpsd 3.22's broken ATT (GPSDQuirks).
+        if let repaired = GPSDQuirks.repairedAttitude(buffer[range]) { return decode(bytes: repaired[...]) }
+        return .other
     }
 
     /// Decodes one message given as JSON text, exactly as if gpsd had sent it.
@@ -132,10 +148,6 @@ final class GPSDMessageDecoder {
         satellitesUsed = Plausible.satellites.contains(used) ? used : nil
         let dop = data.pointee.dop
         hdop = Plausible.value(dop.hdop, in: Plausible.dilution)
-        dilutions = (
-            Plausible.value(dop.vdop, in: Plausible.dilution), Plausible.value(dop.pdop, in: Plausible.dilution),
-            Plausible.value(dop.tdop, in: Plausible.dilution), Plausible.value(dop.gdop, in: Plausible.dilution)
-        )
         // libgps clears the whole view for each SKY and counts only the satellites with a PRN,
         // wherever they are in it: every entry is looked at, and one gpsd numbers outside NMEA's
         // PRNs (0: not known) is left out.
@@ -149,19 +161,15 @@ final class GPSDMessageDecoder {
                     signalStrength: Plausible.value(satellite.ss, in: Satellite.signalStrengths), isUsed: satellite.used)
             }
         }
-        sky = (satellites, deviceBytes(), .now)
+        sky = SkyView(
+            satellites: satellites, vdop: Plausible.value(dop.vdop, in: Plausible.dilution),
+            pdop: Plausible.value(dop.pdop, in: Plausible.dilution), tdop: Plausible.value(dop.tdop, in: Plausible.dilution),
+            gdop: Plausible.value(dop.gdop, in: Plausible.dilution), origin: Origin(device: deviceBytes(), received: .now))
     }
 
     private func noteHeading() {
         guard let degrees = Plausible.value(data.pointee.attitude.heading, in: Plausible.course) else { return }
-        heading = Heading(degrees: degrees, device: deviceBytes(), received: .now)
-    }
-
-    /// The satellites of the latest sky view, when it is of the current message's device and
-    /// recent; none otherwise (a receiver whose SKY stopped, or libgps refused the last one).
-    private func currentSatellites(device: [UInt8]) -> [Satellite] {
-        guard let sky, sky.received.duration(to: .now) <= Self.skyLifetime, sky.device == device else { return [] }
-        return sky.satellites
+        heading = Heading(degrees: degrees, origin: Origin(device: deviceBytes(), received: .now))
     }
 
     /// The device path of the last message, as bytes.
@@ -194,17 +202,15 @@ final class GPSDMessageDecoder {
         func altitude(_ value: Double) -> Double? {
             mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
         }
+        // The sky view and heading of this fix's device, when recent: a receiver whose SKY
+        // stopped, or whose last one libgps refused, has none.
         let now = ContinuousClock.now
-        let isRecent = { (of: [UInt8], received: ContinuousClock.Instant) in
-            of == device && received.duration(to: now) <= Self.skyLifetime
-        }
-        let sky = self.sky.map { isRecent($0.device, $0.received) } ?? false
+        let view = sky.flatMap { $0.origin.isCurrent(for: device, at: now) ? $0 : nil }
         let details = Location.Details(
-            fix: Self.fixType(status: fix.status), vdop: sky ? dilutions.vdop : nil, pdop: sky ? dilutions.pdop : nil,
-            tdop: sky ? dilutions.tdop : nil, gdop: sky ? dilutions.gdop : nil,
+            fix: Self.fixType(status: fix.status), vdop: view?.vdop, pdop: view?.pdop, tdop: view?.tdop, gdop: view?.gdop,
             xAccuracy: Plausible.value(fix.epx, in: Plausible.error), yAccuracy: Plausible.value(fix.epy, in: Plausible.error),
             timeAccuracy: Plausible.value(fix.ept, in: Plausible.error),
-            heading: heading.flatMap { isRecent($0.device, $0.received) ? $0.degrees : nil },
+            heading: heading.flatMap { $0.origin.isCurrent(for: device, at: now) ? $0.degrees : nil },
             magneticVariation: Plausible.value(fix.magnetic_var, in: Plausible.magneticVariation),
             geoidSeparation: Plausible.value(fix.geoid_sep, in: Plausible.geoidSeparation))
         var location = Location(
@@ -215,7 +221,7 @@ final class GPSDMessageDecoder {
             speed: Plausible.value(fix.speed, in: Plausible.speed), speedAccuracy: Plausible.value(fix.eps, in: Plausible.error),
             course: Plausible.value(fix.track, in: Plausible.course), courseAccuracy: Plausible.value(fix.epd, in: Plausible.error),
             climb: Plausible.value(fix.climb, in: Plausible.climb), hdop: hdop,
-            mode: mode, satellitesUsed: satellitesUsed, satellites: currentSatellites(device: device),
+            mode: mode, satellitesUsed: satellitesUsed, satellites: view?.satellites ?? [],
             device: devicePath(device), source: .gpsd, details: details)
         location.integrity = integrity.check(location)
         return .fix(location)
