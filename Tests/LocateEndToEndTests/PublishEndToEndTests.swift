@@ -564,9 +564,10 @@ struct PublishEndToEndTests {
         // Kept to the end: the settings go with it, and a run whose settings vanish is no longer authorized.
         let settings = try SettingsHome.allowingAlways()
         let publisher = try startLocate(
-            ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "1", "--count", "3"],
+            ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "0.25", "--count", "3"],
             settings: settings)
-        // The first two (which may go together, if the connection took a while), then the stall before the third.
+        // The first two (which may go together, if the connection took a while), then the stall before the third,
+        // 4 s later: room for a loaded machine to pass the second to the subscriber and stop the broker.
         try await subscriber.process.stdout.wait(for: "two records") { subscriber.messages.count >= 2 }
         broker.signal(SIGSTOP)
         defer { broker.signal(SIGCONT) }

@@ -9,11 +9,16 @@ struct OwnTracksTests {
     @Test func aWrittenLocationReadsBackTheSame() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            func some(_ range: ClosedRange<Int>) -> Int? { Bool.random(using: &generator) ? Int.random(in: range, using: &generator) : nil }
+            // OwnTracks leaves out a zero (the apps' "not known"), so a written zero reads back as nil: none is drawn.
+            func some(_ range: ClosedRange<Int>) -> Int? {
+                guard Bool.random(using: &generator) else { return nil }
+                let value = Int.random(in: range, using: &generator)
+                return value == 0 ? nil : value
+            }
             let written = OwnTracks.Location(
                 latitude: (Double.random(in: -90...90, using: &generator) * 1e7).rounded() / 1e7,
                 longitude: (Double.random(in: -180...180, using: &generator) * 1e7).rounded() / 1e7,
-                time: some(0...4_000_000_000), accuracy: some(1...5_000), altitude: some(-400...9_000), verticalAccuracy: some(1...500),
+                time: some(1...4_000_000_000), accuracy: some(1...5_000), altitude: some(-400...9_000), verticalAccuracy: some(1...500),
                 velocity: some(1...300), course: some(1...359))
             let text = OwnTracks.locationMessage(written, trackerID: "vn", createdAt: 1_700_000_000)
             let members = try #require(FlatJSON.parse(Array(text.utf8)), "\(text)")
