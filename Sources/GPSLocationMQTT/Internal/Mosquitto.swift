@@ -47,14 +47,14 @@ struct MosquittoLibrary {
 
     /// The library, opened and initialized (`mosquitto_lib_init`), or why it cannot be.
     static let loaded: Result<MosquittoLibrary, MQTTError> = {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            return .failure(.unusable("cannot load \(soname) (install libmosquitto1): \(reason)"))
+        let shared: DynamicLibrary
+        do throws(DynamicLibrary.Failure) {
+            shared = try DynamicLibrary([soname], package: "libmosquitto1")
+        } catch {
+            return .failure(.unusable(error.description))
         }
-        // Kept open: its OpenSSL cannot be unloaded safely once started.
         func symbol<Function>(_ name: String, as type: Function.Type) throws(MQTTError) -> Function {
-            guard let address = dlsym(handle, name) else { throw .unusable("\(soname) has no \(name)") }
-            return unsafeBitCast(address, to: type)
+            do throws(DynamicLibrary.Failure) { return try shared.symbol(name, as: type) } catch { throw .unusable(error.description) }
         }
         do throws(MQTTError) {
             let library = MosquittoLibrary(

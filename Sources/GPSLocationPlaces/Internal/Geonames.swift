@@ -1,6 +1,7 @@
 internal import CGeonames
 import GPSLocation
 import Glibc
+import LocateSupport
 
 // The libgeonames boundary: the only Swift file that touches libgeonames and the GLib values it
 // returns. libgeonames is opened with dlopen, only to build the place index (PlaceIndexBuilder) when
@@ -18,14 +19,18 @@ enum GeonamesLibrary {
     ///   not in the layout this build knows (`(sssssssudd)`: id, name, first-level division code
     ///   and name, country code and name, time zone, population, latitude, longitude).
     static func readPlaces() throws(GPSLocationError) -> (places: [PlaceRecord], libraryPath: String) {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw .placeDataUnavailable(
-                reason: "cannot load \(soname) (install libgeonames0): " + (dlerror().map { String(cString: $0) } ?? "unknown error"))
+        let shared: DynamicLibrary
+        do throws(DynamicLibrary.Failure) {
+            shared = try DynamicLibrary([soname], package: "libgeonames0")
+        } catch {
+            throw .placeDataUnavailable(reason: error.description)
         }
-        // Kept open: GLib cannot be unloaded safely once it has started.
         func symbol<Function>(_ name: String, as type: Function.Type) throws(GPSLocationError) -> Function {
-            guard let address = dlsym(handle, name) else { throw .placeDataUnavailable(reason: "\(soname) has no \(name)") }
-            return unsafeBitCast(address, to: type)
+            do throws(DynamicLibrary.Failure) {
+                return try shared.symbol(name, as: type)
+            } catch {
+                throw .placeDataUnavailable(reason: error.description)
+            }
         }
         let count = try symbol("geonames_get_n_cities", as: CGeonames_get_n_cities.self)
         let city = try symbol("geonames_get_city", as: CGeonames_get_city.self)

@@ -1,6 +1,7 @@
 internal import CNetCDF
 import GPSLocation
 import Glibc
+import LocateSupport
 
 // The libnetcdf boundary: the only Swift file that touches libnetcdf. It is opened with dlopen,
 // only to build the place index (PlaceIndexBuilder, through BorderData) when the cached one is
@@ -28,15 +29,19 @@ enum NetCDFLibrary {
     /// - Throws: `GPSLocationError.placeDataUnavailable` when libnetcdf cannot be loaded or the
     ///   file cannot be opened or read.
     static func readTags(_ tags: [String], path: String) throws(GPSLocationError) -> (tags: [String: PackedTag], libraryPath: String) {
-        guard let (handle, name) = sonames.lazy.compactMap({ name in dlopen(name, RTLD_NOW | RTLD_LOCAL).map { ($0, name) } }).first
-        else {
-            throw .placeDataUnavailable(
-                reason: "cannot load \(sonames[0]) (install libnetcdf19): " + (dlerror().map { String(cString: $0) } ?? "unknown error"))
+        let shared: DynamicLibrary
+        do throws(DynamicLibrary.Failure) {
+            shared = try DynamicLibrary(sonames, package: "libnetcdf19")
+        } catch {
+            throw .placeDataUnavailable(reason: error.description)
         }
-        // Kept open: HDF5 registers handlers at exit, so it cannot be unloaded safely.
+        let name = shared.soname
         func symbol<Function>(_ symbolName: String, as type: Function.Type) throws(GPSLocationError) -> Function {
-            guard let address = dlsym(handle, symbolName) else { throw .placeDataUnavailable(reason: "\(name) has no \(symbolName)") }
-            return unsafeBitCast(address, to: type)
+            do throws(DynamicLibrary.Failure) {
+                return try shared.symbol(symbolName, as: type)
+            } catch {
+                throw .placeDataUnavailable(reason: error.description)
+            }
         }
         let open = try symbol("nc_open", as: CNetCDF_open.self)
         let close = try symbol("nc_close", as: CNetCDF_close.self)
