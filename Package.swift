@@ -28,6 +28,9 @@ let package = Package(
         // read gmt-dcw's borders into its place index (apt libnetcdf-dev, or libnetcdf19; nothing
         // is linked, so a run that only reads the index never loads libnetcdf or HDF5).
         .systemLibrary(name: "CNetCDF"),
+        // C: the types of libsqlite3's functions, which LocateStore opens with dlopen when a store is
+        // first opened (apt libsqlite3-dev; nothing is linked, so a run that keeps nothing never loads it).
+        .systemLibrary(name: "CSQLite"),
 
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
@@ -38,10 +41,14 @@ let package = Package(
         // reader beside its writer (the locate record's key table, OwnTracks), on the kit's floor.
         .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
 
+        // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
+        // destination), on the kit's floor; SQLite.swift is its one file of C.
+        .target(name: "LocateStore", dependencies: ["CSQLite", "LocateSupport"]),
+
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
         .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport", "LocateFormats"]),
         // The consent store every host uses by default.
-        .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport"]),
+        .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport", "LocateStore"]),
         // Places; a position-only client links none of it.
         .target(
             name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "CNetCDF", "LocateSupport"],
@@ -51,7 +58,7 @@ let package = Package(
 
         // MQTT: a client over libmosquitto that keeps a bounded queue through broker outages and
         // hands each message out only while its admission holds (internal, not a product).
-        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "LocateSupport"]),
+        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "LocateSupport", "LocateStore"]),
 
         // gpsd's protocol served to local programs, each through its own permission: the engine
         // of `locate serve` (its loop, clients' state machine behind a transport, peer
@@ -77,6 +84,7 @@ let package = Package(
         // Tests
         .testTarget(name: "LocateSupportTests", dependencies: ["LocateSupport"]),
         .testTarget(name: "LocateFormatsTests", dependencies: ["LocateFormats", "LocateSupport"]),
+        .testTarget(name: "LocateStoreTests", dependencies: ["LocateStore", "LocateSupport"]),
         .testTarget(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
@@ -86,7 +94,9 @@ let package = Package(
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(
             name: "LocateEndToEndTests",
-            dependencies: ["locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput", "AuthorizationFixtures"]),
+            dependencies: [
+                "locate", "GPSLocation", "GPSLocationMQTT", "LocateStore", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
+            ]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
         // An authorization source held in memory, for the library's and the app cases' tests (not a product).

@@ -26,3 +26,18 @@ extension LiveUpdates.Iterator {
         lastStamp.map { LocationAdmission(stamp: $0, authorization: session.authorization) }
     }
 }
+
+extension LiveUpdates.Iterator {
+    /// The admission of records made before this stream started (what a publisher's outbox on
+    /// disk kept from an earlier run): admitted while the authorization the stream has now
+    /// holds (any change, even one undone at once, ends it); `nil` when it does not authorize
+    /// now (denied, paused, services off), so that the host deletes those records unsent.
+    /// Ask ``LocationAdmission/isAdmittedPrecise`` for records of precise positions: under
+    /// reduced accuracy they must not go either.
+    public var admissionNow: LocationAdmission? {
+        let current = session.authorization.current
+        guard current.authorization.isAuthorized, !current.authorization.isPausedInBackground else { return nil }
+        return LocationAdmission(
+            stamp: ReleaseStamp(generation: current.generation, authorization: current.authorization), authorization: session.authorization)
+    }
+}

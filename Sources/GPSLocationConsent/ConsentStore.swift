@@ -1,5 +1,6 @@
 import FoundationEssentials
 public import GPSLocation
+import LocateStore
 import LocateSupport
 import Synchronization
 
@@ -307,6 +308,7 @@ public final class ConsentStore: AuthorizationSource {
     ///   keeps what it released); remove only a precise one.
     func purgeCache(keepingReduced: Bool = false) {
         purgeMonitors()
+        purgeOutbox()
         guard let directory = cacheDirectory(create: false) else { return }
         let lock = try? directory.lock(LastFixCache.lockName, exclusive: true)
         directory.removeTemporaries(of: LastFixCache.fileName)
@@ -389,6 +391,14 @@ public final class ConsentStore: AuthorizationSource {
     private static func keepsMonitors(_ decision: AuthorizationDecision) -> Bool {
         !Self.isRefusal(decision) && decision.accuracy == .fullAccuracy
             && (decision.status == .authorizedWhenInUse || decision.status == .authorizedAlways)
+    }
+
+    /// Deletes the positions waiting in `locate publish`'s outbox (the store in the state
+    /// directory) for this app, or every app's for the settings of all: whatever the outbox
+    /// kept under the authorization now refused, or now reduced, is never sent.
+    private func purgeOutbox() {
+        guard let directory = paths.stateDirectory else { return }
+        _ = try? Outbox.removePositions(directory: directory, app: app?.rawValue)
     }
 
     /// Removes every named monitor's state, under the monitors' lock.

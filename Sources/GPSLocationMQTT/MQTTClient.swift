@@ -11,6 +11,9 @@ public enum MQTTEvent: Sendable, Hashable {
     case connectionLost(String)
     /// The queue was full: this many of the oldest messages have been dropped so far, in all.
     case dropped(Int)
+    /// The outbox could not keep or forget messages (a full disk): they are still sent, but a
+    /// crash now would lose them, or send them again.
+    case outboxFailed(String)
 }
 
 /// An MQTT client that publishes through broker outages: messages wait in a bounded queue
@@ -26,6 +29,11 @@ public enum MQTTEvent: Sendable, Hashable {
 /// stops acknowledging gets no more: a message goes out only while none handed out waits
 /// for its acknowledgement much longer than the broker has been taking (see ``patience``).
 ///
+/// With an outbox (``MQTTConfiguration/outbox``), the queue is on disk too: each message is
+/// committed before it goes to the broker and deleted once acknowledged, a message whose
+/// admission says no is deleted at once (not when its turn comes), and what an earlier run
+/// left goes first (``restore(while:)``).
+///
 /// The client runs on a thread of its own (libmosquitto's calls block); every method is safe
 /// from any thread or task. ``announce(_:inOrder:)`` keeps a status message that is published again on
 /// every connection (an `online` for a last will's `offline`).
@@ -39,17 +47,21 @@ public final class MQTTClient: Sendable {
     private let wakeUp: WakeUp
     private let state = Mutex(State())
 
-    /// A message waiting for the broker, with the question of whether it may still go.
-    private struct Pending: Sendable {
-        let sequence: Int
-        let message: MQTTMessage
-        let admits: @Sendable () -> Bool
-    }
+    private typealias Pending = QueuedMessage
+    /// The outbox, opened by `start` and then the loop's alone.
+    private let durable = Mutex<DurableQueue?>(nil)
 
     /// What the host and the loop share.
     private struct State: ~Copyable {
-        /// Waiting messages are `queue[head...]`.
+        /// Waiting messages are `queue[head...]`; with an outbox, each of them is kept on disk.
         var queue: [Pending] = []
+        /// With an outbox: messages handed to the client and not yet kept.
+        var incoming: [Pending] = []
+        /// With an outbox: the admission of what an earlier run left, once the host gave it
+        /// (`.some(nil)`: not authorized, so its positions go), and whether it was read.
+        var restoreAdmission: (@Sendable () -> Bool)??
+        var isRestored = false
+        var storeFailures = 0
         var head = 0
         var nextSequence = 0
         /// Status messages published on every connection, one per topic, and those not sent yet.
@@ -70,7 +82,7 @@ public final class MQTTClient: Sendable {
         /// How many times ``admissionsChanged()`` was called.
         var admissionChanges = 0
 
-        var waiting: Int { queue.count - head }
+        var waiting: Int { queue.count - head + incoming.count }
 
         mutating func takeNext() -> Pending? {
             guard head < queue.count else { return nil }
@@ -100,6 +112,10 @@ public final class MQTTClient: Sendable {
     public func start() throws(MQTTError) {
         // A first handle checks the settings, so that a mistake is an error now, not a retry forever.
         _ = try MosquittoConnection(configuration)
+        if let outbox = configuration.outbox {
+            let queue = try DurableQueue(outbox, broker: configuration.broker)
+            durable.withLock { $0 = queue }
+        }
         let starts = state.withLock { state in
             guard !state.isRunning, !state.hasEnded else { return false }
             state.isRunning = true
@@ -114,10 +130,19 @@ public final class MQTTClient: Sendable {
 
     /// Queues `message`; it goes to the broker when connected, in order, if `admits()` still
     /// says yes at that moment (a message it refuses is dropped, and counted in ``heldBack``).
-    public func publish(_ message: MQTTMessage, while admits: @escaping @Sendable () -> Bool = { true }) {
+    /// - Parameter admits: whether the position `message` carries may still go; `nil` for a
+    ///   message that carries none (a status, a clear), which always may.
+    public func publish(_ message: MQTTMessage, while admits: (@Sendable () -> Bool)? = nil) {
+        let isDurable = configuration.outbox != nil
         let dropped = state.withLock { state -> Int? in
-            state.queue.append(Pending(sequence: state.nextSequence, message: message, admits: admits))
+            let pending = Pending(sequence: state.nextSequence, message: message, admits: admits)
             state.nextSequence += 1
+            // Kept on disk by the loop before it goes; the bound is the loop's to keep then.
+            if isDurable {
+                state.incoming.append(pending)
+                return nil
+            }
+            state.queue.append(pending)
             guard state.waiting > configuration.queueLimit else { return nil }
             _ = state.takeNext()
             state.dropped += 1
@@ -136,12 +161,15 @@ public final class MQTTClient: Sendable {
     ///     an announcement otherwise goes): an `online` after the fresh position that makes it
     ///     true, so that a consumer never shows an old one as current.
     public func announce(_ message: MQTTMessage, inOrder: Bool = false) {
+        let isDurable = configuration.outbox != nil
         state.withLock { state in
             state.announcements.removeAll { $0.topic == message.topic }
             state.announcements.append(message)
             state.unannounced.removeAll { $0.topic == message.topic }
             if inOrder {
-                state.queue.append(Pending(sequence: state.nextSequence, message: message, admits: { true }))
+                // Behind what was handed over before it: with an outbox, that waits in `incoming`.
+                let pending = Pending(sequence: state.nextSequence, message: message, admits: nil)
+                if isDurable { state.incoming.append(pending) } else { state.queue.append(pending) }
                 state.nextSequence += 1
             } else {
                 state.unannounced.append(message)
@@ -150,11 +178,25 @@ public final class MQTTClient: Sendable {
         wakeUp.signal()
     }
 
+    /// Gives the admission of what an earlier run left in the outbox (positions taken before this
+    /// run): it goes first, in order, while `admits` says yes; `nil` (location not authorized now,
+    /// or reduced) deletes those positions from disk, unsent. With an outbox, nothing is sent
+    /// until this is called, so that nothing overtakes what waited. Without one, it does nothing.
+    public func restore(while admits: (@Sendable () -> Bool)?) {
+        state.withLock { $0.restoreAdmission = .some(admits) }
+        wakeUp.signal()
+    }
+
+    /// How many times the outbox could not keep or forget messages (a full disk): not 0 means a
+    /// crash could have lost or repeated them.
+    public var outboxFailures: Int { state.withLock { $0.storeFailures } }
+
     /// Says that the admissions may have changed (an authorization changed, updates paused):
     /// a connection holding a message not acknowledged (at QoS 0: not written) whose admission
     /// now says no is dropped at once, with whatever libmosquitto and the socket still hold, and
     /// made again; messages not acknowledged are queued again at the head, and each goes out
-    /// only if its admission still says yes.
+    /// only if its admission still says yes. Every queued message its admission now refuses is
+    /// dropped at once (and deleted from the outbox).
     public func admissionsChanged() {
         state.withLock { $0.admissionChanges += 1 }
         wakeUp.signal()
@@ -249,15 +291,17 @@ public final class MQTTClient: Sendable {
                 admissionChanges = changes
                 // Only a connection that holds a message its admission now refuses: statuses, a
                 // clear, or records still admitted need no new one (and no will published for it).
-                if let current = link, current.inFlight.values.contains(where: { !$0.pending.admits() }) {
+                if let current = link, current.inFlight.values.contains(where: { !$0.pending.isAdmitted }) {
                     // Now, before anything else can be written: the reset takes libmosquitto's queue with it.
                     current.connection.abort()
                     requeue(current)
                     link = nil
                     nextAttempt = .now
-                    continue
                 }
+                dropRefused()
+                if link == nil { continue }
             }
+            keepIncoming()
             if let stop, ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
                 if link?.isUp == true, !state.withLock({ $0.isAbandoned }) { link?.connection.disconnect() }
                 break
@@ -276,7 +320,7 @@ public final class MQTTClient: Sendable {
                 continue
             }
             let patience = max(Self.patience, roundTrip * 4)
-            if current.isUp {
+            if current.isUp, state.withLock({ $0.isRestored }) || configuration.outbox == nil {
                 send(on: &current, stopping: stop != nil, patience: patience)
                 // Nothing left to wait for (no farewell, or none that could be sent): end now.
                 if current.farewell?.isEmpty == true {
@@ -294,6 +338,8 @@ public final class MQTTClient: Sendable {
             } else {
                 failure = "the connection was closed"
             }
+            var acknowledged: [Pending] = []
+            defer { forget(acknowledged) }
             for event in current.connection.takeEvents() {
                 switch event {
                 case .connected(nil):
@@ -304,7 +350,8 @@ public final class MQTTClient: Sendable {
                 case .connected(let refusal?):
                     failure = "the broker refused the connection: \(refusal)"
                 case .acknowledged(let id, let refused):
-                    if let since = current.inFlight.removeValue(forKey: id)?.since {
+                    if let (pending, since) = current.inFlight.removeValue(forKey: id) {
+                        acknowledged.append(pending)
                         let sample = since.duration(to: .now)
                         roundTrip = roundTrip == .zero ? sample : (roundTrip * 7 + sample) / 8
                         if refused { state.withLock { $0.refused += 1 } }
@@ -336,6 +383,81 @@ public final class MQTTClient: Sendable {
         }
         continuation.finish()
         for waiter in waiting { waiter.resume() }
+    }
+
+    // MARK: - The outbox, on the client's thread
+
+    /// With an outbox: reads what an earlier run left once the host gave its admission, then
+    /// keeps what was handed over since, in one commit, and queues it; past the bound, the
+    /// oldest go (from disk too). A message its admission refuses is not kept.
+    private func keepIncoming() {
+        guard let queue = durable.withLock({ $0 }) else { return }
+        let restore = state.withLock { state -> (@Sendable () -> Bool)?? in
+            guard !state.isRestored, let admission = state.restoreAdmission else { return nil }
+            return .some(admission)
+        }
+        if let restore {
+            let kept: [Pending]
+            do throws(MQTTError) {
+                kept = try queue.restore(while: restore)
+            } catch {
+                noteFailure(error)
+                kept = []
+            }
+            state.withLock { state in
+                state.queue.replaceSubrange(state.head..<state.head, with: kept)
+                state.isRestored = true
+            }
+        }
+        var incoming = state.withLock { state in
+            defer { state.incoming = [] }
+            return state.incoming
+        }
+        guard !incoming.isEmpty else { return }
+        let refused = incoming.filter { !$0.isAdmitted }.count
+        incoming.removeAll { !$0.isAdmitted }
+        do throws(MQTTError) { try queue.keep(&incoming) } catch { noteFailure(error) }
+        let (dropped, total) = state.withLock { state -> ([Pending], Int) in
+            state.heldBack += refused
+            state.queue += incoming
+            var dropped: [Pending] = []
+            while state.queue.count - state.head > configuration.queueLimit, let oldest = state.takeNext() { dropped.append(oldest) }
+            state.dropped += dropped.count
+            return (dropped, state.dropped)
+        }
+        guard !dropped.isEmpty else { return }
+        forget(dropped)
+        continuation.yield(.dropped(total))
+    }
+
+    /// Drops every queued message its admission refuses now (a revoke), from disk too.
+    private func dropRefused() {
+        let refused = state.withLock { state -> [Pending] in
+            let waiting = state.queue[state.head...]
+            let refused = waiting.filter { !$0.isAdmitted }
+            guard !refused.isEmpty else { return [] }
+            state.queue = waiting.filter(\.isAdmitted)
+            state.head = 0
+            state.heldBack += refused.count
+            let incoming = state.incoming.filter { !$0.isAdmitted }
+            state.incoming.removeAll { !$0.isAdmitted }
+            state.heldBack += incoming.count
+            return refused
+        }
+        forget(refused, scrubbing: true)
+    }
+
+    /// Deletes the rows of `messages` (acknowledged, dropped, refused).
+    /// - Parameter scrubbing: leave none of their bytes on disk (positions no longer admitted).
+    private func forget(_ messages: [Pending], scrubbing: Bool = false) {
+        guard !messages.isEmpty, let queue = durable.withLock({ $0 }) else { return }
+        do throws(MQTTError) { try queue.forget(messages, scrubbing: scrubbing) } catch { noteFailure(error) }
+    }
+
+    /// Counts and reports a failure of the outbox; the work goes on without it.
+    private func noteFailure(_ error: MQTTError) {
+        state.withLock { $0.storeFailures += 1 }
+        continuation.yield(.outboxFailed(error.description))
     }
 
     /// Not acknowledged: back to the head of the queue, in order, to be admitted again.
@@ -377,7 +499,7 @@ public final class MQTTClient: Sendable {
         let now = ContinuousClock.now
         if link.inFlight.values.contains(where: { $0.since + patience < now }) { return }
         while link.inFlight.count < configuration.window, let next = state.withLock({ $0.takeNext() }) {
-            guard next.admits() else {
+            guard next.isAdmitted else {
                 state.withLock { $0.heldBack += 1 }
                 continue
             }

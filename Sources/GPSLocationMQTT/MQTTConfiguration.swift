@@ -22,6 +22,9 @@ public struct MQTTConfiguration: Sendable, Hashable {
     public var will: MQTTMessage?
     /// The most messages kept while the broker cannot be reached; the oldest go first.
     public var queueLimit: Int
+    /// Where messages wait on disk for the broker, so that a restart, a crash or a power cut
+    /// loses none; `nil` keeps them in memory only.
+    public var outbox: MQTTOutbox?
     /// The most messages handed to the broker and not yet acknowledged (at QoS 0: not yet written).
     public var window: Int
     /// The first wait before connecting again; each failed attempt doubles it.
@@ -48,5 +51,25 @@ public struct MQTTConfiguration: Sendable, Hashable {
         self.window = max(1, window)
         self.reconnectDelay = reconnectDelay
         self.maximumReconnectDelay = maximumReconnectDelay
+    }
+}
+
+/// The outbox on disk of an ``MQTTClient``: the user's store in a private state directory
+/// (`$XDG_STATE_HOME/locate/store.sqlite`), one queue per broker, topic and app.
+///
+/// A message is committed to it (with the disk's word) before it goes to the broker and deleted
+/// once the broker acknowledged it (at QoS 0: once written); the next client of the same broker,
+/// topic and app sends what is left first, in order (``MQTTClient/restore(while:)``). A position
+/// whose admission says no is deleted at once, never sent, after any restart.
+public struct MQTTOutbox: Sendable, Hashable {
+    /// The private state directory the store is in.
+    public var directory: String
+    /// Whose permission the positions were taken under: a revoke of this app deletes them.
+    public var app: String
+
+    /// The outbox in `directory` for `app`.
+    public init(directory: String, app: String) {
+        self.directory = directory
+        self.app = app
     }
 }

@@ -39,12 +39,19 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidURL(String)
     /// A setting libmosquitto refused (a CA file it cannot read), or a resource the system refused.
     case unusable(String)
+    /// The outbox's store cannot be used: a file or directory that is not the user's alone, a
+    /// file that is not the store, a library missing. Nothing was read or written.
+    case outboxRefused(String)
+    /// The outbox's disk is full or failing: a message could not be kept (it is still sent).
+    case outboxFailed(String)
 
     /// The words for a message.
     public var description: String {
         switch self {
         case .invalidURL(let reason): "not an MQTT broker URL: \(reason)"
         case .unusable(let reason): "MQTT: \(reason)"
+        case .outboxRefused(let reason): "the outbox cannot be used: \(reason)"
+        case .outboxFailed(let reason): "the outbox cannot keep what waits: \(reason)"
         }
     }
 }

@@ -123,6 +123,8 @@ struct CommandLineOptions: Sendable {
     var qos = MQTTQoS.atLeastOnce
     var retain = false
     var mqttVersion = MQTTConfiguration.ProtocolVersion.v311
+    /// `--outbox-limit N`, for `publish`: the most records kept waiting for the broker.
+    var outboxLimit = MQTTConfiguration.defaultQueueLimit
     /// `--listen`, for `serve`, in order (none: the default address).
     var listen: [GPSDService.Address] = []
     /// `--nmea`, for `serve`: Unix sockets of plain NMEA.

@@ -69,7 +69,7 @@ struct SubscribedRecords: DeviceRecordSource {
                         StandardStreams.diagnose(UntrustedText.visible("\(reason); trying again (the broker keeps the messages meanwhile)"))
                     }
                     lastFailure = reason
-                case .dropped:
+                case .dropped, .outboxFailed:
                     break
                 }
             }

@@ -18,7 +18,7 @@ enum HelpPages {
                        locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points
                        locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]
                        locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]
-                       locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]
+                       locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--region ...] [follow options] [host[:port[:device]]]
                        locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]
                        locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
                        locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
@@ -114,6 +114,9 @@ enum HelpPages {
                   --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
+                  --outbox-limit N          (publish) Keep at most N records waiting for the broker (default 10000),
+                                            on disk in the outbox; past it the oldest are dropped, said on stderr,
+                                            and the status is not 0.
                   --subscribe URL           (monitor, visits; with --by and --name) Read the fleet's records from
                                             mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after
                                             --name, so a restart resumes where it stopped.
@@ -200,6 +203,12 @@ enum HelpPages {
                                             ~/.local/state/locate/monitors/NAME); kept only while location is
                                             allowed precisely, removed (every monitor's) by locate permission deny
                                             and reset and by reduced accuracy.
+                  $XDG_STATE_HOME/locate/store.sqlite
+                                            The outbox of locate publish (default
+                                            ~/.local/state/locate/store.sqlite, SQLite): records waiting for their
+                                            broker, each committed before it is sent and deleted once acknowledged,
+                                            sent first by the next run to the same broker, topic and app; positions
+                                            deleted (their bytes too) by a revoke, reduced accuracy or services off.
                   $XDG_CACHE_HOME/locate/places.index
                                             The places of libgeonames, tzdata and iso-codes in a compact form, built
                                             on first use of place names and again after any of them changes; the
@@ -518,7 +527,7 @@ enum HelpPages {
                 OVERVIEW: Publish the position to an MQTT broker (OwnTracks, Home Assistant or JSON), through
                           outages, under the permission.
 
-                USAGE: locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]
+                USAGE: locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--region ...] [follow options] [host[:port[:device]]]
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
@@ -551,6 +560,9 @@ enum HelpPages {
                   --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
+                  --outbox-limit N          (publish) Keep at most N records waiting for the broker (default 10000),
+                                            on disk in the outbox; past it the oldest are dropped, said on stderr,
+                                            and the status is not 0.
                   --mqtt-version V          (publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1
                                             (the default) or 5.
                   -V, --version             Show the version and the libgps it was built with.
@@ -561,10 +573,12 @@ enum HelpPages {
                                             after a position, every record taken by the broker.
                   64                        A broker URL, format or option that does not go with publish.
                   69                        Records the broker never took (away, refused, TLS failed, dropped by the
-                                            queue's bound), or gpsd unreachable.
+                                            outbox's bound; those kept go first next run), or gpsd unreachable.
+                  74                        The outbox's disk failed (full): records went on, but a crash could have
+                                            lost them.
                   77                        Location not authorized: a status was published, never a position.
-                  78                        A settings or policy file, or the [mqtt] password-file, is unusable or
-                                            not private.
+                  78                        A settings or policy file, the [mqtt] password-file, or the outbox's
+                                            store is unusable, not private, or not the store.
 
                 More: man locate-publish; every status, file and command: locate --help.
                 """#

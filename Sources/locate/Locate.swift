@@ -300,7 +300,8 @@ enum Locate {
             do throws(PublishCommand.SetupError) {
                 client = try PublishCommand.client(
                     broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion,
-                    will: format.will)
+                    will: format.will, outbox: store.paths.stateDirectory.map { MQTTOutbox(directory: $0, app: store.appName ?? "") },
+                    limit: options.outboxLimit)
             } catch {
                 StandardStreams.diagnose("error: " + error.message)
                 return error.status

@@ -9,6 +9,8 @@ enum MQTTClientReporter {
     static func start(_ client: MQTTClient, connected: String, kind: String) -> Task<Void, Never> {
         Task {
             var lastFailure: String?
+            var outboxFailed = false
+            var reportedDrops = 0
             for await event in client.events {
                 switch event {
                 case .connected:
@@ -18,11 +20,17 @@ enum MQTTClientReporter {
                     if reason != lastFailure { StandardStreams.diagnose("\(reason); trying again (\(kind)s are kept meanwhile)") }
                     lastFailure = reason
                 case .dropped(let count):
-                    if count == 1 || count % 1000 == 0 {
+                    // The first drop, then once a thousand (the queue drops one or a batch at a time).
+                    defer { reportedDrops = count }
+                    if reportedDrops == 0 || count / 1000 > reportedDrops / 1000 {
                         StandardStreams.diagnose(
                             "the broker has been away too long: dropped the \(count == 1 ? "oldest \(kind)" : "\(count) oldest \(kind)s") (the queue holds \(client.configuration.queueLimit))"
                         )
                     }
+                case .outboxFailed(let reason):
+                    // Once: a full disk fails every commit until it has room.
+                    if !outboxFailed { StandardStreams.diagnose("\(reason); \(kind)s are still sent, but a crash now would lose them") }
+                    outboxFailed = true
                 }
             }
         }

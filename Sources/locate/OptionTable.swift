@@ -472,6 +472,13 @@ enum OptionTable {
             parsed.options.retain = true
         },
         OptionSpec(
+            flags: ["--outbox-limit"], value: "N", scopes: [.publish],
+            help:
+                "(publish) Keep at most N records waiting for the broker (default 10000), on disk in the outbox; past it the oldest are dropped, said on stderr, and the status is not 0."
+        ) { parsed, flag, value in
+            parsed.options.outboxLimit = try count(value, for: flag)
+        },
+        OptionSpec(
             flags: ["--subscribe"], value: "URL", scopes: [.monitor, .visits],
             help:
                 "(monitor, visits; with --by and --name) Read the fleet's records from mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after --name, so a restart resumes where it stopped."

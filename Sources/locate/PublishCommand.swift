@@ -11,7 +11,9 @@ import LocateSupport
 /// the client hands it to the broker (so what waited through an outage is dropped by a revoke).
 /// The fallback is never published; when location is not authorized (or paused) a status
 /// message says so instead, and the retained position is cleared. The broker away is no
-/// failure: records wait in the client's bounded queue and go out in order when it is back.
+/// failure: records wait in the client's bounded outbox, on disk, and go out in order when it
+/// is back, or first in the next run for the same broker, topic and app (positions taken under
+/// an authorization this run no longer has, or reduced to, are deleted from disk, never sent).
 struct PublishCommand {
     let options: CommandLineOptions
     let manager: GPSLocationManager
@@ -33,20 +35,31 @@ struct PublishCommand {
     }
 
     /// The client for `broker`, started: the password from `[mqtt] password-file` (a private
-    /// file of the user's), the CA file from `[mqtt] ca-file`, the will of `format`.
-    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read, 64 for a password
-    ///   without a user, 69 when the system or libmosquitto refuses.
+    /// file of the user's), the CA file from `[mqtt] ca-file`, the will of `format`, and the
+    /// outbox on disk (`outbox`; `nil` when no home directory is known) of at most `limit` records.
+    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read (the outbox's too),
+    ///   64 for a password without a user, 74 for an outbox the disk fails, 69 when the system or
+    ///   libmosquitto refuses.
     static func client(
-        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage
+        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage,
+        outbox: MQTTOutbox?, limit: Int
     ) throws(SetupError) -> MQTTClient {
         var configuration = try Self.configuration(broker: broker, passwordFile: passwordFile, caFile: caFile, version: version)
         configuration.will = will
+        configuration.outbox = outbox
+        configuration.queueLimit = limit
         do throws(MQTTError) {
             let client = try MQTTClient(configuration: configuration)
             try client.start()
             return client
         } catch {
-            throw SetupError(message: error.description, status: .unavailable)
+            let status: ExitStatus =
+                switch error {
+                case .outboxRefused: .configuration
+                case .outboxFailed: .ioError
+                default: .unavailable
+                }
+            throw SetupError(message: error.description, status: status)
         }
     }
 
@@ -104,6 +117,13 @@ struct PublishCommand {
         var progress = Progress(stream: StreamProgress(replay: options.replayName))
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         progress.stream.note(updates.authorization)
+        // What an earlier run left goes first, while this run's first authorization holds, and
+        // only if it is precise: under any other, those positions are deleted, unsent.
+        if let restored = updates.admissionNow {
+            client.restore { restored.isAdmittedPrecise }
+        } else {
+            client.restore(while: nil)
+        }
         // Not authorized from the start: a retained position of an earlier run goes too.
         setAvailability(updates.authorization.denial?.rawValue, progress: &progress)
         var monitor = regions
@@ -183,8 +203,9 @@ struct PublishCommand {
         // delivery, count), once `locate serve`'s log lands: `progress.published` records.
         let undelivered = client.waiting + client.unacknowledged
         if undelivered > 0 {
+            let kept = client.configuration.outbox != nil && client.outboxFailures == 0 ? "; the outbox keeps them for the next run" : ""
             StandardStreams.diagnose(
-                "\(Self.records(undelivered, "was", "were")) not delivered: \(client.configuration.broker) could not be reached, did not acknowledge, or refused, until the end"
+                "\(Self.records(undelivered, "was", "were")) not delivered: \(client.configuration.broker) could not be reached, did not acknowledge, or refused, until the end\(kept)"
             )
         }
         if client.refused > 0 {
@@ -197,6 +218,8 @@ struct PublishCommand {
         }
         if let status { return status }
         if progress.stream.endsWithInvalidSettings { return .configuration }
+        // The disk did not keep what it was to keep: a crash could have lost it.
+        if client.outboxFailures > 0 { return .ioError }
         // Never 0 after a record was lost, nor after a second signal cut the goodbye short.
         if undelivered > 0 || client.refused > 0 || client.dropped > 0 { return .unavailable }
         if client.wasAbandoned { return .failure }

@@ -38,7 +38,7 @@ enum Usage {
         (["visits"], "visits [--radius M] [--dwell S] [--count N] [--duration S] [options]"),
         (
             ["publish"],
-            "publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--region ...] [follow options] [host[:port[:device]]]"
+            "publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--region ...] [follow options] [host[:port[:device]]]"
         ),
         ([""], "[--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]"),
         (
@@ -174,9 +174,16 @@ enum Usage {
                     "It ended normally (--count, --duration, a signal, the end of a replay) after a position, every record taken by the broker."
                 ),
                 (64, "A broker URL, format or option that does not go with publish."),
-                (69, "Records the broker never took (away, refused, TLS failed, dropped by the queue's bound), or gpsd unreachable."),
+                (
+                    69,
+                    "Records the broker never took (away, refused, TLS failed, dropped by the outbox's bound; those kept go first next run), or gpsd unreachable."
+                ),
+                (74, "The outbox's disk failed (full): records went on, but a crash could have lost them."),
                 (77, "Location not authorized: a status was published, never a position."),
-                (78, "A settings or policy file, or the [mqtt] password-file, is unusable or not private."),
+                (
+                    78,
+                    "A settings or policy file, the [mqtt] password-file, or the outbox's store is unusable, not private, or not the store."
+                ),
             ]
         ),
         (
@@ -278,6 +285,10 @@ enum Usage {
         (
             "$XDG_STATE_HOME/locate/monitors/NAME",
             "The regions and last states of monitor --name NAME (default ~/.local/state/locate/monitors/NAME); kept only while location is allowed precisely, removed (every monitor's) by locate permission deny and reset and by reduced accuracy."
+        ),
+        (
+            "$XDG_STATE_HOME/locate/store.sqlite",
+            "The outbox of locate publish (default ~/.local/state/locate/store.sqlite, SQLite): records waiting for their broker, each committed before it is sent and deleted once acknowledged, sent first by the next run to the same broker, topic and app; positions deleted (their bytes too) by a revoke, reduced accuracy or services off."
         ),
         (
             "$XDG_CACHE_HOME/locate/places.index",

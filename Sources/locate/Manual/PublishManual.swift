@@ -13,7 +13,7 @@ extension ManualPage {
 
             ```
             locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json]
-                           [--qos 0|1|2] [--retain] [--mqtt-version 3.1.1|5] [--region NAME=LAT,LON,RADIUS ...]
+                           [--qos 0|1|2] [--retain] [--mqtt-version 3.1.1|5] [--outbox-limit N] [--region NAME=LAT,LON,RADIUS ...]
                            [--distance M] [--interval S] [--heartbeat S] [--count N] [--duration S] [host[:port[:device]]]
             ```
 
@@ -58,16 +58,38 @@ extension ManualPage {
 
             **Through outages.** A broker that is away, restarts or refuses is no failure: `locate` says so
             once on stderr, tries again with gpsd's capped back-off (0.25 s doubling to 4 s), and keeps the
-            records meanwhile in a queue of **10,000 records** in memory, at every QoS (the oldest dropped
-            first, counted and reported; tested: a stalled broker at QoS 0 fills the sockets, then the queue,
-            and no more); when the broker is back they go out in order, with the fixes' own times (tested: the
-            broker stopped and restarted mid-stream, all 60 records arrive). Records sent but not
-            acknowledged when a connection drops are sent again, checked at the gate again. The queue is in
-            memory only: records still queued, or handed to the broker and never acknowledged, when
-            `locate publish` ends are lost, and so are those the broker refuses (MQTT 5 tells: a PUBACK
-            reason code of 0x80 or more, such as its access rules not letting this user publish there;
-            MQTT 3.1.1 brokers drop them silently) and those dropped from a full queue; the end says how
-            many of each, and the status is 69, never 0 (tested: a stalled broker, an ACL refusal). A last will (`offline`, OwnTracks' `lwt`) tells subscribers when
+            records meanwhile in its **outbox**, at every QoS: at most `--outbox-limit` records (10,000 by
+            default; the oldest dropped first, said on stderr, and the status is then not 0; tested: a
+            stalled broker at QoS 0 fills the sockets, then the outbox, and no more); when the broker is back
+            they go out in order, with the fixes' own times (tested: the broker stopped and restarted
+            mid-stream, all 60 records arrive). Records sent but not acknowledged when a connection drops
+            are sent again, checked at the gate again.
+
+            **The outbox is on disk**, in the user's store `$XDG_STATE_HOME/locate/store.sqlite` (SQLite;
+            the state directory's trust rules: a directory or file another user owns or can write is
+            refused, status 78, before anything is sent; a file that is not the store is refused, not
+            changed): each record is committed, with the disk's word (`synchronous = FULL`), before it
+            goes to the broker, and deleted once the broker acknowledged it (at QoS 0: once written). So a
+            power cut, SIGKILL or a restart during an outage loses none (at most the record being taken
+            at the instant of the kill), and the next `locate publish` to the same broker, topic and app
+            sends what waited first, in order, before its own (tested: killed twice during an outage,
+            every kept record arrives, in order, once the broker is back). Only positions are kept:
+            statuses (`online`, the clear, `not_authorized`) are said by each run afresh. **A revoke
+            deletes what waited**: a deny, reduced accuracy, services off or a pause seen by the run
+            deletes the waiting positions from disk at once (their bytes too: SQLite's `secure_delete`,
+            and the write-ahead log emptied), and so does any command that finds location refused or
+            reduced in the settings (`locate permission deny` among them) while `publish` is not running;
+            a run that starts without full authorization deletes them unsent; what waited goes only while
+            this run's first authorization holds. So nothing queued before a revoke is ever sent, after
+            any restart and any re-allow (tested). A disk that cannot keep them (full) is said once on
+            stderr; the records still go, and the status is 74.
+
+            Records still waiting, or handed to the broker and never acknowledged, when `locate publish`
+            ends are not delivered (the outbox keeps them for the next run), and those the broker refuses
+            are lost (MQTT 5 tells: a PUBACK reason code of 0x80 or more, such as its access rules not
+            letting this user publish there; MQTT 3.1.1 brokers drop them silently), as are those dropped
+            past the limit; the end says how many of each, and the status is 69, never 0 (tested: a
+            stalled broker, an ACL refusal). A last will (`offline`, OwnTracks' `lwt`) tells subscribers when
             `locate` dies without a goodbye (tested with SIGKILL); `online` is published on every
             connection, and after a re-allow only once the fresh position went out (Home Assistant shows
             the state it has when it reads `online`, which must not be the one from before the revoke);

@@ -1,0 +1,126 @@
+import Foundation
+import LocateStore
+import Testing
+
+/// `locate publish`'s outbox on disk, against a real mosquitto that is away and comes back:
+/// nothing committed is lost to SIGKILL, a revoke deletes what waited (from the file's bytes
+/// too) for every later run, and the bound drops the oldest and says so.
+struct PublishOutboxEndToEndTests {
+    /// The payloads the outbox keeps for `url`'s broker and topic, oldest first.
+    private func kept(_ settings: SettingsHome, broker port: Int, topic: String = "locate/van", app: String = "") throws -> [String] {
+        let outbox = try Outbox(
+            directory: settings.root.appendingPathComponent("state/locate").path, destination: "mqtt://127.0.0.1:\(port)/\(topic)", app: app
+        )
+        return try outbox.kept().map { String(decoding: $0.entry.payload, as: UTF8.self) }
+    }
+
+    /// The bytes of the store and its log, for what must not be in them.
+    private func storeBytes(_ settings: SettingsHome) -> String {
+        ["store.sqlite", "store.sqlite-wal"].map { name in
+            (try? Data(contentsOf: settings.root.appendingPathComponent("state/locate/\(name)"))).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+                ?? ""
+        }.joined()
+    }
+
+    @Test func aPublishKilledTwiceDuringAnOutageLosesNothing() async throws {
+        let settings = try SettingsHome.allowingAlways()
+        // Nothing listens there yet: the broker is away.
+        let port = try freePort()
+        let url = "mqtt://127.0.0.1:\(port)/locate/van"
+        var before: [String] = []
+        for run in 1...2 {
+            let publisher = try startLocate(
+                ["publish", url, "--replay", Package.track("commute").path, "--replay-speed", "20"], settings: settings)
+            try await waitUntil(
+                timeout: 30, failing: HarnessError(description: "run \(run) kept nothing new: \(publisher.stderr.text)")
+            ) { ((try? kept(settings, broker: port)) ?? []).count >= before.count + 10 }
+            publisher.signal(SIGKILL)
+            _ = try await publisher.waitForExit(timeout: 10)
+            let after = try kept(settings, broker: port)
+            #expect(Array(after.prefix(before.count)) == before, "run \(run) kept what the one before left, in order")
+            before = after
+        }
+        // The broker comes back; the next run sends what waited first, in order, then its own.
+        let broker = try await MosquittoBroker(port: port)
+        let subscriber = try await Subscription(broker, "locate/van")
+        let last = try await runLocate(
+            ["publish", url, "--replay", Package.track("commute").path, "--replay-speed", "0", "--count", "3"], settings: settings)
+        #expect(last.status == 0, "\(last.stderr)")
+        try await subscriber.process.stdout.wait(for: "what waited and 3 more") { subscriber.messages.count >= before.count + 3 }
+        let received = subscriber.messages.filter { $0.topic == "locate/van" }.map(\.payload)
+        #expect(Array(received.prefix(before.count)) == before, "\(received.count) received, \(before.count) kept")
+        #expect(received.count == before.count + 3)
+        #expect(try kept(settings, broker: port).isEmpty, "acknowledged records are deleted")
+    }
+
+    @Test func aRevokeDuringAnOutageDeletesWhatWaitedForEveryLaterRun() async throws {
+        let gpsd = try await GpsdServer(track: "commute", cycle: 0.1)
+        let settings = try SettingsHome.allowingAlways()
+        let port = try freePort()
+        let url = "mqtt://127.0.0.1:\(port)/locate/van"
+        let publisher = try startLocate(["publish", url, "--gpsd", gpsd.endpoint], settings: settings)
+        try await waitUntil(timeout: 30, failing: HarnessError(description: "nothing kept: \(publisher.stderr.text)")) {
+            ((try? kept(settings, broker: port)) ?? []).count >= 5
+        }
+        let waited = try kept(settings, broker: port)
+        // The revoke: the file changes, the run sees it, and what waited goes from disk at once.
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        try await waitUntil(timeout: 10, failing: HarnessError(description: "still kept after the deny: \(publisher.stderr.text)")) {
+            // (A read that meets the run's own transaction is tried again.)
+            (try? kept(settings, broker: port)).map { $0.allSatisfy { !$0.contains("\"lat\"") } } ?? false
+        }
+        publisher.signal(SIGKILL)
+        _ = try await publisher.waitForExit(timeout: 10)
+        let bytes = storeBytes(settings)
+        #expect(!bytes.isEmpty && waited.allSatisfy { !bytes.contains($0) }, "a revoked position is still in the store's bytes")
+        // Allowed again, the broker back: only positions taken after the re-allow arrive.
+        try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
+        let broker = try await MosquittoBroker(port: port)
+        let subscriber = try await Subscription(broker, "locate/van")
+        let again = try await runLocate(["publish", url, "--gpsd", gpsd.endpoint, "--count", "2"], settings: settings)
+        #expect(again.status == 0, "\(again.stderr)")
+        let positions = { subscriber.messages.filter { $0.topic == "locate/van" && $0.payload.contains("\"lat\"") }.map(\.payload) }
+        try await subscriber.process.stdout.wait(for: "two records") { positions().count >= 2 }
+        let received = positions()
+        #expect(received.count == 2 && received.allSatisfy { !waited.contains($0) }, "\(received)")
+    }
+
+    @Test func theBoundDropsTheOldestSaysSoAndTheStatusIsNotZero() async throws {
+        let settings = try SettingsHome.allowingAlways()
+        let port = try freePort()
+        let url = "mqtt://127.0.0.1:\(port)/locate/van"
+        let away = try await runLocate(
+            ["publish", url, "--replay", Package.track("commute").path, "--replay-speed", "0", "--count", "10", "--outbox-limit", "3"],
+            settings: settings)
+        #expect(away.status == 69, "\(away.stderr)")
+        #expect(
+            away.stderr.contains("the broker has been away too long: dropped the") && away.stderr.contains("7 records were dropped"),
+            "\(away.stderr)")
+        #expect(away.stderr.contains("3 records were not delivered") && away.stderr.contains("the outbox keeps them"), "\(away.stderr)")
+        let waiting = try kept(settings, broker: port)
+        #expect(waiting.count == 3)
+        let broker = try await MosquittoBroker(port: port)
+        let subscriber = try await Subscription(broker, "locate/van")
+        let back = try await runLocate(
+            ["publish", url, "--replay", Package.track("commute").path, "--replay-speed", "0", "--count", "1"], settings: settings)
+        #expect(back.status == 0, "\(back.stderr)")
+        try await subscriber.process.stdout.wait(for: "the 3 kept and 1 more") { subscriber.messages.count >= 4 }
+        #expect(Array(subscriber.messages.map(\.payload).prefix(3)) == waiting)
+    }
+
+    @Test func anOutboxThatIsNotTheUsersAloneIsRefusedBeforeAnythingIsSent() async throws {
+        let settings = try SettingsHome.allowingAlways()
+        let state = settings.root.appendingPathComponent("state/locate")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker, "locate/van")
+        let run = try await runLocate(
+            ["publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "0", "--count", "2"],
+            settings: settings)
+        #expect(run.status == 78 && run.stderr.contains(state.path) && run.stderr.contains("outbox"), "\(run.status): \(run.stderr)")
+        #expect(subscriber.messages.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("store.sqlite").path))
+    }
+}
