@@ -62,6 +62,11 @@ public final class MQTTClient: Sendable {
         var restoreAdmission: (@Sendable () -> Bool)??
         var isRestored = false
         var storeFailures = 0
+        /// Producers waiting for room in the queue (``waitForRoom()``), by the id of their wait.
+        var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiterID = 0
+        /// Whether the last connection attempt failed or the connection was lost (an outage).
+        var isAway = false
         var head = 0
         var nextSequence = 0
         /// Status messages published on every connection, one per topic, and those not sent yet.
@@ -187,6 +192,43 @@ public final class MQTTClient: Sendable {
         wakeUp.signal()
     }
 
+    /// Returns once the queue has room (fewer than half its bound wait), the broker is away (an
+    /// outage drops the oldest, as ever), the client has ended, or the task is cancelled: for a
+    /// producer that can go at the broker's pace (a replay as fast as it is read), so that it
+    /// does not overrun the bound while the broker takes everything.
+    public func waitForRoom() async {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        let limit = configuration.queueLimit
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if Task.isCancelled || state.hasEnded || state.isAway || state.waiting < limit / 2 { return true }
+                    state.roomWaiters[id] = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.roomWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Wakes the producers waiting for room, when there is room or the broker is away (`away`,
+    /// when the loop knows it).
+    private func releaseRoom(away: Bool? = nil) {
+        let limit = configuration.queueLimit
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if let away { state.isAway = away }
+            guard !state.roomWaiters.isEmpty, state.isAway || state.hasEnded || state.waiting < limit / 2 else { return [] }
+            defer { state.roomWaiters = [:] }
+            return Array(state.roomWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// How many times the outbox could not keep or forget messages (a full disk): not 0 means a
     /// crash could have lost or repeated them.
     public var outboxFailures: Int { state.withLock { $0.storeFailures } }
@@ -302,6 +344,7 @@ public final class MQTTClient: Sendable {
                 if link == nil { continue }
             }
             keepIncoming()
+            releaseRoom()
             if let stop, ContinuousClock.now >= stop.deadline || link?.farewell?.isEmpty == true {
                 if link?.isUp == true, !state.withLock({ $0.isAbandoned }) { link?.connection.disconnect() }
                 break
@@ -314,6 +357,7 @@ public final class MQTTClient: Sendable {
                 }
                 link = open()
                 if link == nil {
+                    releaseRoom(away: true)
                     nextAttempt = .now + delay
                     delay = min(delay * 2, configuration.maximumReconnectDelay)
                 }
@@ -344,6 +388,7 @@ public final class MQTTClient: Sendable {
                 switch event {
                 case .connected(nil):
                     current.isUp = true
+                    releaseRoom(away: false)
                     delay = configuration.reconnectDelay
                     state.withLock { $0.unannounced = $0.announcements }
                     continuation.yield(.connected)
@@ -370,6 +415,7 @@ public final class MQTTClient: Sendable {
             // Worded as a failed connect is in `open`, so that the host says a cause once, not at every attempt.
             let said = current.isUp ? "\(configuration.broker): \(failure)" : "cannot reach \(configuration.broker): \(failure)"
             continuation.yield(current.isUp ? .connectionLost(said) : .connectionFailed(said))
+            releaseRoom(away: true)
             link = nil
             nextAttempt = .now + delay
             delay = min(delay * 2, configuration.maximumReconnectDelay)
@@ -383,6 +429,7 @@ public final class MQTTClient: Sendable {
         }
         continuation.finish()
         for waiter in waiting { waiter.resume() }
+        releaseRoom()
     }
 
     // MARK: - The outbox, on the client's thread

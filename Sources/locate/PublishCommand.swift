@@ -140,6 +140,8 @@ struct PublishCommand {
                     // the authorization the location was released under.
                     guard let admission = updates.lastLocationAdmission else { continue }
                     let now = Date()
+                    // A replay read as fast as it goes goes at the broker's pace, not past the outbox's bound.
+                    if options.replay != nil, options.replaySpeed == 0 { await client.waitForRoom() }
                     client.publish(format.location(location, now: now)) { admission.isAdmitted }
                     // Available again only with a fresh position out first: Home Assistant shows
                     // the state it had the moment it reads `online`, which must not be the one from

@@ -110,6 +110,20 @@ struct PublishOutboxEndToEndTests {
         #expect(Array(subscriber.messages.map(\.payload).prefix(3)) == waiting)
     }
 
+    /// A replay read as fast as it goes waits for the broker rather than overrunning the bound:
+    /// with the broker there, nothing is dropped however small the outbox.
+    @Test func aReplayAsFastAsReadGoesAtTheBrokersPace() async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await Subscription(broker, "locate/van")
+        let run = try await runLocate(
+            [
+                "publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "0", "--count", "120",
+                "--outbox-limit", "4",
+            ], settings: try SettingsHome.allowingAlways())
+        #expect(run.status == 0 && !run.stderr.contains("dropped"), "\(run.status): \(run.stderr)")
+        try await subscriber.process.stdout.wait(for: "all 120") { subscriber.messages.count >= 120 }
+    }
+
     @Test func anOutboxThatIsNotTheUsersAloneIsRefusedBeforeAnythingIsSent() async throws {
         let settings = try SettingsHome.allowingAlways()
         let state = settings.root.appendingPathComponent("state/locate")

@@ -82,7 +82,10 @@ extension ManualPage {
             a run that starts without full authorization deletes them unsent; what waited goes only while
             this run's first authorization holds. So nothing queued before a revoke is ever sent, after
             any restart and any re-allow (tested). A disk that cannot keep them (full) is said once on
-            stderr; the records still go, and the status is 74.
+            stderr; the records still go, and the status is 74. A replay read as fast as it goes
+            (`--replay-speed 0`) goes at the broker's pace instead of overrunning the bound while the
+            broker is there (tested: 120 records through an outbox of 4, none dropped); the outbox
+            takes some 13,000 records a second to a local mosquitto at QoS 1 (make bench).
 
             Records still waiting, or handed to the broker and never acknowledged, when `locate publish`
             ends are not delivered (the outbox keeps them for the next run), and those the broker refuses
