@@ -11,7 +11,7 @@ _locate() {
             names=$(sed -n 's/^[[:space:]]*\[region "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)
             COMPREPLY=($(compgen -W "$(for word in $names; do printf 'inside:%s outside:%s ' "$word" "$word"; done)" -- "$current")); return ;;
         --app) COMPREPLY=($(compgen -W "$(sed -n 's/^[[:space:]]*\[app "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)" -- "$current")); return ;;
-        --gpsd|--listen|--nmea|--timeout|--accuracy|--min-fix|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--outbox-limit|--subscribe|--publish|--mqtt-version) return ;;
+        --gpsd|--listen|--nmea|--timeout|--accuracy|--min-fix|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--every|--outbox-limit|--subscribe|--publish|--mqtt-version) return ;;
     esac
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         case $word in permission|status|geocode|monitor|visits|publish|serve|access|help) command=$word; break ;; esac
@@ -34,7 +34,7 @@ _locate() {
         visits)
             COMPREPLY=($(compgen -W "--gpsd --accuracy --reject-suspect -n --count --duration --json --events --csv --no-header --format --null --app --purpose --name --by --radius --dwell --replay --replay-speed --subscribe --publish --mqtt-version -V --version -h --help" -- "$current")) ;;
         publish)
-            COMPREPLY=($(compgen -W "--gpsd --accuracy --min-fix --reject-suspect -n --count --duration --distance --interval --heartbeat --app --purpose --region --replay --replay-speed --as --qos --retain --outbox-limit --mqtt-version -V --version -h --help" -- "$current")) ;;
+            COMPREPLY=($(compgen -W "--gpsd --accuracy --min-fix --reject-suspect -n --count --duration --distance --interval --heartbeat --app --purpose --region --replay --replay-speed --as --qos --retain --every --outbox-limit --mqtt-version -V --version -h --help" -- "$current")) ;;
         serve)
             COMPREPLY=($(compgen -W "--gpsd --listen --nmea --app -V --version -h --help" -- "$current")) ;;
         access)

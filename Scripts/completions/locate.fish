@@ -62,6 +62,7 @@ complete -c locate -n '__locate_in "" monitor visits publish' -l replay-speed -x
 complete -c locate -n '__locate_in publish' -l as -x -d '(publish) What to publish: owntracks, homeassistant or json (locate\'s --json record; the default).'
 complete -c locate -n '__locate_in publish' -l qos -x -d '(publish) MQTT quality of service: 0, 1 (the default) or 2.'
 complete -c locate -n '__locate_in publish' -l retain -d '(publish) The broker keeps the newest position for subscribers that come later (cleared when location is revoked).'
+complete -c locate -n '__locate_in publish' -l every -x -d '(publish) Hold records and send them in one burst every S seconds, connected to the broker only for the burst (nothing lost; a revoke in between deletes what was held).'
 complete -c locate -n '__locate_in publish' -l outbox-limit -x -d '(publish) Keep at most N records waiting for the broker (default 10000), on disk in the outbox; past it the oldest are dropped, said on stderr, and the status is not 0.'
 complete -c locate -n '__locate_in monitor visits' -l subscribe -x -d '(monitor, visits; with --by and --name) Read the fleet\'s records from mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after --name, so a restart resumes where it stopped.'
 complete -c locate -n '__locate_in monitor visits' -l publish -x -d '(monitor, visits; with --by) Publish each event\'s JSON record to mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it.'

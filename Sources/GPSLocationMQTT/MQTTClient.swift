@@ -327,6 +327,10 @@ public final class MQTTClient: Sendable {
         var admissionChanges = 0
         /// The broker's usual time to acknowledge (smoothed as TCP smooths its round trip).
         var roundTrip = Duration.zero
+        /// With a send interval: when the next burst may start, and whether one is on (connecting,
+        /// and trying again as ever, until everything went).
+        var nextBurst = ContinuousClock.now
+        var isBursting = false
         while true {
             let (stop, changes) = state.withLock { ($0.stop, $0.admissionChanges) }
             if changes != admissionChanges {
@@ -351,6 +355,16 @@ public final class MQTTClient: Sendable {
             }
             guard var current = link else {
                 let now = ContinuousClock.now
+                if let interval = configuration.sendInterval, stop == nil, !isBursting {
+                    // Held until the burst, and connected only when there is something to send.
+                    let hasWork = state.withLock { $0.waiting > 0 || !$0.unannounced.isEmpty }
+                    if !hasWork || now < nextBurst {
+                        waiter.wait(for: nil, until: hasWork ? nextBurst : now + .seconds(3600))
+                        continue
+                    }
+                    nextBurst = now + interval
+                    isBursting = true
+                }
                 if now < nextAttempt {
                     waiter.wait(for: nil, until: min(nextAttempt, stop?.deadline ?? nextAttempt))
                     continue
@@ -366,6 +380,15 @@ public final class MQTTClient: Sendable {
             let patience = max(Self.patience, roundTrip * 4)
             if current.isUp, state.withLock({ $0.isRestored }) || configuration.outbox == nil {
                 send(on: &current, stopping: stop != nil, patience: patience)
+                // The burst is over once everything went and was acknowledged: away until the next.
+                if configuration.sendInterval != nil, stop == nil, current.inFlight.isEmpty,
+                    state.withLock({ $0.waiting == 0 && $0.unannounced.isEmpty })
+                {
+                    current.connection.disconnect()
+                    link = nil
+                    isBursting = false
+                    continue
+                }
                 // Nothing left to wait for (no farewell, or none that could be sent): end now.
                 if current.farewell?.isEmpty == true {
                     link = current

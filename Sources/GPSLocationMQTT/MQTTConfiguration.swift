@@ -22,6 +22,11 @@ public struct MQTTConfiguration: Sendable, Hashable {
     public var will: MQTTMessage?
     /// The most messages kept while the broker cannot be reached; the oldest go first.
     public var queueLimit: Int
+    /// Hold messages and send them in one burst every so often, connected only for the burst (a
+    /// radio woken that often, not at every fix); `nil` sends each at once. The first burst goes
+    /// as soon as there is something to send; a burst ends, with a clean disconnect (no last
+    /// will), once the broker acknowledged everything.
+    public var sendInterval: Duration?
     /// Where messages wait on disk for the broker, so that a restart, a crash or a power cut
     /// loses none; `nil` keeps them in memory only.
     public var outbox: MQTTOutbox?

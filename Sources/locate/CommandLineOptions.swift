@@ -123,6 +123,8 @@ struct CommandLineOptions: Sendable {
     var qos = MQTTQoS.atLeastOnce
     var retain = false
     var mqttVersion = MQTTConfiguration.ProtocolVersion.v311
+    /// `--every S`, for `publish`: the interval between bursts (`nil`: each record at once).
+    var sendInterval: Duration?
     /// `--outbox-limit N`, for `publish`: the most records kept waiting for the broker.
     var outboxLimit = MQTTConfiguration.defaultQueueLimit
     /// `--listen`, for `serve`, in order (none: the default address).

@@ -18,7 +18,7 @@ enum HelpPages {
                        locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points
                        locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]
                        locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]
-                       locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--region ...] [follow options] [host[:port[:device]]]
+                       locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]
                        locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]
                        locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
                        locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
@@ -114,6 +114,9 @@ enum HelpPages {
                   --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
+                  --every S                 (publish) Hold records and send them in one burst every S seconds,
+                                            connected to the broker only for the burst (nothing lost; a revoke in
+                                            between deletes what was held).
                   --outbox-limit N          (publish) Keep at most N records waiting for the broker (default 10000),
                                             on disk in the outbox; past it the oldest are dropped, said on stderr,
                                             and the status is not 0.
@@ -527,7 +530,7 @@ enum HelpPages {
                 OVERVIEW: Publish the position to an MQTT broker (OwnTracks, Home Assistant or JSON), through
                           outages, under the permission.
 
-                USAGE: locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--region ...] [follow options] [host[:port[:device]]]
+                USAGE: locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
@@ -560,6 +563,9 @@ enum HelpPages {
                   --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
+                  --every S                 (publish) Hold records and send them in one burst every S seconds,
+                                            connected to the broker only for the burst (nothing lost; a revoke in
+                                            between deletes what was held).
                   --outbox-limit N          (publish) Keep at most N records waiting for the broker (default 10000),
                                             on disk in the outbox; past it the oldest are dropped, said on stderr,
                                             and the status is not 0.

@@ -301,7 +301,7 @@ enum Locate {
                 client = try PublishCommand.client(
                     broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion,
                     will: format.will, outbox: store.paths.stateDirectory.map { MQTTOutbox(directory: $0, app: store.appName ?? "") },
-                    limit: options.outboxLimit)
+                    limit: options.outboxLimit, every: options.sendInterval)
             } catch {
                 StandardStreams.diagnose("error: " + error.message)
                 return error.status

@@ -472,6 +472,13 @@ enum OptionTable {
             parsed.options.retain = true
         },
         OptionSpec(
+            flags: ["--every"], value: "S", scopes: [.publish],
+            help:
+                "(publish) Hold records and send them in one burst every S seconds, connected to the broker only for the burst (nothing lost; a revoke in between deletes what was held)."
+        ) { parsed, flag, value in
+            parsed.options.sendInterval = try seconds(value, for: flag, allowingZero: false)
+        },
+        OptionSpec(
             flags: ["--outbox-limit"], value: "N", scopes: [.publish],
             help:
                 "(publish) Keep at most N records waiting for the broker (default 10000), on disk in the outbox; past it the oldest are dropped, said on stderr, and the status is not 0."

@@ -36,18 +36,20 @@ struct PublishCommand {
 
     /// The client for `broker`, started: the password from `[mqtt] password-file` (a private
     /// file of the user's), the CA file from `[mqtt] ca-file`, the will of `format`, and the
-    /// outbox on disk (`outbox`; `nil` when no home directory is known) of at most `limit` records.
+    /// outbox on disk (`outbox`; `nil` when no home directory is known) of at most `limit` records,
+    /// sent at once or in bursts `every` so often.
     /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read (the outbox's too),
     ///   64 for a password without a user, 74 for an outbox the disk fails, 69 when the system or
     ///   libmosquitto refuses.
     static func client(
         broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage,
-        outbox: MQTTOutbox?, limit: Int
+        outbox: MQTTOutbox?, limit: Int, every interval: Duration?
     ) throws(SetupError) -> MQTTClient {
         var configuration = try Self.configuration(broker: broker, passwordFile: passwordFile, caFile: caFile, version: version)
         configuration.will = will
         configuration.outbox = outbox
         configuration.queueLimit = limit
+        configuration.sendInterval = interval
         do throws(MQTTError) {
             let client = try MQTTClient(configuration: configuration)
             try client.start()

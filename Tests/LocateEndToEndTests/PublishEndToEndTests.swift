@@ -47,6 +47,9 @@ final class MosquittoBroker: Sendable {
 
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
+    /// What the broker logged so far (its connections among it).
+    var log: String { running.withLock { $0?.stderr.text } ?? "" }
+
     deinit {
         running.withLock { $0?.process.kill() }
         try? FileManager.default.removeItem(at: directory)

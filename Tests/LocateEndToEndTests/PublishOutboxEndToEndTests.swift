@@ -124,6 +124,33 @@ struct PublishOutboxEndToEndTests {
         try await subscriber.process.stdout.wait(for: "all 120") { subscriber.messages.count >= 120 }
     }
 
+    /// `--every`: records are held and go in bursts, one connection each, none lost; what
+    /// arrives comes in groups, not a record at each fix.
+    @Test func everyHoldsRecordsAndSendsThemInBursts() async throws {
+        let broker = try await MosquittoBroker()
+        // Each message with the Unix time it arrived (nanoseconds), as mosquitto_sub prints it.
+        let arrivals = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/stdbuf"),
+            ["-oL", "/usr/bin/mosquitto_sub", "-p", String(broker.port), "-t", "locate/van", "-q", "1", "-d", "-F", "%U %p"])
+        try await arrivals.stdout.wait(for: "the subscription") { arrivals.stdout.text.contains("SUBACK") }
+        let run = try await runLocate(
+            [
+                "publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "5", "--count", "20",
+                "--every", "1.5",
+            ], settings: try SettingsHome.allowingAlways())
+        #expect(run.status == 0, "\(run.stderr)")
+        let times = { arrivals.stdout.lines.compactMap { line in line.split(separator: " ").first.flatMap { Double($0) } } }
+        try await arrivals.stdout.wait(for: "all 20") { times().count >= 20 }
+        // Fixes come every 0.2 s for 4 s; held, they arrive in a few groups 1.5 s apart.
+        let arrived = times()
+        let gaps = zip(arrived.dropFirst(), arrived).map { $0 - $1 }
+        let groups = gaps.filter { $0 > 0.7 }.count + 1
+        #expect(arrived.count == 20 && (2...4).contains(groups), "\(groups) groups: \(gaps)")
+        #expect(gaps.filter { $0 <= 0.7 }.count >= 14, "records of a burst arrive together: \(gaps)")
+        let connections = broker.log.components(separatedBy: "New client connected").count - 1
+        #expect(connections >= groups, "a connection a burst: \(connections)")
+    }
+
     @Test func anOutboxThatIsNotTheUsersAloneIsRefusedBeforeAnythingIsSent() async throws {
         let settings = try SettingsHome.allowingAlways()
         let state = settings.root.appendingPathComponent("state/locate")

@@ -28,7 +28,7 @@ struct HostileOptionTests {
         "--region": [], "--until": [],
         "--as": [], "--min-fix": [], "--qos": ["0"], "--mqtt-version": [], "--subscribe": [], "--publish": [],
         "--replay": Set(values).subtracting(["", "\u{1B}[2J", "\u{202E}"]),
-        "--count": [], "--limit": [], "--outbox-limit": [],
+        "--count": [], "--limit": [], "--outbox-limit": [], "--every": [],
         "--gpsd": [
             "nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e308", "1e-308", "999999999999999999999999999999", "0x10", "", "C.UTF-8",
         ],
