@@ -62,8 +62,9 @@ public final class MQTTClient: Sendable {
         var restoreAdmission: (@Sendable () -> Bool)??
         var isRestored = false
         var storeFailures = 0
-        /// Producers waiting for room in the queue (``waitForRoom()``), by the id of their wait.
-        var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Producers waiting for room in the queue (``waitForRoom(throughOutages:)``), by the id of
+        /// their wait, and whether an outage ends their wait.
+        var roomWaiters: [Int: (continuation: CheckedContinuation<Void, Never>, throughOutages: Bool)] = [:]
         var nextWaiterID = 0
         /// Whether the last connection attempt failed or the connection was lost (an outage).
         var isAway = false
@@ -192,11 +193,12 @@ public final class MQTTClient: Sendable {
         wakeUp.signal()
     }
 
-    /// Returns once the queue has room (fewer than half its bound wait), the broker is away (an
-    /// outage drops the oldest, as ever), the client has ended, or the task is cancelled: for a
-    /// producer that can go at the broker's pace (a replay as fast as it is read), so that it
-    /// does not overrun the bound while the broker takes everything.
-    public func waitForRoom() async {
+    /// Returns once the queue has room (fewer than half its bound wait), the client has ended,
+    /// or the task is cancelled, and, unless `throughOutages`, once the broker is away (an outage
+    /// then drops the oldest, as ever): for a producer that can go at the broker's pace (a replay
+    /// as fast as it is read; a fleet monitor whose own source keeps its backlog meanwhile), so
+    /// that it does not overrun the bound.
+    public func waitForRoom(throughOutages: Bool = false) async {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
@@ -205,14 +207,16 @@ public final class MQTTClient: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if Task.isCancelled || state.hasEnded || state.isAway || state.waiting < limit / 2 { return true }
-                    state.roomWaiters[id] = continuation
+                    if Task.isCancelled || state.hasEnded || (state.isAway && !throughOutages) || state.waiting < limit / 2 {
+                        return true
+                    }
+                    state.roomWaiters[id] = (continuation, throughOutages)
                     return false
                 }
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.roomWaiters.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.roomWaiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 
@@ -222,9 +226,11 @@ public final class MQTTClient: Sendable {
         let limit = configuration.queueLimit
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             if let away { state.isAway = away }
-            guard !state.roomWaiters.isEmpty, state.isAway || state.hasEnded || state.waiting < limit / 2 else { return [] }
-            defer { state.roomWaiters = [:] }
-            return Array(state.roomWaiters.values)
+            guard !state.roomWaiters.isEmpty else { return [] }
+            let hasRoom = state.hasEnded || state.waiting < limit / 2
+            let released = state.roomWaiters.filter { hasRoom || (state.isAway && !$0.value.throughOutages) }
+            for id in released.keys { state.roomWaiters[id] = nil }
+            return released.values.map(\.continuation)
         }
         for waiter in waiters { waiter.resume() }
     }

@@ -43,10 +43,12 @@ struct FleetPublisher {
         client.publish(MQTTMessage(topic: topic, payload: bytes, qos: .atLeastOnce))
     }
 
-    /// Waits (on this thread, never the cooperative pool) while half the client's queue bound waits for the broker.
+    /// Waits (on this thread, never the cooperative pool) while half the client's queue bound
+    /// waits for the broker, outages included: the client says when there is room.
     func waitWhileBackedUp() {
-        var waiter = EventWait(wakeUp: nil)
-        while client.waiting >= client.configuration.queueLimit / 2 { waiter.wait(for: nil, until: .now + .milliseconds(20)) }
+        let client = client
+        guard client.waiting >= client.configuration.queueLimit / 2 else { return }
+        Locate.waitFor { () async -> Void in await client.waitForRoom(throughOutages: true) }
     }
 
     /// Gives what is queued 3 s to go out, then ends the client.
