@@ -83,7 +83,7 @@ final class ServiceLoop {
 
     /// Runs until the inbox is stopped, then closes every client.
     func run() {
-        var waiting = PollSet(wakeUp: inbox.wakeUp)
+        var waiting = EventWait(wakeUp: inbox.wakeUp)
         var nextTick = ContinuousClock.now.advanced(by: EventWait.tick)
         // Connections are taken while descriptors are left for them and a reserve besides
         // (gpsd, the socket diagnostics, the identifier's and the log's files). Else, or when

@@ -47,9 +47,9 @@ package struct PollEvents: Sendable, Equatable {
 }
 
 /// One thread's wait in `poll`, the one way the library's threads wait: for the descriptor its
-/// work needs (gpsd's socket, inotify, a connecting socket), for its wake-up (which any thread
-/// signals to cut the wait short: a stop, room in a queue, a new decision), and at most until a
-/// deadline.
+/// work needs (gpsd's socket, inotify, a connecting socket), or the many a server has (its
+/// listeners and clients), for its wake-up (which any thread signals to cut the wait short: a
+/// stop, room in a queue, a new decision), and at most until a deadline.
 package struct EventWait {
     /// The one tick of the library's waits: how often a wait looks at what no descriptor
     /// announces (the process's terminal state, a settings file's `stat` signature when inotify
@@ -58,7 +58,7 @@ package struct EventWait {
     package static let tick = Duration.milliseconds(200)
 
     private let wakeUp: WakeUp?
-    /// The wake-up's descriptor, then the one waited for (`-1`: none, which `poll` skips).
+    /// The wake-up's descriptor, then those waited for (`-1`: none, which `poll` skips).
     private var descriptors = [pollfd(fd: -1, events: 0, revents: 0), pollfd(fd: -1, events: 0, revents: 0)]
 
     /// A wait that `wakeUp` can cut short (`nil`: only the descriptor and the deadline end it).
@@ -72,12 +72,28 @@ package struct EventWait {
     /// - Returns: the events `request`'s descriptor has (`.none` when it has none, or there is none).
     @discardableResult
     package mutating func wait(for request: PollRequest?, until deadline: ContinuousClock.Instant?) -> PollEvents {
-        descriptors[1] =
-            request.map { pollfd(fd: $0.descriptor, events: $0.events, revents: 0) }
-            ?? pollfd(fd: -1, events: 0, revents: 0)
-        let milliseconds = deadline.map { Int32(clamping: ContinuousClock.now.duration(to: $0).millisecondsRoundedUp) } ?? -1
-        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { return .none }
-        if descriptors[0].revents != 0 { wakeUp?.clear() }
+        descriptors.removeSubrange(1...)
+        descriptors.append(
+            request.map { pollfd(fd: $0.descriptor, events: $0.events, revents: 0) } ?? pollfd(fd: -1, events: 0, revents: 0))
+        guard waitForAny(until: deadline) else { return .none }
         return PollEvents(raw: descriptors[1].revents)
+    }
+
+    /// Waits until one of `requests` has one of its events (a server's listeners and clients),
+    /// the wake-up is signalled, or `deadline` passes; a signalled wake-up is cleared.
+    /// - Returns: the events of each request, in order.
+    package mutating func wait(for requests: [PollRequest], until deadline: ContinuousClock.Instant?) -> [PollEvents] {
+        descriptors.removeSubrange(1...)
+        for request in requests { descriptors.append(pollfd(fd: request.descriptor, events: request.events, revents: 0)) }
+        guard waitForAny(until: deadline) else { return Array(repeating: .none, count: requests.count) }
+        return descriptors.dropFirst().map { PollEvents(raw: $0.revents) }
+    }
+
+    /// `poll` on the descriptors as set; whether any had an event (the wake-up's cleared).
+    private mutating func waitForAny(until deadline: ContinuousClock.Instant?) -> Bool {
+        let milliseconds = deadline.map { Int32(clamping: ContinuousClock.now.duration(to: $0).millisecondsRoundedUp) } ?? -1
+        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { return false }
+        if descriptors[0].revents != 0 { wakeUp?.clear() }
+        return true
     }
 }
