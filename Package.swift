@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "LocateEndToEndTests",
             dependencies: [
-                "locate", "GPSLocation", "GPSLocationMQTT", "LocateStore", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
+                "locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
             ]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),

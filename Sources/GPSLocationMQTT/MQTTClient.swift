@@ -404,6 +404,8 @@ public final class MQTTClient: Sendable {
             // Until something happens, a second has passed, or the patience with the oldest unacknowledged runs out.
             var wake = min(.now + .seconds(1), stop?.deadline ?? .now + .seconds(1))
             if let oldest = current.inFlight.values.map(\.since).min(), oldest + patience > .now { wake = min(wake, oldest + patience) }
+            // What is reported already (messages written as they were handed over) is taken now, not after a wait.
+            if current.connection.hasEvents { wake = .now }
             var failure: String?
             if let socket = current.connection.socket {
                 let ready = waiter.wait(for: socket, until: wake)
@@ -456,6 +458,7 @@ public final class MQTTClient: Sendable {
             defer { state.finished = [] }
             return state.finished
         }
+        durable.withLock { $0 }?.close()
         continuation.finish()
         for waiter in waiting { waiter.resume() }
         releaseRoom()
@@ -577,6 +580,8 @@ public final class MQTTClient: Sendable {
         while link.inFlight.count < configuration.window, let next = state.withLock({ $0.takeNext() }) {
             guard next.isAdmitted else {
                 state.withLock { $0.heldBack += 1 }
+                // Gone from disk too: refused now, it must never go, in this run or a later one.
+                forget([next], scrubbing: true)
                 continue
             }
             if let id = link.connection.publish(next.message) {

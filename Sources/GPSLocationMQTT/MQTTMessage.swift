@@ -44,6 +44,9 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     case outboxRefused(String)
     /// The outbox's disk is full or failing: a message could not be kept (it is still sent).
     case outboxFailed(String)
+    /// Another process sends this outbox's queue now (a second `locate publish` to the same
+    /// broker, topic and app): one sender a queue, so that nothing goes twice or out of order.
+    case outboxInUse(String)
 
     /// The words for a message.
     public var description: String {
@@ -52,6 +55,7 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unusable(let reason): "MQTT: \(reason)"
         case .outboxRefused(let reason): "the outbox cannot be used: \(reason)"
         case .outboxFailed(let reason): "the outbox cannot keep what waits: \(reason)"
+        case .outboxInUse(let reason): "the outbox is in use: \(reason)"
         }
     }
 }

@@ -38,14 +38,36 @@ package final class Outbox {
     /// Where this outbox's messages go, and whose permission they were taken under.
     package let destination: String
     package let app: String
+    private let directory: DirectoryHandle
     private let database: Database
+    /// Held while this outbox is open: one sender a queue, so no record goes twice or out of order.
+    private let lock: FileLock
 
     /// The outbox of `destination` for `app` in the store under `directory`, created when missing.
     /// - Throws: `StoreError`: `.refused` for a directory or file that cannot be trusted,
-    ///   `.damaged` for a file that is not this store's, `.io` for a full or failing disk.
-    package init(directory: String, destination: String, app: String) throws(StoreError) {
-        database = try Self.open(directory: directory, create: true)
-        (self.destination, self.app) = (destination, app)
+    ///   `.damaged` for a file that is not this store's, `.io` for a full or failing disk,
+    ///   `.inUse` while another process has this destination's and app's outbox open.
+    package init(directory path: String, destination: String, app: String) throws(StoreError) {
+        let directory = try Self.directory(path, create: true)
+        do throws(DirectoryHandle.Failure) {
+            lock = try directory.lock(".outbox-\(Self.fingerprint(destination, app)).lock", exclusive: true, timeout: .milliseconds(200))
+        } catch {
+            throw StoreError(.inUse, "another process sends this outbox now (\(error.description))")
+        }
+        database = try Self.open(directory)
+        (self.directory, self.destination, self.app) = (directory, destination, app)
+    }
+
+    /// Empties the write-ahead log into the file (where deleted rows are zeroed): what a run
+    /// sent leaves no copy in the log. For the end of a run.
+    package func close() {
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// The store's files gone, as the last resort of a revoke that cannot delete rows (a full or
+    /// read-only disk): every queue of the store is lost rather than a position kept.
+    package func discard() {
+        Self.discard(directory)
     }
 
     /// The messages kept for this destination and app, oldest first, with their ids.
@@ -94,14 +116,20 @@ package final class Outbox {
 
     /// Deletes the messages `ids` (acknowledged, dropped or no longer admitted), in one transaction.
     /// - Parameter scrubbing: leave none of their bytes on disk (a revoke): the commit is flushed
-    ///   and the log emptied too. Otherwise the commit is not flushed on its own.
+    ///   and the log emptied too, and when the rows cannot be deleted the store's files go.
+    ///   Otherwise the commit is not flushed on its own.
     package func remove(_ ids: some Collection<Int64>, scrubbing: Bool = false) throws(StoreError) {
         guard !ids.isEmpty else { return }
         let delete = { () throws(StoreError) in
             for id in ids { try self.database.query("DELETE FROM outbox WHERE id = ?", [.integer(id)]) }
         }
         if scrubbing {
-            _ = try Self.scrub(database, delete)
+            do {
+                _ = try Self.scrub(database, delete)
+            } catch {
+                discard()
+                throw error
+            }
         } else {
             // Without the disk's word (WAL and NORMAL: never a damaged file, only a delete a power
             // cut may undo, which sends a record twice, as QoS 1 may anyway): the next record's
@@ -114,64 +142,102 @@ package final class Outbox {
 
     /// Deletes every position kept for this app (all destinations): a revoke.
     /// - Returns: how many were deleted.
+    /// When the rows cannot be deleted, the store's files go (``discard()``).
     @discardableResult
     package func removePositions() throws(StoreError) -> Int {
-        try Self.scrub(database) { () throws(StoreError) in
-            try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
+        do {
+            return try Self.scrub(database) { () throws(StoreError) in
+                try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
+            }
+        } catch {
+            discard()
+            throw error
         }
     }
 
     /// Deletes the positions kept under `directory` for `app` (every app's when `nil`), if the
     /// store exists: a revoke seen when no outbox is open (`locate permission deny`, a refusal
-    /// read from the settings).
+    /// read from the settings). When they cannot be deleted (a full or read-only disk, a damaged
+    /// file), the store's files go: no position outlives a revoke.
     /// - Returns: how many were deleted.
+    /// - Throws: `StoreError` when the directory cannot be trusted (nothing is touched; such a
+    ///   store is refused by every sender too), or the files could not be removed either.
     @discardableResult
-    package static func removePositions(directory: String, app: String?) throws(StoreError) -> Int {
-        guard !FileSignature(path: directory + "/" + fileName).link.isMissing else { return 0 }
-        let database = try open(directory: directory, create: false)
-        return try scrub(database) { () throws(StoreError) in
-            if let app {
-                try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
-            } else {
-                try database.query("DELETE FROM outbox WHERE position = 1")
+    package static func removePositions(directory path: String, app: String?) throws(StoreError) -> Int {
+        guard !FileSignature(path: path + "/" + fileName).link.isMissing else { return 0 }
+        let directory = try Self.directory(path, create: false)
+        do {
+            let database = try open(directory)
+            return try scrub(database) { () throws(StoreError) in
+                if let app {
+                    try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
+                } else {
+                    try database.query("DELETE FROM outbox WHERE position = 1")
+                }
             }
+        } catch {
+            discard(directory)
+            guard FileSignature(path: path + "/" + fileName).link.isMissing else { throw error }
+            return 0
         }
     }
 
+    /// Removes the store's files in `directory`.
+    private static func discard(_ directory: DirectoryHandle) {
+        for suffix in ["", "-wal", "-shm"] { directory.remove(fileName + suffix) }
+    }
+
+    /// A short name for a destination and app (FNV-1a), for the name of its lock.
+    private static func fingerprint(_ destination: String, _ app: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in destination.utf8 + [0] + app.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
     /// Runs the deletion `delete` in one transaction, then empties the write-ahead log (whose
-    /// older frames still hold the rows) into the file, where secure_delete zeroed them.
+    /// older frames still hold the rows, and those sent before) into the file, where
+    /// secure_delete zeroed them.
     /// - Returns: how many rows were deleted.
     private static func scrub(_ database: Database, _ delete: () throws(StoreError) -> Void) throws(StoreError) -> Int {
         let deleted = try database.transaction { () throws(StoreError) -> Int in
             try delete()
             return database.changes
         }
-        guard deleted > 0 else { return 0 }
-        // A reader of another process may hold the log a moment: its frames are then overwritten by the next commits.
+        // Another process's open read may hold the log a moment: its frames are then overwritten by the next commits.
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return deleted
     }
 
-    /// The store under `directory`, checked and made ready.
-    private static func open(directory: String, create: Bool) throws(StoreError) -> Database {
+    /// The private state directory at `path`.
+    private static func directory(_ path: String, create: Bool) throws(StoreError) -> DirectoryHandle {
         do throws(DirectoryHandle.Failure) {
-            _ = try DirectoryHandle(path: directory, create: create, isPrivate: true)
-        } catch {
-            throw StoreError(.refused, "\(directory) \(error.description)")
-        }
-        let path = directory + "/" + fileName
-        do throws(TrustedFile.Refusal) {
-            try TrustedFile.checkPath(path, to: .file, owner: .user)
+            return try DirectoryHandle(path: path, create: create, isPrivate: true)
         } catch {
             throw StoreError(.refused, "\(path) \(error.description)")
         }
+    }
+
+    /// The store in `directory`, checked (the file and its log this user's alone, regular files,
+    /// made mode 0600 when missing) and made ready.
+    private static func open(_ directory: DirectoryHandle) throws(StoreError) -> Database {
+        do throws(DirectoryHandle.Failure) {
+            try directory.checkPrivateFile(fileName, create: true)
+            for suffix in ["-wal", "-shm"] { try directory.checkPrivateFile(fileName + suffix, create: false) }
+        } catch {
+            throw StoreError(.refused, error.description)
+        }
+        let path = directory.path + "/" + fileName
         let database = try Database(path: path)
         guard case .integer(let id)? = try database.query("PRAGMA application_id").first?.first,
             case .integer(let version)? = try database.query("PRAGMA user_version").first?.first,
             case .integer(let tables)? = try database.query("SELECT count(*) FROM sqlite_schema").first?.first
         else { throw StoreError(.damaged, "\(path) does not answer as a database") }
-        guard (id == applicationID && version <= Self.version) || (id == 0 && version == 0 && tables == 0) else {
-            throw StoreError(.damaged, "\(path) is not locate's store (or one of a later version): refused, not changed")
+        let hasOutbox = try database.query("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'outbox'").first?.first
+        guard (id == applicationID && version == Self.version && hasOutbox == .integer(1)) || (id == 0 && version == 0 && tables == 0)
+        else {
+            throw StoreError(.damaged, "\(path) is not locate's store (or one of another version): refused, not changed")
         }
         // WAL: a commit is one append and one flush; FULL: the flush is the disk's word, so a
         // power cut keeps every commit.
@@ -186,8 +252,8 @@ package final class Outbox {
                         id INTEGER PRIMARY KEY AUTOINCREMENT, destination TEXT NOT NULL, app TEXT NOT NULL, topic TEXT NOT NULL,
                         payload BLOB NOT NULL, qos INTEGER NOT NULL, retain INTEGER NOT NULL, position INTEGER NOT NULL);
                     CREATE INDEX IF NOT EXISTS outbox_by_destination ON outbox (destination, app, id);
-                    PRAGMA application_id = \(applicationID);
-                    PRAGMA user_version = \(version);
+                    PRAGMA application_id = \(Self.applicationID);
+                    PRAGMA user_version = \(Self.version);
                     """)
             }
         }

@@ -76,6 +76,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
         case io
         /// Another process held the database longer than the wait.
         case busy
+        /// Another process sends this destination's queue now (a second `locate publish` to it).
+        case inUse
     }
 
     package let kind: Kind

@@ -154,6 +154,30 @@ package final class DirectoryHandle {
         return Int(status.st_size) + bytes.count
     }
 
+    /// Checks that the file `name` is this user's regular file that no one else can read or
+    /// write (never through a link), creating it empty, mode 0600, when `create` is set and it is
+    /// missing: for a file another library opens by its path (a database).
+    /// - Returns: whether it is there now.
+    /// - Throws: `Failure` naming the file and what is wrong with it.
+    @discardableResult
+    package func checkPrivateFile(_ name: String, create: Bool) throws(Failure) -> Bool {
+        var status = stat()
+        if fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) != 0 {
+            guard errno == ENOENT else { throw failure("look at \(name)") }
+            guard create else { return false }
+            let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard file >= 0 else { throw failure("create \(name)") }
+            close(file)
+            return true
+        }
+        do throws(TrustedFile.Refusal) {
+            try TrustedFile.check(status, owner: .userPrivate)
+        } catch {
+            throw Failure(description: "\(path)/\(name) \(error.description)")
+        }
+        return true
+    }
+
     /// Renames `name` to `newName` in the directory (replacing it), if `name` is there.
     package func rename(_ name: String, to newName: String) {
         renameat(descriptor, name, descriptor, newName)

@@ -582,6 +582,8 @@ enum HelpPages {
                                             outbox's bound; those kept go first next run), or gpsd unreachable.
                   74                        The outbox's disk failed (full): records went on, but a crash could have
                                             lost them.
+                  75                        Another locate publish sends to the same broker, topic and app now (one
+                                            outbox, one sender).
                   77                        Location not authorized: a status was published, never a position.
                   78                        A settings or policy file, the [mqtt] password-file, or the outbox's
                                             store is unusable, not private, or not the store.

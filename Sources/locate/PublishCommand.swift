@@ -39,8 +39,8 @@ struct PublishCommand {
     /// outbox on disk (`outbox`; `nil` when no home directory is known) of at most `limit` records,
     /// sent at once or in bursts `every` so often.
     /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read (the outbox's too),
-    ///   64 for a password without a user, 74 for an outbox the disk fails, 69 when the system or
-    ///   libmosquitto refuses.
+    ///   64 for a password without a user, 74 for an outbox the disk fails, 75 for an outbox
+    ///   another `locate publish` sends now, 69 when the system or libmosquitto refuses.
     static func client(
         broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage,
         outbox: MQTTOutbox?, limit: Int, every interval: Duration?
@@ -59,6 +59,7 @@ struct PublishCommand {
                 switch error {
                 case .outboxRefused: .configuration
                 case .outboxFailed: .ioError
+                case .outboxInUse: .timedOut
                 default: .unavailable
                 }
             throw SetupError(message: error.description, status: status)

@@ -179,6 +179,7 @@ enum Usage {
                     "Records the broker never took (away, refused, TLS failed, dropped by the outbox's bound; those kept go first next run), or gpsd unreachable."
                 ),
                 (74, "The outbox's disk failed (full): records went on, but a crash could have lost them."),
+                (75, "Another locate publish sends to the same broker, topic and app now (one outbox, one sender)."),
                 (77, "Location not authorized: a status was published, never a position."),
                 (
                     78,

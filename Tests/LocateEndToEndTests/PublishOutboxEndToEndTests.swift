@@ -1,17 +1,35 @@
 import Foundation
-import LocateStore
 import Testing
 
 /// `locate publish`'s outbox on disk, against a real mosquitto that is away and comes back:
 /// nothing committed is lost to SIGKILL, a revoke deletes what waited (from the file's bytes
 /// too) for every later run, and the bound drops the oldest and says so.
 struct PublishOutboxEndToEndTests {
-    /// The payloads the outbox keeps for `url`'s broker and topic, oldest first.
-    private func kept(_ settings: SettingsHome, broker port: Int, topic: String = "locate/van", app: String = "") throws -> [String] {
-        let outbox = try Outbox(
-            directory: settings.root.appendingPathComponent("state/locate").path, destination: "mqtt://127.0.0.1:\(port)/\(topic)", app: app
-        )
-        return try outbox.kept().map { String(decoding: $0.entry.payload, as: UTF8.self) }
+    /// The payloads the outbox keeps for the broker at `port` and `topic`, oldest first, as
+    /// Python's sqlite3 reads the store (beside a run that has it open); `nil` when it cannot.
+    private func kept(_ settings: SettingsHome, broker port: Int, topic: String = "locate/van", app: String = "") async throws -> [String]?
+    {
+        let store = settings.root.appendingPathComponent("state/locate/store.sqlite").path
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=5)
+            for (payload,) in db.execute("SELECT payload FROM outbox WHERE destination = ? AND app = ? ORDER BY id", sys.argv[2:4]):
+                print(bytes(payload).decode())
+            """
+        let reader = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, store, "mqtt://127.0.0.1:\(port)/\(topic)", app])
+        guard try await reader.waitForExit(timeout: 20) == 0 else { return nil }
+        return reader.stdout.lines
+    }
+
+    /// Waits until what the outbox keeps satisfies `condition`.
+    private func waitForKept(_ settings: SettingsHome, broker port: Int, what: String, _ condition: ([String]) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let rows = try await kept(settings, broker: port), condition(rows) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw HarnessError(description: "the outbox never held \(what): \(try await kept(settings, broker: port) ?? ["unreadable"])")
     }
 
     /// The bytes of the store and its log, for what must not be in them.
@@ -33,12 +51,10 @@ struct PublishOutboxEndToEndTests {
         for run in 1...2 {
             let publisher = try startLocate(
                 ["publish", url, "--replay", Package.track("commute").path, "--replay-speed", "20"], settings: settings)
-            try await waitUntil(
-                timeout: 30, failing: HarnessError(description: "run \(run) kept nothing new: \(publisher.stderr.text)")
-            ) { ((try? kept(settings, broker: port)) ?? []).count >= before.count + 10 }
+            try await waitForKept(settings, broker: port, what: "10 more records in run \(run)") { $0.count >= before.count + 10 }
             publisher.signal(SIGKILL)
             _ = try await publisher.waitForExit(timeout: 10)
-            let after = try kept(settings, broker: port)
+            let after = try #require(try await kept(settings, broker: port))
             #expect(Array(after.prefix(before.count)) == before, "run \(run) kept what the one before left, in order")
             before = after
         }
@@ -52,7 +68,7 @@ struct PublishOutboxEndToEndTests {
         let received = subscriber.messages.filter { $0.topic == "locate/van" }.map(\.payload)
         #expect(Array(received.prefix(before.count)) == before, "\(received.count) received, \(before.count) kept")
         #expect(received.count == before.count + 3)
-        #expect(try kept(settings, broker: port).isEmpty, "acknowledged records are deleted")
+        #expect(try await kept(settings, broker: port) == [], "acknowledged records are deleted")
     }
 
     @Test func aRevokeDuringAnOutageDeletesWhatWaitedForEveryLaterRun() async throws {
@@ -61,16 +77,11 @@ struct PublishOutboxEndToEndTests {
         let port = try freePort()
         let url = "mqtt://127.0.0.1:\(port)/locate/van"
         let publisher = try startLocate(["publish", url, "--gpsd", gpsd.endpoint], settings: settings)
-        try await waitUntil(timeout: 30, failing: HarnessError(description: "nothing kept: \(publisher.stderr.text)")) {
-            ((try? kept(settings, broker: port)) ?? []).count >= 5
-        }
-        let waited = try kept(settings, broker: port)
+        try await waitForKept(settings, broker: port, what: "5 records") { $0.count >= 5 }
+        let waited = try #require(try await kept(settings, broker: port))
         // The revoke: the file changes, the run sees it, and what waited goes from disk at once.
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
-        try await waitUntil(timeout: 10, failing: HarnessError(description: "still kept after the deny: \(publisher.stderr.text)")) {
-            // (A read that meets the run's own transaction is tried again.)
-            (try? kept(settings, broker: port)).map { $0.allSatisfy { !$0.contains("\"lat\"") } } ?? false
-        }
+        try await waitForKept(settings, broker: port, what: "no position after the deny") { $0.allSatisfy { !$0.contains("\"lat\"") } }
         publisher.signal(SIGKILL)
         _ = try await publisher.waitForExit(timeout: 10)
         let bytes = storeBytes(settings)
@@ -99,7 +110,7 @@ struct PublishOutboxEndToEndTests {
             away.stderr.contains("the broker has been away too long: dropped the") && away.stderr.contains("7 records were dropped"),
             "\(away.stderr)")
         #expect(away.stderr.contains("3 records were not delivered") && away.stderr.contains("the outbox keeps them"), "\(away.stderr)")
-        let waiting = try kept(settings, broker: port)
+        let waiting = try #require(try await kept(settings, broker: port))
         #expect(waiting.count == 3)
         let broker = try await MosquittoBroker(port: port)
         let subscriber = try await Subscription(broker, "locate/van")

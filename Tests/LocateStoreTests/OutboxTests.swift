@@ -21,18 +21,28 @@ final class OutboxTests {
     }
 
     @Test func whatIsAppendedIsKeptInOrderForTheNextConnection() throws {
-        let first = try Outbox(directory: directory, destination: "mqtt://broker/locate/van", app: "publish")
-        let ids = try first.append((0..<5).map { entry("fix \($0)") })
-        #expect(ids.count == 5 && ids == ids.sorted())
-        try first.remove([ids[1], ids[3]])
-        _ = try first.append([entry("status", position: false), entry("retained")])
+        do {
+            let first = try Outbox(directory: directory, destination: "mqtt://broker/locate/van", app: "publish")
+            let ids = try first.append((0..<5).map { entry("fix \($0)") })
+            #expect(ids.count == 5 && ids == ids.sorted())
+            try first.remove([ids[1], ids[3]])
+            _ = try first.append([entry("status", position: false), entry("retained")])
+            // One sender a queue: while it is open, no other connection gets it.
+            do {
+                _ = try Outbox(directory: directory, destination: "mqtt://broker/locate/van", app: "publish")
+                Issue.record("a second sender opened the same queue")
+            } catch {
+                #expect(error.kind == .inUse, "\(error)")
+            }
+        }
         // A second connection (the next run) reads what the first committed.
         let second = try Outbox(directory: directory, destination: "mqtt://broker/locate/van", app: "publish")
         #expect(try texts(second) == ["fix 0", "fix 2", "fix 4", "status", "retained"])
         let kept = try second.kept()
         #expect(kept.map(\.entry) == [0, 2, 4].map { entry("fix \($0)") } + [entry("status", position: false), entry("retained")])
-        // The store's directory is this user's alone.
+        // The store is this user's alone, its directory too.
         #expect(try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int == 0o700)
+        #expect(try FileManager.default.attributesOfItem(atPath: directory + "/store.sqlite")[.posixPermissions] as? Int == 0o600)
     }
 
     @Test func eachDestinationAndAppSeesItsOwnAndARevokeDeletesPositionsOnly() throws {
@@ -62,7 +72,9 @@ final class OutboxTests {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = directory + "/store.sqlite"
+        let schemaless = try sqliteDatabase(of: "PRAGMA application_id = \(Outbox.applicationID); PRAGMA user_version = 1;")
         for (bytes, name) in [
+            (schemaless, "a database with the store's mark and no outbox"),
             (
                 Array("not a database at all, but a text file that is long enough to have a header\n".utf8)
                     + [UInt8](repeating: 0x41, count: 4096), "text"
@@ -70,6 +82,7 @@ final class OutboxTests {
             (try sqliteDatabase(of: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine');"), "another program's database"),
         ] {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
             #expect(throws: StoreError.self, "\(name)") { try Outbox(directory: directory, destination: "d", app: "a") }
             do {
                 _ = try Outbox(directory: directory, destination: "d", app: "a")
@@ -79,6 +92,21 @@ final class OutboxTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "\(name) is not changed")
             try FileManager.default.removeItem(atPath: path)
         }
+        // A FIFO, or a store others can write (or read), is refused.
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: StoreError.self) { try Outbox(directory: directory, destination: "d", app: "a") }
+        try FileManager.default.removeItem(atPath: path)
+        _ = try Outbox(directory: directory, destination: "d", app: "a")
+        for mode in [0o660, 0o644, 0o606] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+            do {
+                _ = try Outbox(directory: directory, destination: "d", app: "a")
+                Issue.record("a store of mode \(String(mode, radix: 8)) was used")
+            } catch {
+                #expect(error.kind == .refused && error.description.contains(path), "\(error)")
+            }
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         // A link in the file's place, and a directory others can write, are refused before anything is read.
         let target = directory + "/elsewhere.sqlite"
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
@@ -93,6 +121,22 @@ final class OutboxTests {
             #expect(error.kind == .refused && error.description.contains(directory), "\(error)")
         }
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    /// A revoke leaves nothing sent before it in the write-ahead log either, even when nothing
+    /// waited: the log is emptied into the file, where deleted rows are zeroed.
+    @Test func aRevokeLeavesNoPositionInTheFilesBytes() throws {
+        let secret = "\"lat\":64.1234567"
+        do {
+            let outbox = try Outbox(directory: directory, destination: "d", app: "a")
+            let ids = try outbox.append((0..<50).map { entry("{\(secret),\"n\":\($0)}") })
+            // Sent and acknowledged: deleted without a flush of its own, still in the log's frames.
+            try outbox.remove(ids)
+            #expect(try outbox.kept().isEmpty)
+            #expect(try Outbox.removePositions(directory: directory, app: nil) == 0)
+        }
+        let bytes = ["", "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: directory + "/store.sqlite" + $0)) }
+        #expect(!bytes.isEmpty && bytes.allSatisfy { !String(decoding: $0, as: UTF8.self).contains(secret) })
     }
 
     /// The bytes of a database another program made, as sqlite3 would write it.

@@ -76,9 +76,15 @@ struct DurableQueue: @unchecked Sendable {
         }
     }
 
+    /// Empties the log into the file at the end of a run (what was sent leaves no copy in it).
+    func close() {
+        outbox.close()
+    }
+
     private static func error(_ error: StoreError) -> MQTTError {
         switch error.kind {
         case .io, .busy: .outboxFailed(error.description)
+        case .inUse: .outboxInUse(error.description)
         case .unusable, .refused, .damaged: .outboxRefused(error.description)
         }
     }

@@ -255,6 +255,10 @@ final class MosquittoConnection {
         return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
     }
 
+    /// Whether the callbacks reported something not taken yet (a QoS 0 message written as it
+    /// was handed over reports at once, before any wait).
+    var hasEvents: Bool { !events.isEmpty }
+
     /// What the callbacks reported since the last call, in order.
     func takeEvents() -> [MosquittoEvent] {
         defer { events.removeAll() }

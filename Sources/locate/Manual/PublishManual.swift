@@ -66,10 +66,12 @@ extension ManualPage {
             mid-stream, all 60 records arrive). Records sent but not acknowledged when a connection drops
             are sent again, checked at the gate again.
 
-            **The outbox is on disk**, in the user's store `$XDG_STATE_HOME/locate/store.sqlite` (SQLite;
-            the state directory's trust rules: a directory or file another user owns or can write is
-            refused, status 78, before anything is sent; a file that is not the store is refused, not
-            changed): each record is committed, with the disk's word (`synchronous = FULL`), before it
+            **The outbox is on disk**, in the user's store `$XDG_STATE_HOME/locate/store.sqlite` (SQLite,
+            mode 0600; the state directory's trust rules: a directory another user owns or can write,
+            or a store or log that is not this user's regular file, mode 0600, is refused, status 78,
+            before anything is sent; a file that is not the store is refused, not changed; one
+            `locate publish` a broker, topic and app at a time, so no record goes twice: a second is
+            refused, status 75): each record is committed, with the disk's word (`synchronous = FULL`), before it
             goes to the broker, and deleted once the broker acknowledged it (at QoS 0: once written). So a
             power cut, SIGKILL or a restart during an outage loses none (at most the record being taken
             at the instant of the kill), and the next `locate publish` to the same broker, topic and app
@@ -78,8 +80,10 @@ extension ManualPage {
             statuses (`online`, the clear, `not_authorized`) are said by each run afresh. **A revoke
             deletes what waited**: a deny, reduced accuracy, services off or a pause seen by the run
             deletes the waiting positions from disk at once (their bytes too: SQLite's `secure_delete`,
-            and the write-ahead log emptied), and so does any command that finds location refused or
-            reduced in the settings (`locate permission deny` among them) while `publish` is not running;
+            and the write-ahead log emptied, as it is at the end of every run), and so does any command
+            that finds location refused or reduced in the settings (`locate permission deny` among them)
+            while `publish` is not running; where the rows cannot be deleted (a full or read-only disk),
+            the store's files are removed instead, every queue with them, rather than a position kept;
             a run that starts without full authorization deletes them unsent; what waited goes only while
             this run's first authorization holds. So nothing queued before a revoke is ever sent, after
             any restart and any re-allow (tested). A disk that cannot keep them (full) is said once on
