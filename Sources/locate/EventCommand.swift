@@ -74,9 +74,6 @@ struct EventCommand<Detector: LocationEventDetector> {
                 next = try await events.next()
             } catch .cancelled {
                 break
-            } catch .invalidSettings(let problem) {
-                StandardStreams.diagnose(problem.description)
-                return .configuration
             } catch {
                 StandardStreams.diagnose(error.description)
                 return ExitStatus(error)

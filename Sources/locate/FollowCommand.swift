@@ -84,19 +84,18 @@ struct FollowCommand {
                 }
                 if isDone(progress) { break }
             }
-        } catch .invalidSettings(let problem) {
-            StandardStreams.diagnose(problem.description)
-            return .configuration
-        } catch .invalidTrack(let file, let line, let reason) {
-            // A replay found a malformed point: the track is data, and nothing stands in for it.
-            StandardStreams.diagnose(GPSLocationError.invalidTrack(file: file, line: line, reason: reason).description)
-            return .dataError
         } catch .cancelled {
             progress.stream.noteHeldBack(updates.locationsHeldBack)
             return end(&writer, progress: &progress)
         } catch {
-            writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
-            writer.writeFallback(.gpsdUnavailable)
+            switch error {
+            case .invalidSettings, .invalidTrack:
+                // Settings gone bad, or a replay's malformed point: input, and nothing stands in for it.
+                StandardStreams.diagnose(error.description)
+            default:
+                writer.report(StatusEvent(name: "gpsd_unavailable", message: error.description))
+                writer.writeFallback(.gpsdUnavailable)
+            }
             return ExitStatus(error)
         }
         if let outputFailure { throw outputFailure }

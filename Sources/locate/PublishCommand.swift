@@ -191,13 +191,8 @@ struct PublishCommand {
                 if let count = options.count, progress.published >= count { break }
             }
         } catch .cancelled {
-        } catch .invalidSettings(let problem) {
-            StandardStreams.diagnose(problem.description)
-            status = .configuration
-        } catch .invalidTrack(let file, let line, let reason) {
-            StandardStreams.diagnose(GPSLocationError.invalidTrack(file: file, line: line, reason: reason).description)
-            status = .dataError
         } catch {
+            // Settings gone bad (78), a malformed track (65), gpsd or the system: said, and its status.
             StandardStreams.diagnose(error.description)
             status = ExitStatus(error)
         }
