@@ -136,8 +136,10 @@ public final class MQTTClient: Sendable {
 
     /// Queues `message`; it goes to the broker when connected, in order, if `admits()` still
     /// says yes at that moment (a message it refuses is dropped, and counted in ``heldBack``).
-    /// - Parameter admits: whether the position `message` carries may still go; `nil` for a
-    ///   message that carries none (a status, a clear), which always may.
+    /// - Parameters:
+    ///   - message: the message, on its topic.
+    ///   - admits: whether the position `message` carries may still go; `nil` for a message that
+    ///     carries none (a status, a clear), which always may.
     public func publish(_ message: MQTTMessage, while admits: (@Sendable () -> Bool)? = nil) {
         let isDurable = configuration.outbox != nil
         let dropped = state.withLock { state -> Int? in
@@ -188,6 +190,7 @@ public final class MQTTClient: Sendable {
     /// run): it goes first, in order, while `admits` says yes; `nil` (location not authorized now,
     /// or reduced) deletes those positions from disk, unsent. With an outbox, nothing is sent
     /// until this is called, so that nothing overtakes what waited. Without one, it does nothing.
+    /// - Parameter admits: whether what waited may still go, asked when each goes; `nil` deletes it.
     public func restore(while admits: (@Sendable () -> Bool)?) {
         state.withLock { $0.restoreAdmission = .some(admits) }
         wakeUp.signal()
@@ -198,6 +201,8 @@ public final class MQTTClient: Sendable {
     /// then drops the oldest, as ever): for a producer that can go at the broker's pace (a replay
     /// as fast as it is read; a fleet monitor whose own source keeps its backlog meanwhile), so
     /// that it does not overrun the bound.
+    /// - Parameter throughOutages: keep waiting while the broker is away (the producer's own
+    ///   source keeps its backlog meanwhile).
     public func waitForRoom(throughOutages: Bool = false) async {
         let id = state.withLock { state in
             state.nextWaiterID += 1
