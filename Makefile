@@ -14,6 +14,7 @@
 #   make generated  rewrite Scripts/man/ and Scripts/completions/ from the help tables
 #   make order      rewrite Scripts/locate.order, the link order of the hot functions (needs valgrind)
 #   make corpus     opt-in: check the decoder against gpsd's regression logs in $(CORPUS)
+#   make interop    opt-in: a real Home Assistant 2024.3.3 (from PyPI, a throwaway venv) through publish, a revoke and a re-allow
 #   make tracks     regenerate the bundled NMEA tracks in Scripts/tracks
 #   make clean      remove build products
 
@@ -22,7 +23,7 @@ CORPUS ?= ../shared/corpus/gpsd-logs
 RELEASE := .build/release/locate
 PEERS := .build/bench-peers
 
-.PHONY: help run test build docs bench order corpus install install-files uninstall generated tracks clean bootstrap format lint upcoming
+.PHONY: help run test build docs bench order corpus interop install install-files uninstall generated tracks clean bootstrap format lint upcoming
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -98,6 +99,11 @@ docs:
 		echo "docs: $$library in .build/docs/$$library"; \
 	done
 	@echo "docs: serve .build/docs/<library> with any static web server, or open it in Xcode"
+
+# Not part of make test: it installs Home Assistant from PyPI (minutes, the first time) and runs it (about a minute).
+interop:
+	swift build --product locate
+	Scripts/interop .build/debug/locate
 
 bench: build
 	@mkdir -p $(PEERS)

@@ -372,10 +372,11 @@ struct PublishEndToEndTests {
         let subscriber = try await Subscription(broker, "locate/van", extra: ["-c", "-i", "sub-\(broker.port)"])
         let publisher = try startLocate(
             [
-                "publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "20", "--count",
+                "publish", "\(broker.url)/locate/van", "--replay", Package.track("commute").path, "--replay-speed", "8", "--count",
                 "60",
             ], settings: try SettingsHome.allowingAlways())
-        try await subscriber.process.stdout.wait(for: "the first records") { subscriber.objects(on: "locate/van").count >= 5 }
+        // 7.5 s of records: room for a loaded machine to stop the broker before the last went.
+        try await subscriber.process.stdout.wait(for: "the first records") { subscriber.objects(on: "locate/van").count >= 3 }
         try await broker.stop()
         try await publisher.stderr.wait(for: "the lost connection") { publisher.stderr.text.contains("trying again") }
         // Records go on coming from the track meanwhile, into the queue.

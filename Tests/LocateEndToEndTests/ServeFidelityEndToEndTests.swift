@@ -183,10 +183,14 @@ struct ServeFidelityEndToEndTests {
             serve.openDescriptors < 40
         }
         let descriptors = serve.openDescriptors
+        let before = serve.descriptorTargets
         let resident = serve.residentKiB
         for _ in 0..<15 { try await wave(100) }
         try await waitUntil(
-            timeout: 30, failing: HarnessError(description: "serve holds \(serve.openDescriptors) descriptors, not \(descriptors)")
+            timeout: 30,
+            failing: HarnessError(
+                description:
+                    "serve holds \(serve.openDescriptors) descriptors, not \(descriptors): \(serve.descriptorTargets) (first \(before))")
         ) { serve.openDescriptors <= descriptors }
         // What the crowd took is given back once it is gone (within a tick of the last leaving).
         try await waitUntil(

@@ -48,6 +48,14 @@ final class ServeProcess: Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count ?? 0
     }
 
+    /// What serve's descriptors lead to (sockets, files), for a failure's message.
+    var descriptorTargets: [String] {
+        let directory = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map { name in
+            "\(name)->" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)) ?? "?")
+        }
+    }
+
     /// The CPU time serve has used, in clock ticks (user and system, from /proc; 0 when unreadable).
     var cpuTicks: Int {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""

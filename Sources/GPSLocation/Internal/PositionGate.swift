@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// The one check every position, and everything derived from one, passes on its way out of the
@@ -13,6 +14,11 @@ import Synchronization
 ///    a served or published message waiting for a slow reader) is dropped, even when the
 ///    authorization comes back.
 /// 3. It is consulted when a record is handed out, never only when the position arrived.
+/// 4. After a change, a stream's gate releases no fix the receiver took before it: gpsd hands
+///    its current fix again (a POLL, the next report of a slow receiver), which is the position
+///    from before a revoke; a fix whose receiver time is no later than the newest one the gate
+///    was asked about before the change is not released (unless it is a minute or more older:
+///    a replayed track that started again, a receiver whose clock went back).
 ///
 /// Nothing else hands a `Location` from gpsd or a kept fix, or anything made of one, to a
 /// caller: a new producer of records takes a gate and asks it for each record it hands out.
@@ -21,6 +27,11 @@ struct PositionGate: Sendable {
     let authorization: AuthorizationGeneration
     private var reducer = AccuracyReducer()
     private var accuracy: AccuracyAuthorization?
+    /// The newest receiver time of a fix the gate was asked about, and the generation of the last ask.
+    private var newestTime: Date?
+    private var lastGeneration: Int?
+    /// The newest receiver time before the last change of the authorization (rule 4).
+    private var barrier: Date?
 
     /// A gate over the authorization `authorization` follows.
     init(_ authorization: AuthorizationGeneration) {
@@ -37,6 +48,10 @@ struct PositionGate: Sendable {
         _ location: Location, readUnder generation: Int, at now: ContinuousClock.Instant?
     ) -> (location: Location, stamp: ReleaseStamp)? {
         let current = authorization.current
+        if let lastGeneration, lastGeneration != current.generation { barrier = newestTime }
+        lastGeneration = current.generation
+        if let time = location.time, newestTime.map({ time > $0 }) ?? true { newestTime = time }
+        if let barrier, let time = location.time, time <= barrier, barrier.timeIntervalSince(time) < 60 { return nil }
         guard generation == current.generation, let released = release(location, under: current.authorization, at: now) else {
             return nil
         }
