@@ -661,8 +661,9 @@ struct ServeEndToEndTests {
         try await waitUntil(timeout: 10, failing: HarnessError(description: "the session was not written: \(serve.run.stderr.text)")) {
             readWholeFile(state.appendingPathComponent("access.jsonl").path).contains(#""app":"gpspipe""#)
         }
+        // Said a moment after the session is written.
+        try await serve.run.stderr.wait(for: "the log kept again") { serve.run.stderr.text.contains("the access log is kept again") }
         #expect(serve.run.stderr.text.components(separatedBy: "cannot be kept").count == 2, "\(serve.run.stderr.text)")
-        #expect(serve.run.stderr.text.contains("the access log is kept again"))
     }
 
     /// GeoClue, Debian's own, on a private system bus, its NMEA source reading `--nmea`: its
