@@ -156,7 +156,8 @@ struct PublishOutboxEndToEndTests {
         let arrived = times()
         let gaps = zip(arrived.dropFirst(), arrived).map { $0 - $1 }
         let groups = gaps.filter { $0 > 0.7 }.count + 1
-        #expect(arrived.count == 20 && (2...4).contains(groups), "\(groups) groups: \(gaps)")
+        // (Two to four on time; a loaded machine may play the 4 s of fixes slower, in more bursts.)
+        #expect(arrived.count == 20 && (2...6).contains(groups), "\(groups) groups: \(gaps)")
         #expect(gaps.filter { $0 <= 0.7 }.count >= 14, "records of a burst arrive together: \(gaps)")
         let connections = broker.log.components(separatedBy: "New client connected").count - 1
         #expect(connections >= groups, "a connection a burst: \(connections)")
