@@ -556,8 +556,9 @@ struct PublishEndToEndTests {
         publisher.signal(SIGTERM)
         let status = try await publisher.waitForExit(timeout: 20)
         let took = signalled.duration(to: .now)
-        // 3 s of farewell and the exit; the margin is for a loaded machine, far below the connect's minutes.
-        #expect(took < .seconds(10), "SIGTERM took \(took)")
+        // 3 s of farewell and the exit (3.3 s alone; 10.4 s once in a loaded CI run): the margin is for
+        // a loaded machine, far below the connect's two minutes, which is what this guards against.
+        #expect(took < .seconds(20), "SIGTERM took \(took)")
         #expect(status == 69 && publisher.stderr.text.contains(" not delivered: "), "\(status): \(publisher.stderr.text)")
     }
 
