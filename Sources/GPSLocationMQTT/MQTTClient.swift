@@ -90,6 +90,14 @@ public final class MQTTClient: Sendable {
 
         var waiting: Int { queue.count - head + incoming.count }
 
+        /// Queues a message handed over: with an outbox, for the loop to keep on disk before it
+        /// goes (the bound is the loop's to keep then); otherwise at the end of the queue.
+        mutating func enqueue(_ message: MQTTMessage, admits: (@Sendable () -> Bool)?, durable: Bool) {
+            let pending = Pending(sequence: nextSequence, message: message, admits: admits)
+            nextSequence += 1
+            if durable { incoming.append(pending) } else { queue.append(pending) }
+        }
+
         mutating func takeNext() -> Pending? {
             guard head < queue.count else { return nil }
             defer {
@@ -143,15 +151,8 @@ public final class MQTTClient: Sendable {
     public func publish(_ message: MQTTMessage, while admits: (@Sendable () -> Bool)? = nil) {
         let isDurable = configuration.outbox != nil
         let dropped = state.withLock { state -> Int? in
-            let pending = Pending(sequence: state.nextSequence, message: message, admits: admits)
-            state.nextSequence += 1
-            // Kept on disk by the loop before it goes; the bound is the loop's to keep then.
-            if isDurable {
-                state.incoming.append(pending)
-                return nil
-            }
-            state.queue.append(pending)
-            guard state.waiting > configuration.queueLimit else { return nil }
+            state.enqueue(message, admits: admits, durable: isDurable)
+            guard !isDurable, state.waiting > configuration.queueLimit else { return nil }
             _ = state.takeNext()
             state.dropped += 1
             return state.dropped
@@ -175,10 +176,8 @@ public final class MQTTClient: Sendable {
             state.announcements.append(message)
             state.unannounced.removeAll { $0.topic == message.topic }
             if inOrder {
-                // Behind what was handed over before it: with an outbox, that waits in `incoming`.
-                let pending = Pending(sequence: state.nextSequence, message: message, admits: nil)
-                if isDurable { state.incoming.append(pending) } else { state.queue.append(pending) }
-                state.nextSequence += 1
+                // Behind what was handed over before it (with an outbox, that waits to be kept).
+                state.enqueue(message, admits: nil, durable: isDurable)
             } else {
                 state.unannounced.append(message)
             }

@@ -146,9 +146,7 @@ package final class Outbox {
     @discardableResult
     package func removePositions() throws(StoreError) -> Int {
         do {
-            return try Self.scrub(database) { () throws(StoreError) in
-                try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
-            }
+            return try Self.scrub(database) { () throws(StoreError) in try Self.deletePositions(database, app: app) }
         } catch {
             discard()
             throw error
@@ -168,17 +166,20 @@ package final class Outbox {
         let directory = try Self.directory(path, create: false)
         do {
             let database = try open(directory)
-            return try scrub(database) { () throws(StoreError) in
-                if let app {
-                    try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
-                } else {
-                    try database.query("DELETE FROM outbox WHERE position = 1")
-                }
-            }
+            return try scrub(database) { () throws(StoreError) in try deletePositions(database, app: app) }
         } catch {
             discard(directory)
             guard FileSignature(path: path + "/" + fileName).link.isMissing else { throw error }
             return 0
+        }
+    }
+
+    /// Deletes the positions of `app` (every app's when `nil`), every destination's.
+    private static func deletePositions(_ database: Database, app: String?) throws(StoreError) {
+        if let app {
+            try database.query("DELETE FROM outbox WHERE app = ? AND position = 1", [.text(app)])
+        } else {
+            try database.query("DELETE FROM outbox WHERE position = 1")
         }
     }
 

@@ -122,8 +122,7 @@ package final class Database {
         }
         (self.path, self.library, self.handle) = (path, library, handle)
         _ = library.extendedResultCodes(handle, 1)
-        _ = library.busyTimeout(
-            handle, Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+        _ = library.busyTimeout(handle, Int32(clamping: busyTimeout.millisecondsRoundedUp))
     }
 
     deinit {
