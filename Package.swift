@@ -24,6 +24,10 @@ let package = Package(
 
         // C: libmosquitto from Debian's libmosquitto-dev, the MQTT client of `locate publish`.
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // C: the types of libcurl's functions, which GPSLocationMQTT opens with dlopen only for
+        // `locate publish` to an http(s):// URL (apt libcurl4-gnutls-dev or libcurl4-openssl-dev for
+        // the headers; nothing is linked, so no other run loads libcurl or its TLS library).
+        .systemLibrary(name: "CCurl"),
         // C: the types of libnetcdf's functions, which GPSLocationPlaces opens with dlopen only to
         // read gmt-dcw's borders into its place index (apt libnetcdf-dev, or libnetcdf19; nothing
         // is linked, so a run that only reads the index never loads libnetcdf or HDF5).
@@ -56,9 +60,9 @@ let package = Package(
             // some ten million border points, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
-        // MQTT: a client over libmosquitto that keeps a bounded queue through broker outages and
+        // MQTT: a client over libmosquitto (or libcurl, for an HTTP endpoint) that keeps a bounded queue through broker outages and
         // hands each message out only while its admission holds (internal, not a product).
-        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "LocateSupport", "LocateStore"]),
+        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "CCurl", "LocateSupport", "LocateStore"]),
 
         // gpsd's protocol served to local programs, each through its own permission: the engine
         // of `locate serve` (its loop, clients' state machine behind a transport, peer

@@ -28,6 +28,10 @@ public struct ConsentSettings: Sendable, Hashable {
     public var mqttPasswordFile: String?
     /// `[mqtt] ca-file`, the policy's first: the CA certificates `mqtts://` trusts.
     public var mqttCAFile: String?
+    /// `[http] password-file`, the user's own: the private file with an HTTP endpoint's password.
+    public var httpPasswordFile: String?
+    /// `[http] ca-file`, the policy's first: the CA certificates `https://` trusts.
+    public var httpCAFile: String?
     /// The fallback as the files set it (``ConsentStore/fallback(resolvingPlaceNames:)`` gives it).
     var fallback: FallbackSetting
 
@@ -89,5 +93,7 @@ public struct ConsentSettings: Sendable, Hashable {
         regions = policy.regions + user.regions
         mqttPasswordFile = user.mqttPasswordFile?.value
         mqttCAFile = (policy.mqttCAFile ?? user.mqttCAFile)?.value
+        httpPasswordFile = user.httpPasswordFile?.value
+        httpCAFile = (policy.httpCAFile ?? user.httpCAFile)?.value
     }
 }

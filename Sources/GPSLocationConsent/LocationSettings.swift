@@ -78,6 +78,10 @@ struct LocationSettings: Sendable, Hashable {
     var mqttPasswordFile: Setting<String>?
     /// `[mqtt] ca-file = PATH`: the CA certificates `mqtts://` trusts instead of the system's.
     var mqttCAFile: Setting<String>?
+    /// `[http] password-file = PATH`: the private file that holds an HTTP endpoint's password (Basic).
+    var httpPasswordFile: Setting<String>?
+    /// `[http] ca-file = PATH`: the CA certificates `https://` trusts instead of the system's.
+    var httpCAFile: Setting<String>?
 
     /// Settings with nothing set, as for a file that does not exist.
     init(file: String) {
@@ -99,13 +103,14 @@ struct LocationSettings: Sendable, Hashable {
         for header in document.headers {
             let known =
                 header.section.app == nil
-                ? ["location", "fallback", "gpsd", "mqtt"].contains(header.section.name) : ["app", "region"].contains(header.section.name)
+                ? ["location", "fallback", "gpsd", "mqtt", "http"].contains(header.section.name)
+                : ["app", "region"].contains(header.section.name)
             guard known else {
                 throw .invalidSettings(
                     SettingsProblem(
                         file: file, line: header.line, column: 2,
                         message:
-                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [mqtt], [app \"NAME\"] or [region \"NAME\"])"
+                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [mqtt], [http], [app \"NAME\"] or [region \"NAME\"])"
                     ))
             }
             if header.section.name == "region", let name = header.section.app {
@@ -259,14 +264,16 @@ struct LocationSettings: Sendable, Hashable {
             } catch {
                 throw fail("bad value for 'server': \(error.description)")
             }
-        case ("mqtt", nil, "password-file"), ("mqtt", nil, "ca-file"):
+        case ("mqtt", nil, "password-file"), ("mqtt", nil, "ca-file"), ("http", nil, "password-file"), ("http", nil, "ca-file"):
             guard entry.value.hasPrefix("/"), entry.value.utf8.count <= 4096, !UntrustedText.hasHidden(entry.value) else {
                 throw fail("bad value for '\(entry.key)' (expected an absolute path)")
             }
-            if entry.key == "password-file" {
-                mqttPasswordFile = Setting(value: entry.value, origin: origin)
-            } else {
-                mqttCAFile = Setting(value: entry.value, origin: origin)
+            let setting = Setting(value: entry.value, origin: origin)
+            switch (section.name, entry.key) {
+            case ("mqtt", "password-file"): mqttPasswordFile = setting
+            case ("mqtt", _): mqttCAFile = setting
+            case (_, "password-file"): httpPasswordFile = setting
+            default: httpCAFile = setting
             }
         default:
             throw fail(
@@ -288,7 +295,7 @@ struct LocationSettings: Sendable, Hashable {
         case "location": ["services", "authorization", "accuracy", "timeout"]
         case "fallback": ["latitude", "longitude", "place", "enabled"]
         case "gpsd": ["server"]
-        case "mqtt": ["password-file", "ca-file"]
+        case "mqtt", "http": ["password-file", "ca-file"]
         default: ["authorization", "accuracy", "program"]
         }
     }

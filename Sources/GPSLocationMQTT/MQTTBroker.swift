@@ -1,4 +1,5 @@
-/// Where a broker is and what is published on it: `mqtt[s]://[USER@]HOST[:PORT]/TOPIC`.
+/// Where a broker is and what is published on it: `mqtt[s]://[USER@]HOST[:PORT]/TOPIC`; or, for
+/// a client that POSTs each message, an HTTP endpoint: `http[s]://[USER@]HOST[:PORT]/PATH`.
 ///
 /// A password never comes in the URL (a command line is visible to every local user in `ps`);
 /// it comes from a private file (``MQTTConfiguration/password``).
@@ -7,29 +8,47 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
     public let host: String
     /// The TCP port: 1883 for `mqtt://`, 8883 for `mqtts://` unless given.
     public let port: Int
-    /// Whether the connection is TLS (`mqtts://`).
+    /// Whether the connection is TLS (`mqtts://`, `https://`).
     public let usesTLS: Bool
+    /// Whether this is an HTTP endpoint (`http://`, `https://`): each message is POSTed to it.
+    public let isHTTP: Bool
     /// The user name to log in with, if any.
     public let user: String?
-    /// The topic after the host: the base the messages are published under.
+    /// The topic after the host: the base the messages are published under; for an HTTP
+    /// endpoint, the path (and query) after the host's `/`, possibly empty.
     public let topic: String
 
     /// The most bytes of a topic MQTT allows.
     public static let maximumTopicLength = 65535
 
-    /// Parses `url`; with `isFilter`, its topic is a filter to subscribe to (``checkFilter(_:)``).
+    /// Parses `url`; with `isFilter`, its topic is a filter to subscribe to (``checkFilter(_:)``);
+    /// with `allowsHTTP`, an `http[s]://` endpoint is taken too.
     /// - Throws: ``MQTTError/invalidURL(_:)`` naming what is wrong.
-    public init(parsing url: String, isFilter: Bool = false) throws(MQTTError) {
+    public init(parsing url: String, isFilter: Bool = false, allowsHTTP: Bool = false) throws(MQTTError) {
         let scheme = url.prefix { $0 != ":" }
-        guard url.dropFirst(scheme.count).hasPrefix("://"), scheme == "mqtt" || scheme == "mqtts" else {
-            throw .invalidURL("expected mqtt://HOST/TOPIC or mqtts://HOST/TOPIC")
+        let schemes = allowsHTTP ? ["mqtt", "mqtts", "http", "https"] : ["mqtt", "mqtts"]
+        guard url.dropFirst(scheme.count).hasPrefix("://"), schemes.contains(String(scheme)) else {
+            throw .invalidURL(
+                allowsHTTP
+                    ? "expected mqtt[s]://HOST/TOPIC or http[s]://HOST/PATH" : "expected mqtt://HOST/TOPIC or mqtts://HOST/TOPIC")
         }
-        usesTLS = scheme == "mqtts"
+        usesTLS = scheme.hasSuffix("s")
+        isHTTP = scheme.hasPrefix("http")
         let rest = url.dropFirst(scheme.count + 3)
-        let authority = rest.prefix { $0 != "/" }
-        guard rest.count > authority.count + 1 else { throw .invalidURL("no topic after the host (mqtt://HOST/TOPIC)") }
-        let topic = String(rest.dropFirst(authority.count + 1))
-        if isFilter { try Self.checkFilter(topic) } else { try Self.checkTopic(topic) }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let topic: String
+        if isHTTP {
+            // The path and query as given (an empty one is "/"), for the request line.
+            topic = String(rest.dropFirst(authority.count).drop { $0 == "/" })
+            guard topic.utf8.count <= 8192, topic.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "#" })
+            else {
+                throw .invalidURL("the path has a space, a control character, a '#' or a byte that is not ASCII (percent-encode it)")
+            }
+        } else {
+            guard rest.count > authority.count + 1 else { throw .invalidURL("no topic after the host (mqtt://HOST/TOPIC)") }
+            topic = String(rest.dropFirst(authority.count + 1))
+            if isFilter { try Self.checkFilter(topic) } else { try Self.checkTopic(topic) }
+        }
         self.topic = topic
         var hostPort = authority
         if let at = authority.lastIndex(of: "@") {
@@ -70,7 +89,7 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
             }
             self.port = port
         } else {
-            port = usesTLS ? 8883 : 1883
+            port = isHTTP ? (usesTLS ? 443 : 80) : (usesTLS ? 8883 : 1883)
         }
     }
 
@@ -84,10 +103,16 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The URL again, without the topic: `mqtt://user@host:port`.
+    /// The URL again, without the topic: `mqtt://user@host:port` (`https://user@host:port`).
     public var description: String {
         let address = host.contains(":") ? "[\(host)]" : host
-        return "\(usesTLS ? "mqtts" : "mqtt")://\(user.map { $0 + "@" } ?? "")\(address):\(port)"
+        return "\(isHTTP ? "http" : "mqtt")\(usesTLS ? "s" : "")://\(user.map { $0 + "@" } ?? "")\(address):\(port)"
+    }
+
+    /// An HTTP endpoint's URL to request, without the user: `https://host:port/path`.
+    var requestURL: String {
+        let address = host.contains(":") ? "[\(host)]" : host
+        return "\(usesTLS ? "https" : "http")://\(address):\(port)/\(topic)"
     }
 }
 

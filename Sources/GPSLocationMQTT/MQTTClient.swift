@@ -125,7 +125,7 @@ public final class MQTTClient: Sendable {
     ///   file it cannot read) or no thread can be started.
     public func start() throws(MQTTError) {
         // A first handle checks the settings, so that a mistake is an error now, not a retry forever.
-        _ = try MosquittoConnection(configuration)
+        _ = try makeConnection()
         if let outbox = configuration.outbox {
             let queue = try DurableQueue(outbox, broker: configuration.broker)
             durable.withLock { $0 = queue }
@@ -320,7 +320,7 @@ public final class MQTTClient: Sendable {
 
     /// What the loop knows about the connection it holds.
     private struct Link {
-        let connection: MosquittoConnection
+        let connection: any PublishingConnection
         let opened = ContinuousClock.now
         var isUp = false
         /// Messages given to libmosquitto and not acknowledged (QoS 0: not written), by id, and when they were given.
@@ -411,7 +411,10 @@ public final class MQTTClient: Sendable {
             // What is reported already (messages written as they were handed over) is taken now, not after a wait.
             if current.connection.hasEvents { wake = .now }
             var failure: String?
-            if let socket = current.connection.socket {
+            if !current.connection.waitsOnSocket {
+                if !current.connection.hasEvents { waiter.wait(for: nil, until: wake) }
+                failure = current.connection.service(readable: false)
+            } else if let socket = current.connection.socket {
                 let ready = waiter.wait(for: socket, until: wake)
                 failure = current.connection.service(readable: ready.isReadable || ready.isHangUpOrError)
             } else {
@@ -551,10 +554,15 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// A connection of the kind the destination needs: a broker's, or an HTTP endpoint's.
+    private func makeConnection() throws(MQTTError) -> any PublishingConnection {
+        configuration.broker.isHTTP ? try CurlConnection(configuration) : try MosquittoConnection(configuration)
+    }
+
     /// A new connection, handed to the broker; `nil` (and an event) when it cannot be made.
     private func open() -> Link? {
         do throws(MQTTError) {
-            let connection = try MosquittoConnection(configuration)
+            let connection = try makeConnection()
             if let failure = connection.connect(
                 host: configuration.broker.host, port: configuration.broker.port,
                 keepalive: Int(configuration.keepalive.components.seconds))
@@ -562,7 +570,7 @@ public final class MQTTClient: Sendable {
                 continuation.yield(.connectionFailed("cannot reach \(configuration.broker): \(failure)"))
                 return nil
             }
-            return Link(connection: connection)
+            return Link(connection: connection, isUp: connection.isUpBeforeItAnswers)
         } catch {
             continuation.yield(.connectionFailed(error.description))
             return nil
@@ -577,24 +585,25 @@ public final class MQTTClient: Sendable {
             defer { state.unannounced = [] }
             return state.unannounced
         }) {
-            _ = link.connection.publish(message)
+            _ = link.connection.publish(message, while: nil)
         }
         let now = ContinuousClock.now
         if link.inFlight.values.contains(where: { $0.since + patience < now }) { return }
-        while link.inFlight.count < configuration.window, let next = state.withLock({ $0.takeNext() }) {
+        let window = configuration.broker.isHTTP ? 1 : configuration.window
+        while link.inFlight.count < window, let next = state.withLock({ $0.takeNext() }) {
             guard next.isAdmitted else {
                 state.withLock { $0.heldBack += 1 }
                 // Gone from disk too: refused now, it must never go, in this run or a later one.
                 forget([next], scrubbing: true)
                 continue
             }
-            if let id = link.connection.publish(next.message) {
+            if let id = link.connection.publish(next.message, while: next.admits) {
                 // QoS 0 too, until it is written: libmosquitto would otherwise keep what a stalled broker does not read.
                 link.inFlight[id] = (next, now)
             }
         }
         guard stopping, link.farewell == nil, link.inFlight.isEmpty, state.withLock({ $0.waiting == 0 }) else { return }
         let farewell = state.withLock { $0.stop?.farewell ?? [] }
-        link.farewell = Set(farewell.compactMap { link.connection.publish($0) })
+        link.farewell = Set(farewell.compactMap { link.connection.publish($0, while: nil) })
     }
 }

@@ -30,8 +30,11 @@ public struct MQTTConfiguration: Sendable, Hashable {
     /// Where messages wait on disk for the broker, so that a restart, a crash or a power cut
     /// loses none; `nil` keeps them in memory only.
     public var outbox: MQTTOutbox?
-    /// The most messages handed to the broker and not yet acknowledged (at QoS 0: not yet written).
+    /// The most messages handed to the broker and not yet acknowledged (at QoS 0: not yet written);
+    /// an HTTP endpoint gets one request at a time.
     public var window: Int
+    /// An HTTP endpoint's request headers (`Name: value`), such as its `Content-Type`.
+    public var httpHeaders: [String] = []
     /// The first wait before connecting again; each failed attempt doubles it.
     public var reconnectDelay: Duration
     /// The longest wait between attempts.

@@ -263,13 +263,21 @@ extension CommandLineOptions {
             return
         }
         if command == .publish {
-            guard !positional.isEmpty else { throw UsageError(message: "'publish' needs a broker URL: mqtt[s]://[USER@]HOST[:PORT]/TOPIC") }
+            guard !positional.isEmpty else {
+                throw UsageError(
+                    message: "'publish' needs a destination: mqtt[s]://[USER@]HOST[:PORT]/TOPIC or http[s]://[USER@]HOST[:PORT]/PATH")
+            }
             do {
-                broker = try MQTTBroker(parsing: positional.removeFirst())
+                broker = try MQTTBroker(parsing: positional.removeFirst(), allowsHTTP: true)
             } catch {
                 throw UsageError(message: error.description)
             }
-            if let broker { try PublishFormat.check(publishAs, topic: broker.topic) }
+            if let broker {
+                try PublishFormat.check(publishAs, broker: broker)
+                if broker.isHTTP, let mqttOnly = used.first(where: { ["--qos", "--retain", "--mqtt-version"].contains($0.name) }) {
+                    throw UsageError(message: "'\(mqttOnly.name)' is for an MQTT broker, not an HTTP endpoint")
+                }
+            }
         }
         if let word = positional.first, command == .locate || command == .status || command == .serve || command == .publish {
             try Self.checkIsNoCommand(word)

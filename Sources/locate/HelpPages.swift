@@ -18,7 +18,7 @@ enum HelpPages {
                        locate geocode --batch [--json | --csv [--no-header]] [--lang LANG] < points
                        locate monitor --region NAME=LAT,LON,RADIUS ... [--name NAME] [--until inside:NAME|outside:NAME] [--count N] [--duration S] [options]
                        locate visits [--radius M] [--dwell S] [--count N] [--duration S] [options]
-                       locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]
+                       locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC | http[s]://[USER@]HOST[:PORT]/PATH [--as owntracks|homeassistant|json|osmand] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]
                        locate [--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]
                        locate monitor|visits --by topic|FIELD --replay FILE|- ... [--count N]   (a state per device of a fleet's records)
                        locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
@@ -109,9 +109,10 @@ enum HelpPages {
                                             for stdin) instead of gpsd; no permission needed, nothing cached.
                   --replay-speed X          (with --replay) Play the track at X times its pace; 0 for as fast as the
                                             output is read (default 1).
-                  --as FORMAT               (publish) What to publish: owntracks, homeassistant or json (locate's
-                                            --json record; the default).
-                  --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
+                  --as FORMAT               (publish) What to publish: owntracks, homeassistant (MQTT only), json
+                                            (locate's --json record; the default) or osmand (Traccar's form; HTTP
+                                            only).
+                  --qos Q                   (publish; MQTT) Quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
                   --every S                 (publish) Hold records and send them in one burst every S seconds,
@@ -530,7 +531,7 @@ enum HelpPages {
                 OVERVIEW: Publish the position to an MQTT broker (OwnTracks, Home Assistant or JSON), through
                           outages, under the permission.
 
-                USAGE: locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]
+                USAGE: locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC | http[s]://[USER@]HOST[:PORT]/PATH [--as owntracks|homeassistant|json|osmand] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]
 
                 OPTIONS:
                   --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
@@ -558,9 +559,10 @@ enum HelpPages {
                                             for stdin) instead of gpsd; no permission needed, nothing cached.
                   --replay-speed X          (with --replay) Play the track at X times its pace; 0 for as fast as the
                                             output is read (default 1).
-                  --as FORMAT               (publish) What to publish: owntracks, homeassistant or json (locate's
-                                            --json record; the default).
-                  --qos Q                   (publish) MQTT quality of service: 0, 1 (the default) or 2.
+                  --as FORMAT               (publish) What to publish: owntracks, homeassistant (MQTT only), json
+                                            (locate's --json record; the default) or osmand (Traccar's form; HTTP
+                                            only).
+                  --qos Q                   (publish; MQTT) Quality of service: 0, 1 (the default) or 2.
                   --retain                  (publish) The broker keeps the newest position for subscribers that come
                                             later (cleared when location is revoked).
                   --every S                 (publish) Hold records and send them in one burst every S seconds,

@@ -293,14 +293,18 @@ enum Locate {
                 record: { EventRecord.visit($0) }, isGoal: { _ in false })
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         case (.publish, _):
-            guard let broker = options.broker else { return .usage }
-            let format = PublishFormat(
+            guard let given = options.broker else { return .usage }
+            let (broker, http) = PublishFormat.destination(given, kind: options.publishAs)
+            var format = PublishFormat(
                 kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
+            format.http = http
             let client: MQTTClient
             do throws(PublishCommand.SetupError) {
                 client = try PublishCommand.client(
-                    broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion,
-                    will: format.will, outbox: store.paths.stateDirectory.map { MQTTOutbox(directory: $0, app: store.appName ?? "") },
+                    broker: broker, passwordFile: broker.isHTTP ? settings.httpPasswordFile : settings.mqttPasswordFile,
+                    caFile: broker.isHTTP ? settings.httpCAFile : settings.mqttCAFile, version: options.mqttVersion, will: format.will,
+                    httpHeaders: broker.isHTTP ? format.httpHeaders(user: broker.user) : [],
+                    outbox: store.paths.stateDirectory.map { MQTTOutbox(directory: $0, app: store.appName ?? "") },
                     limit: options.outboxLimit, every: options.sendInterval)
             } catch {
                 StandardStreams.diagnose("error: " + error.message)

@@ -457,11 +457,12 @@ enum OptionTable {
         },
         OptionSpec(
             flags: ["--as"], value: "FORMAT", scopes: [.publish],
-            help: "(publish) What to publish: owntracks, homeassistant or json (locate's --json record; the default)."
+            help:
+                "(publish) What to publish: owntracks, homeassistant (MQTT only), json (locate's --json record; the default) or osmand (Traccar's form; HTTP only)."
         ) { parsed, flag, value in
             parsed.options.publishAs = try choice(value, for: flag, PublishFormat.Kind.allCases.map { ($0.rawValue, $0) })
         },
-        OptionSpec(flags: ["--qos"], value: "Q", scopes: [.publish], help: "(publish) MQTT quality of service: 0, 1 (the default) or 2.") {
+        OptionSpec(flags: ["--qos"], value: "Q", scopes: [.publish], help: "(publish; MQTT) Quality of service: 0, 1 (the default) or 2.") {
             parsed, flag, value in
             parsed.options.qos = try choice(value, for: flag, MQTTQoS.allCases.map { (String($0.rawValue), $0) })
         },

@@ -42,11 +42,12 @@ struct PublishCommand {
     ///   64 for a password without a user, 74 for an outbox the disk fails, 75 for an outbox
     ///   another `locate publish` sends now, 69 when the system or libmosquitto refuses.
     static func client(
-        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage,
-        outbox: MQTTOutbox?, limit: Int, every interval: Duration?
+        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage?,
+        httpHeaders: [String] = [], outbox: MQTTOutbox?, limit: Int, every interval: Duration?
     ) throws(SetupError) -> MQTTClient {
         var configuration = try Self.configuration(broker: broker, passwordFile: passwordFile, caFile: caFile, version: version)
         configuration.will = will
+        configuration.httpHeaders = httpHeaders
         configuration.outbox = outbox
         configuration.queueLimit = limit
         configuration.sendInterval = interval
@@ -67,7 +68,8 @@ struct PublishCommand {
     }
 
     /// The configuration for `broker`: the password from `[mqtt] password-file` (a private file
-    /// of the user's), the CA file from `[mqtt] ca-file`; for publishing and subscribing alike.
+    /// of the user's; `[http] password-file` for an HTTP endpoint), the CA file from `[mqtt]
+    /// ca-file` (`[http] ca-file`); for publishing and subscribing alike.
     /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read, 64 for a password without a user.
     static func configuration(
         broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion
@@ -75,11 +77,14 @@ struct PublishCommand {
         var password: String?
         if let passwordFile {
             guard broker.user != nil else {
-                throw SetupError(message: "[mqtt] password-file is set but the URL names no user (mqtt://USER@HOST/TOPIC)", status: .usage)
+                throw SetupError(
+                    message: broker.isHTTP
+                        ? "[http] password-file is set but the URL names no user (http[s]://USER@HOST/PATH)"
+                        : "[mqtt] password-file is set but the URL names no user (mqtt://USER@HOST/TOPIC)", status: .usage)
             }
-            password = try read(passwordFile, what: "[mqtt] password-file", owner: .userPrivate)
+            password = try read(passwordFile, what: "[\(broker.isHTTP ? "http" : "mqtt")] password-file", owner: .userPrivate)
         }
-        if let caFile { _ = try read(caFile, what: "[mqtt] ca-file", owner: .userOrRoot) }
+        if let caFile { _ = try read(caFile, what: "[\(broker.isHTTP ? "http" : "mqtt")] ca-file", owner: .userOrRoot) }
         return MQTTConfiguration(broker: broker, password: password, caFile: caFile, protocolVersion: version)
     }
 
@@ -115,7 +120,9 @@ struct PublishCommand {
     }
 
     private func publish() async -> ExitStatus {
-        let reporter = MQTTClientReporter.start(client, connected: "connected to \(client.configuration.broker)", kind: "record")
+        let broker = client.configuration.broker
+        let reporter = MQTTClientReporter.start(
+            client, connected: broker.isHTTP ? "\(broker) answers" : "connected to \(broker)", kind: "record")
         if let discovery = format.discovery { client.announce(discovery) }
         var progress = Progress(stream: StreamProgress(replay: options.replayName))
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
@@ -247,11 +254,9 @@ struct PublishCommand {
     private func setAvailability(_ reason: String?, afterAPosition: Bool = false, progress: inout Progress) {
         if let reason {
             guard !progress.isUnavailable else { return }
-            client.publish(format.clearRetained)
-            if format.online != nil {
-                client.announce(format.unavailable(reason: reason))
-            } else {
-                client.publish(format.unavailable(reason: reason))
+            if let clear = format.clearRetained { client.publish(clear) }
+            if let status = format.unavailable(reason: reason) {
+                if format.online != nil { client.announce(status) } else { client.publish(status) }
             }
             progress.isUnavailable = true
         } else {

@@ -8,9 +8,20 @@ import LocateSupport
 /// layout, Home Assistant's MQTT discovery with a JSON attributes topic, or locate's own `--json`
 /// record. Positions go out only as the command hands them over (each through the gate); the
 /// status messages (`online`, `offline`, not authorized) carry no position.
+///
+/// To an HTTP endpoint each record is the body of one POST: OwnTracks' JSON (with its HTTP
+/// mode's `X-Limit-U` and `X-Limit-D`), locate's record, or Traccar's OsmAnd form; no status goes
+/// (HTTP has no last will and keeps nothing retained to clear).
 struct PublishFormat: Sendable {
     enum Kind: String, Sendable, CaseIterable {
-        case owntracks, homeassistant, json
+        case owntracks, homeassistant, json, osmand
+    }
+
+    /// What an HTTP endpoint gets besides the body: the device's name (OwnTracks' `X-Limit-D`,
+    /// and its tracker id), and the URL's query (OsmAnd's `id=...`), sent in the form instead.
+    struct HTTPDestination: Sendable {
+        let device: String
+        let query: String
     }
 
     let kind: Kind
@@ -21,6 +32,8 @@ struct PublishFormat: Sendable {
     let retain: Bool
     /// When the session started (OwnTracks' `lwt` says when the device first connected).
     let started: Date
+    /// Set for an HTTP endpoint.
+    var http: HTTPDestination? = nil
 
     /// The topics under `topic` that `kind` uses.
     var positionTopic: String { kind == .homeassistant ? topic + "/attributes" : topic }
@@ -30,7 +43,7 @@ struct PublishFormat: Sendable {
     /// OwnTracks' tracker id: the last two letters or digits of the device (the topic's last
     /// level), as its apps default to the device's last two characters.
     var trackerID: String {
-        let device = topic.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        let device = http?.device ?? topic.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         return String(device.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(2))
     }
 
@@ -65,8 +78,43 @@ struct PublishFormat: Sendable {
     /// Checks what `kind` needs of the topic: OwnTracks' three levels (`owntracks/USER/DEVICE`;
     /// its Recorder ignores a shorter one), none empty, the device with a letter or digit for
     /// the tracker id.
-    static func check(_ kind: Kind, topic: String) throws(UsageError) {
+    /// Where `broker` is published to, and for an HTTP endpoint what its records carry besides:
+    /// OsmAnd's query (`?id=...`) leaves the URL for the form (Traccar reads one or the other, not
+    /// both), and OwnTracks' device is this machine's name.
+    static func destination(_ broker: MQTTBroker, kind: Kind) -> (MQTTBroker, HTTPDestination?) {
+        guard broker.isHTTP else { return (broker, nil) }
+        let device = HostName.current ?? "locate"
+        guard kind == .osmand, let query = broker.topic.firstIndex(of: "?"),
+            let bare = try? MQTTBroker(parsing: "\(broker)/\(broker.topic[..<query])", allowsHTTP: true)
+        else {
+            return (broker, HTTPDestination(device: device, query: ""))
+        }
+        return (bare, HTTPDestination(device: device, query: String(broker.topic[broker.topic.index(after: query)...])))
+    }
+
+    /// Over HTTP: OwnTracks needs the user (`X-Limit-U`), OsmAnd the device's `id` in the query,
+    /// and Home Assistant's discovery is MQTT's.
+    static func check(_ kind: Kind, broker: MQTTBroker) throws(UsageError) {
+        if broker.isHTTP {
+            switch kind {
+            case .homeassistant:
+                throw UsageError(
+                    message:
+                        "'--as homeassistant' is Home Assistant's MQTT discovery: publish to mqtt[s]://, or use '--as owntracks' with its OwnTracks webhook"
+                )
+            case .owntracks where broker.user == nil:
+                throw UsageError(message: "'--as owntracks' over HTTP needs the user in the URL (http[s]://USER@HOST/PATH), its X-Limit-U")
+            case .osmand where !OsmAnd.namesDevice(broker.topic.firstIndex(of: "?").map { String(broker.topic[$0...].dropFirst()) } ?? ""):
+                throw UsageError(message: "'--as osmand' needs the device's identifier in the URL: http[s]://HOST:5055/?id=DEVICE")
+            default:
+                return
+            }
+        }
+        guard kind != .osmand else {
+            throw UsageError(message: "'--as osmand' is Traccar's HTTP protocol: publish to http[s]://HOST:5055/?id=DEVICE")
+        }
         guard kind == .owntracks else { return }
+        let topic = broker.topic
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         guard levels.count >= 3 else {
             throw UsageError(message: "'--as owntracks' publishes to owntracks/USER/DEVICE: give a topic of three levels")
@@ -98,6 +146,12 @@ struct PublishFormat: Sendable {
         case .json:
             var format = JSONFormat(includesEvents: false)
             return message(positionTopic, Self.line(RecordSource(location: location, now: now, place: nil), &format), retain: retain)
+        case .osmand:
+            let text = OsmAnd.form(
+                device: http?.query ?? "", latitude: location.latitude, longitude: location.longitude,
+                time: Int((location.time ?? now).timeIntervalSince1970), speed: location.speed, bearing: location.course,
+                altitude: location.altitudeMSL, accuracy: location.horizontalAccuracy)
+            return message(positionTopic, text, retain: false)
         }
     }
 
@@ -111,7 +165,7 @@ struct PublishFormat: Sendable {
                 Self.ownTracks(event.location, now: now), entering: event.kind == .enter, region: event.region.name,
                 waypointTime: Self.waypointTime(of: event.region), trackerID: trackerID)
             return message(eventTopic, text, retain: false)
-        case .homeassistant:
+        case .homeassistant, .osmand:
             return nil
         case .json:
             var format = JSONFormat(includesEvents: false, fields: RecordKind.region.fields(includingPlaces: false))
@@ -145,22 +199,25 @@ struct PublishFormat: Sendable {
 
     // MARK: - Status
 
-    /// The last will: what the broker publishes when the connection is lost.
-    var will: MQTTMessage {
-        switch kind {
+    /// The last will: what the broker publishes when the connection is lost; none over HTTP.
+    var will: MQTTMessage? {
+        guard http == nil else { return nil }
+        return switch kind {
         // OwnTracks' apps send theirs on the location topic, not retained (a retained one
         // would replace the retained location).
         case .owntracks: message(topic, ownTracksLWT, retain: false)
         case .homeassistant: message(statusTopic, "offline", retain: true)
         // Made at the start for an end no one knows yet: no time (the clean end's `offline` has one).
         case .json: message(statusTopic, Self.status("offline", at: nil), retain: true)
+        case .osmand: nil
         }
     }
 
     /// What is announced (again on every connection) while location is authorized.
     var online: MQTTMessage? {
-        switch kind {
-        case .owntracks: nil
+        guard http == nil else { return nil }
+        return switch kind {
+        case .owntracks, .osmand: nil
         case .homeassistant: message(statusTopic, "online", retain: true)
         case .json: message(statusTopic, Self.status("online"), retain: true)
         }
@@ -169,23 +226,36 @@ struct PublishFormat: Sendable {
     /// What is announced while location is not authorized (or paused), `reason` saying why
     /// in a keyword (`denied`, `not_determined`, `paused`): a status, never a position, and
     /// nothing local (no path, no advice).
-    func unavailable(reason: String) -> MQTTMessage {
-        switch kind {
+    func unavailable(reason: String) -> MQTTMessage? {
+        guard http == nil else { return nil }
+        return switch kind {
         case .owntracks: message(topic, ownTracksLWT, retain: false)
         case .homeassistant: message(statusTopic, "offline", retain: true)
         case .json: message(statusTopic, Self.status("not_authorized", reason: reason), retain: true)
+        case .osmand: nil
         }
     }
 
     /// What goes out at a clean end (a clean disconnect keeps the will to the broker): the will,
     /// and locate's status with the time of the end.
     var farewell: [MQTTMessage] {
-        kind == .json ? [message(statusTopic, Self.status("offline"), retain: true)] : [will]
+        guard http == nil else { return [] }
+        return kind == .json ? [message(statusTopic, Self.status("offline"), retain: true)] : will.map { [$0] } ?? []
     }
 
     /// The empty retained message that clears the retained position (not authorized, paused),
     /// whatever this run's `--retain`: an earlier run may have left one.
-    var clearRetained: MQTTMessage { MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true) }
+    var clearRetained: MQTTMessage? { http == nil ? MQTTMessage(topic: positionTopic, payload: [], qos: qos, retain: true) : nil }
+
+    /// An HTTP endpoint's headers for `user`: the body's type, and OwnTracks' user and device.
+    func httpHeaders(user: String?) -> [String] {
+        switch kind {
+        case .osmand: return ["Content-Type: application/x-www-form-urlencoded"]
+        case .owntracks:
+            return ["Content-Type: application/json", "X-Limit-U: \(user ?? "")", "X-Limit-D: \(http?.device ?? "")"]
+        case .json, .homeassistant: return ["Content-Type: application/json"]
+        }
+    }
 
     /// Home Assistant's discovery config for a `device_tracker` (announced on every connection,
     /// retained), with its availability; `nil` for the other formats.

@@ -38,7 +38,7 @@ enum Usage {
         (["visits"], "visits [--radius M] [--dwell S] [--count N] [--duration S] [options]"),
         (
             ["publish"],
-            "publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]"
+            "publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC | http[s]://[USER@]HOST[:PORT]/PATH [--as owntracks|homeassistant|json|osmand] [--qos 0|1|2] [--retain] [--outbox-limit N] [--every S] [--region ...] [follow options] [host[:port[:device]]]"
         ),
         ([""], "[--once | --follow | monitor ... | visits ... | publish ...] --replay FILE [--replay-speed X]"),
         (

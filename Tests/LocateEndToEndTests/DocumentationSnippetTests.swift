@@ -146,7 +146,8 @@ private struct Snippet {
                 "swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-module-name", "Snippet", "-I",
                 build.appendingPathComponent("Modules").path, "-I", root.appendingPathComponent("Sources/CLibGPS").path, "-I",
                 root.appendingPathComponent("Sources/CGeonames").path, "-I", root.appendingPathComponent("Sources/CMosquitto").path, "-I",
-                root.appendingPathComponent("Sources/CNetCDF").path, "-I", root.appendingPathComponent("Sources/CSQLite").path,
+                root.appendingPathComponent("Sources/CNetCDF").path, "-I", root.appendingPathComponent("Sources/CSQLite").path, "-I",
+                root.appendingPathComponent("Sources/CCurl").path,
                 prelude.path, file.path,
             ])
         let status = try await compile.waitForExit(timeout: 60)

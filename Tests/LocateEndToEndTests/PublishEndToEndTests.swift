@@ -722,7 +722,7 @@ struct PublishEndToEndTests {
     }
 
     @Test(arguments: [
-        ["publish"], ["publish", "http://127.0.0.1/t"], ["publish", "mqtt://127.0.0.1"], ["publish", "mqtt://127.0.0.1/"],
+        ["publish"], ["publish", "ws://127.0.0.1/t"], ["publish", "mqtt://127.0.0.1"], ["publish", "mqtt://127.0.0.1/"],
         ["publish", "mqtt://u:secret@127.0.0.1/t"], ["publish", "mqtt://127.0.0.1:0/t"], ["publish", "mqtt://127.0.0.1/a/#"],
         ["publish", "mqtt://127.0.0.1/t", "--qos", "3"], ["publish", "mqtt://127.0.0.1/t", "--as", "traccar"],
         ["publish", "mqtt://127.0.0.1/only/two", "--as", "owntracks"], ["publish", "mqtt://127.0.0.1/owntracks/me/", "--as", "owntracks"],

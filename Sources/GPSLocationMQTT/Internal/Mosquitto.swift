@@ -110,22 +110,13 @@ enum Mosquitto {
     }
 }
 
-/// What happened on a connection during one `service` round.
-enum MosquittoEvent: Equatable {
-    /// The broker's CONNACK: `refusal` is `nil` when it accepted the connection.
-    case connected(refusal: String?)
-    /// The broker acknowledged message `id` (QoS 1 and 2), or it was written (QoS 0);
-    /// `refused` when its MQTT 5 reason code is a failure (0x80 and above: not authorized, quota exceeded).
-    case acknowledged(id: Int32, refused: Bool)
-}
-
 /// One connection to the broker over one libmosquitto handle; used by one thread only.
-final class MosquittoConnection {
+final class MosquittoConnection: PublishingConnection {
     private let library: MosquittoLibrary
     private let handle: OpaquePointer
     private let isVersion5: Bool
     /// What the callbacks reported since the last `takeEvents()`.
-    private var events: [MosquittoEvent] = []
+    private var events: [ConnectionEvent] = []
     /// A subscriber's: the messages that came since the last `takeMessages()`, and the
     /// subscription's granted QoS once the broker answered (128: refused).
     private var messages: [MosquittoDelivery] = []
@@ -209,7 +200,8 @@ final class MosquittoConnection {
     }
 
     /// Hands `message` to libmosquitto; its id (for the acknowledgement), or `nil` when it failed.
-    func publish(_ message: MQTTMessage) -> Int32? {
+    /// Once handed over it is libmosquitto's (the loop's `abort` recalls what it still holds).
+    func publish(_ message: MQTTMessage, while admits: (@Sendable () -> Bool)? = nil) -> Int32? {
         var id: Int32 = 0
         let code = message.payload.withUnsafeBytes { bytes in
             library.publish(handle, &id, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos.rawValue, message.retain)
@@ -235,6 +227,10 @@ final class MosquittoConnection {
 
     /// The socket to wait on, and whether libmosquitto has bytes to write (then wait for
     /// writing); `nil` once the connection is closed.
+    var waitsOnSocket: Bool { true }
+
+    var isUpBeforeItAnswers: Bool { false }
+
     var socket: PollRequest? {
         let socket = library.socket(handle)
         guard socket >= 0 else { return nil }
@@ -260,7 +256,7 @@ final class MosquittoConnection {
     var hasEvents: Bool { !events.isEmpty }
 
     /// What the callbacks reported since the last call, in order.
-    func takeEvents() -> [MosquittoEvent] {
+    func takeEvents() -> [ConnectionEvent] {
         defer { events.removeAll() }
         return events
     }

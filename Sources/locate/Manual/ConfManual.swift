@@ -22,6 +22,10 @@ extension ManualPage {
             [mqtt]                     # locate publish (see locate-publish(1))
             password-file = /home/me/.config/locate/mqtt-password   # yours alone, mode 0600
             ca-file = /home/me/.config/locate/broker-ca.crt         # mqtts:// trusts it instead of the system's CAs
+
+            [http]                     # locate publish to http[s]:// (see locate-publish(1))
+            password-file = /home/me/.config/locate/http-password   # Basic auth for the URL's user; yours alone, mode 0600
+            ca-file = /home/me/.config/locate/server-ca.crt         # https:// trusts it instead of the system's CAs
             [app "weather"]            # --app weather / LOCATE_APP=weather
             authorization = when-in-use
             accuracy = reduced

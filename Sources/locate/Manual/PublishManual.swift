@@ -2,16 +2,17 @@
 extension ManualPage {
     static let publish = ManualPage(
         name: "locate-publish", section: 1,
-        summary: "publish positions to an MQTT broker: OwnTracks, Home Assistant, JSON",
+        summary: "publish positions to an MQTT broker or an HTTP endpoint: OwnTracks, Home Assistant, Traccar, JSON",
         commands: ["publish"], listsFiles: false, showsSettings: false,
         description: #"""
             ## Description
-            `locate publish` is `--follow` with an MQTT broker as its output: the same live stream (its
-            filters, `--region`, `--replay`, the permission model), published by a real MQTT client
-            (libmosquitto, MQTT 3.1.1 or 5, TLS) in the language of the tracker that reads it, through
-            broker outages.
+            `locate publish` is `--follow` with an MQTT broker or an HTTP endpoint as its output: the same
+            live stream (its filters, `--region`, `--replay`, the permission model), published by a real
+            MQTT client (libmosquitto, MQTT 3.1.1 or 5, TLS) or POSTed by a real HTTP client (libcurl,
+            TLS) in the language of the tracker that reads it, through outages.
 
             ```
+            locate publish http[s]://[USER@]HOST[:PORT]/PATH [--as owntracks|json|osmand] [--outbox-limit N] [--every S] ...
             locate publish mqtt[s]://[USER@]HOST[:PORT]/TOPIC [--as owntracks|homeassistant|json]
                            [--qos 0|1|2] [--retain] [--mqtt-version 3.1.1|5] [--outbox-limit N] [--every S]
                            [--region NAME=LAT,LON,RADIUS ...]
@@ -32,6 +33,27 @@ extension ManualPage {
             | `owntracks` | `TOPIC` (`owntracks/USER/DEVICE`, three levels): `{"_type":"location","lat","lon","tst","acc","alt","vac","vel","cog","tid","created_at"}`; `tst` is the fix's time in Unix seconds, `vel` km/h; `acc`, `alt`, `vac`, `vel`, `cog` whole numbers, only when known and not zero (as OwnTracks' apps send them); `tid` the last two letters or digits of the device (the topic's last level; a topic with an empty level is a usage error) | `TOPIC/event`: `{"_type":"transition","event":"enter"\|"leave","desc":NAME,"wtst","lat","lon","tst","acc","tid","t":"c"}`, the position of the deciding fix | `TOPIC`: `{"_type":"lwt","tst":START}`, not retained (as OwnTracks' apps do: a retained one would replace the retained location) |
             | `homeassistant` | `TOPIC/attributes`: `{"latitude","longitude","gps_accuracy","altitude","speed","course","time","accuracy"}` (numbers as HA wants them) | none: HA finds its zones itself | `TOPIC/availability`: `online` / `offline`, retained; plus the discovery config `homeassistant/device_tracker/locate_OBJECT/config` (retained, announced on every connection) for a `device_tracker` with `json_attributes_topic`, `availability_topic`, `source_type: gps`, `device`, `origin`, `object_id` (`locate_` and the topic in lower case, other characters `_`: what Home Assistant before 2025.10 reads, 2024.3 included) and `default_entity_id` (`device_tracker.` and the same: what later versions read), so the entity's id is the same in every version; OBJECT is the topic with `/` as `_`, `-` as `--` and any other character but letters and digits as `-` and its hex bytes (`_` is `-5f`), so no two topics share a config |
             | `json` (default) | `TOPIC`: locate's `--json` record | `TOPIC/event`: locate's region record (as `locate monitor --json`) | `TOPIC/status`: `{"type":"status","event":"online"\|"offline"\|"not_authorized",...}`, retained; `time` is when it was said, and the last will's `offline` has none (it is made at the start, for an end no one knows yet) |
+
+            **To an HTTP endpoint** (`http://`, `https://`), each record is the body of one POST, as
+            OwnTracks' apps in their HTTP mode and Traccar's clients send them, one request at a time,
+            in order; a 2xx answer is the acknowledgement (its body is read, at most 64 KiB, and
+            ignored). A refused connection, a timeout (10 s to connect, 30 s a request) or any other
+            answer (a 401, a 503, a redirect, which is not followed) keeps the record, says so on stderr
+            once, and tries again with the back-off; everything below about the outbox, the send window
+            and consent holds as for a broker. No status goes over HTTP (no last will, no `online`, no
+            clear: HTTP keeps nothing retained); `--qos`, `--retain` and `--mqtt-version` are usage errors.
+
+            | `--as` over HTTP | body | headers |
+            | --- | --- | --- |
+            | `owntracks` | the `location` and `transition` objects above (`tid`: the last two letters or digits of the device) | `Content-Type: application/json`, `X-Limit-U`: the URL's user (required: Home Assistant's OwnTracks webhook names the device after it), `X-Limit-D`: this machine's host name |
+            | `osmand` | Traccar's OsmAnd form: the URL's query (`?id=DEVICE`, required), then `lat`, `lon` (7 decimals), `timestamp` (the fix's Unix seconds), `speed` (knots, as Traccar's clients send it), `bearing`, `altitude`, `accuracy` (metres), each only when known; the query goes in the form, not the URL (Traccar reads the one or the other) | `Content-Type: application/x-www-form-urlencoded` |
+            | `json` (default) | locate's `--json` record | `Content-Type: application/json` |
+
+            Basic authentication, with the URL's user, only when `[http] password-file` names the
+            password (a private file, as for MQTT below); `https://` verifies the server against the
+            system's CA store or `[http] ca-file`. Only http and https are spoken. A request that is
+            still waiting for its connection when its position stops being admitted (a revoke) is
+            given up before it is sent.
 
             QoS 1 by default (`--qos`): at least once, so a subscriber may see a record twice after an
             outage (a record in flight at the cut); de-duplicate on `tst` or `time`. `--retain` keeps the
@@ -151,11 +173,18 @@ extension ManualPage {
               locate publish mqtts://locate@broker.lan/locate/van --as homeassistant --retain --distance 25
               ```
               and `device_tracker.locate_locate_van` appears, on the map while `online`.
-            - *Traccar* (recipe, untested: no Traccar here), through its OsmAnd protocol on port 5055:
+            - *Traccar* (recipe; no Traccar here: the form is tested field by field against a real HTTP
+              server, beside locate's own record of the same fixes), through its OsmAnd protocol on port 5055:
               ```sh
-              locate --follow --no-fallback --distance 25 --format 'id=van&lat=%lat&lon=%lon&timestamp=%epoch&altitude=%alt&accuracy=%h_acc' \
-                | while read -r query; do curl -fsS "http://traccar.lan:5055/?$query"; done
+              locate publish 'http://traccar.lan:5055/?id=van' --as osmand --distance 25 --heartbeat 300
               ```
+            - *Home Assistant's OwnTracks integration* (recipe; its webhook reads the OwnTracks HTTP
+              mode tested here against a real HTTP server): add the OwnTracks integration, which gives a
+              webhook URL, then
+              ```sh
+              locate publish https://me@ha.lan/api/webhook/WEBHOOK_ID --as owntracks --distance 25
+              ```
+              and `device_tracker.me_HOSTNAME` appears.
             - *A fleet on one broker* (tested with mosquitto and nats-server's MQTT mode): each machine runs
               `locate publish mqtt://broker/fleet/$(hostname)` as a service (location must be allowed
               `always` there), and anything subscribes to `fleet/+`.
