@@ -28,13 +28,6 @@ package final class Outbox {
         }
     }
 
-    /// The store's file in the state directory.
-    package static let fileName = "store.sqlite"
-    /// The store's mark in the file's header (`PRAGMA application_id`: "LOCA"), and the version of
-    /// its tables: a database that is not this store's, or of a later version, is refused.
-    static let applicationID: Int64 = 0x4C4F_4341
-    static let version: Int64 = 1
-
     /// Where this outbox's messages go, and whose permission they were taken under.
     package let destination: String
     package let app: String
@@ -48,13 +41,13 @@ package final class Outbox {
     ///   `.damaged` for a file that is not this store's, `.io` for a full or failing disk,
     ///   `.inUse` while another process has this destination's and app's outbox open.
     package init(directory path: String, destination: String, app: String) throws(StoreError) {
-        let directory = try Self.directory(path, create: true)
+        let directory = try UserStore.directory(path, create: true)
         do throws(DirectoryHandle.Failure) {
             lock = try directory.lock(".outbox-\(Self.fingerprint(destination, app)).lock", exclusive: true, timeout: .milliseconds(200))
         } catch {
             throw StoreError(.inUse, "another process sends this outbox now (\(error.description))")
         }
-        database = try Self.open(directory)
+        database = try UserStore.open(directory)
         (self.directory, self.destination, self.app) = (directory, destination, app)
     }
 
@@ -67,7 +60,7 @@ package final class Outbox {
     /// The store's files gone, as the last resort of a revoke that cannot delete rows (a full or
     /// read-only disk): every queue of the store is lost rather than a position kept.
     package func discard() {
-        Self.discard(directory)
+        UserStore.discard(directory)
     }
 
     /// The messages kept for this destination and app, oldest first, with their ids.
@@ -125,7 +118,7 @@ package final class Outbox {
         }
         if scrubbing {
             do {
-                _ = try Self.scrub(database, delete)
+                _ = try UserStore.scrub(database, delete)
             } catch {
                 discard()
                 throw error
@@ -146,7 +139,7 @@ package final class Outbox {
     @discardableResult
     package func removePositions() throws(StoreError) -> Int {
         do {
-            return try Self.scrub(database) { () throws(StoreError) in try Self.deletePositions(database, app: app) }
+            return try UserStore.scrub(database) { () throws(StoreError) in try Self.deletePositions(database, app: app) }
         } catch {
             discard()
             throw error
@@ -162,14 +155,14 @@ package final class Outbox {
     ///   store is refused by every sender too), or the files could not be removed either.
     @discardableResult
     package static func removePositions(directory path: String, app: String?) throws(StoreError) -> Int {
-        guard !FileSignature(path: path + "/" + fileName).link.isMissing else { return 0 }
-        let directory = try Self.directory(path, create: false)
+        guard !FileSignature(path: path + "/" + UserStore.fileName).link.isMissing else { return 0 }
+        let directory = try UserStore.directory(path, create: false)
         do {
-            let database = try open(directory)
-            return try scrub(database) { () throws(StoreError) in try deletePositions(database, app: app) }
+            let database = try UserStore.open(directory)
+            return try UserStore.scrub(database) { () throws(StoreError) in try deletePositions(database, app: app) }
         } catch {
-            discard(directory)
-            guard FileSignature(path: path + "/" + fileName).link.isMissing else { throw error }
+            UserStore.discard(directory)
+            guard FileSignature(path: path + "/" + UserStore.fileName).link.isMissing else { throw error }
             return 0
         }
     }
@@ -183,11 +176,6 @@ package final class Outbox {
         }
     }
 
-    /// Removes the store's files in `directory`.
-    private static func discard(_ directory: DirectoryHandle) {
-        for suffix in ["", "-wal", "-shm"] { directory.remove(fileName + suffix) }
-    }
-
     /// A short name for a destination and app (FNV-1a), for the name of its lock.
     private static func fingerprint(_ destination: String, _ app: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -195,69 +183,5 @@ package final class Outbox {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
-    }
-
-    /// Runs the deletion `delete` in one transaction, then empties the write-ahead log (whose
-    /// older frames still hold the rows, and those sent before) into the file, where
-    /// secure_delete zeroed them.
-    /// - Returns: how many rows were deleted.
-    private static func scrub(_ database: Database, _ delete: () throws(StoreError) -> Void) throws(StoreError) -> Int {
-        let deleted = try database.transaction { () throws(StoreError) -> Int in
-            try delete()
-            return database.changes
-        }
-        // Another process's open read may hold the log a moment: its frames are then overwritten by the next commits.
-        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return deleted
-    }
-
-    /// The private state directory at `path`.
-    private static func directory(_ path: String, create: Bool) throws(StoreError) -> DirectoryHandle {
-        do throws(DirectoryHandle.Failure) {
-            return try DirectoryHandle(path: path, create: create, isPrivate: true)
-        } catch {
-            throw StoreError(.refused, "\(path) \(error.description)")
-        }
-    }
-
-    /// The store in `directory`, checked (the file and its log this user's alone, regular files,
-    /// made mode 0600 when missing) and made ready.
-    private static func open(_ directory: DirectoryHandle) throws(StoreError) -> Database {
-        do throws(DirectoryHandle.Failure) {
-            try directory.checkPrivateFile(fileName, create: true)
-            for suffix in ["-wal", "-shm"] { try directory.checkPrivateFile(fileName + suffix, create: false) }
-        } catch {
-            throw StoreError(.refused, error.description)
-        }
-        let path = directory.path + "/" + fileName
-        let database = try Database(path: path)
-        guard case .integer(let id)? = try database.query("PRAGMA application_id").first?.first,
-            case .integer(let version)? = try database.query("PRAGMA user_version").first?.first,
-            case .integer(let tables)? = try database.query("SELECT count(*) FROM sqlite_schema").first?.first
-        else { throw StoreError(.damaged, "\(path) does not answer as a database") }
-        let hasOutbox = try database.query("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'outbox'").first?.first
-        guard (id == applicationID && version == Self.version && hasOutbox == .integer(1)) || (id == 0 && version == 0 && tables == 0)
-        else {
-            throw StoreError(.damaged, "\(path) is not locate's store (or one of another version): refused, not changed")
-        }
-        // WAL: a commit is one append and one flush; FULL: the flush is the disk's word, so a
-        // power cut keeps every commit.
-        // secure_delete: a deleted row's bytes are overwritten, not left in a free page (a revoked
-        // position must not stay on disk).
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
-        if id == 0 {
-            try database.transaction { () throws(StoreError) in
-                try database.execute(
-                    """
-                    CREATE TABLE IF NOT EXISTS outbox (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, destination TEXT NOT NULL, app TEXT NOT NULL, topic TEXT NOT NULL,
-                        payload BLOB NOT NULL, qos INTEGER NOT NULL, retain INTEGER NOT NULL, position INTEGER NOT NULL);
-                    CREATE INDEX IF NOT EXISTS outbox_by_destination ON outbox (destination, app, id);
-                    PRAGMA application_id = \(Self.applicationID);
-                    PRAGMA user_version = \(Self.version);
-                    """)
-            }
-        }
-        return database
     }
 }

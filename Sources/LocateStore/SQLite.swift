@@ -19,9 +19,12 @@ private struct SQLiteLibrary {
     let reset: CSQLite_reset
     let finalize: CSQLite_finalize
     let bindInt64: CSQLite_bind_int64
+    let bindDouble: CSQLite_bind_double
+    let bindNull: CSQLite_bind_null
     let bindText: CSQLite_bind_text
     let bindBlob: CSQLite_bind_blob
     let columnInt64: CSQLite_column_int64
+    let columnDouble: CSQLite_column_double
     let columnText: CSQLite_column_text
     let columnBlob: CSQLite_column_blob
     let columnBytes: CSQLite_column_bytes
@@ -47,9 +50,12 @@ private struct SQLiteLibrary {
                     reset: try shared.symbol("sqlite3_reset", as: CSQLite_reset.self),
                     finalize: try shared.symbol("sqlite3_finalize", as: CSQLite_finalize.self),
                     bindInt64: try shared.symbol("sqlite3_bind_int64", as: CSQLite_bind_int64.self),
+                    bindDouble: try shared.symbol("sqlite3_bind_double", as: CSQLite_bind_double.self),
+                    bindNull: try shared.symbol("sqlite3_bind_null", as: CSQLite_bind_null.self),
                     bindText: try shared.symbol("sqlite3_bind_text", as: CSQLite_bind_text.self),
                     bindBlob: try shared.symbol("sqlite3_bind_blob", as: CSQLite_bind_blob.self),
                     columnInt64: try shared.symbol("sqlite3_column_int64", as: CSQLite_column_int64.self),
+                    columnDouble: try shared.symbol("sqlite3_column_double", as: CSQLite_column_double.self),
                     columnText: try shared.symbol("sqlite3_column_text", as: CSQLite_column_text.self),
                     columnBlob: try shared.symbol("sqlite3_column_blob", as: CSQLite_column_blob.self),
                     columnBytes: try shared.symbol("sqlite3_column_bytes", as: CSQLite_column_bytes.self),
@@ -92,6 +98,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
 /// A value of a column or a parameter.
 package enum SQLValue: Sendable, Equatable {
     case integer(Int64)
+    case real(Double)
     case text(String)
     case blob([UInt8])
     case null
@@ -146,10 +153,12 @@ package final class Database {
             let status: Int32 =
                 switch value {
                 case .integer(let number): library.bindInt64(statement, position, number)
+                case .real(let number): library.bindDouble(statement, position, number)
                 case .text(let text): library.bindText(statement, position, text, -1, CSQLite_transient())
                 case .blob(let bytes):
                     bytes.withUnsafeBytes { library.bindBlob(statement, position, $0.baseAddress, Int32($0.count), CSQLite_transient()) }
-                case .null: SQLITE_OK
+                // Bound, not left out: a statement is kept and reused, with its last values until rebound.
+                case .null: library.bindNull(statement, position)
                 }
             guard status == SQLITE_OK else { throw failure(status) }
         }
@@ -192,6 +201,7 @@ package final class Database {
         (0..<library.columnCount(statement)).map { column -> SQLValue in
             switch library.columnType(statement, column) {
             case SQLITE_INTEGER: return .integer(library.columnInt64(statement, column))
+            case SQLITE_FLOAT: return .real(library.columnDouble(statement, column))
             case SQLITE_TEXT:
                 return .text(library.columnText(statement, column).map { String(cString: $0) } ?? "")
             case SQLITE_BLOB:

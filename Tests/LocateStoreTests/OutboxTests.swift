@@ -72,7 +72,7 @@ final class OutboxTests {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = directory + "/store.sqlite"
-        let schemaless = try sqliteDatabase(of: "PRAGMA application_id = \(Outbox.applicationID); PRAGMA user_version = 1;")
+        let schemaless = try sqliteDatabase(of: "PRAGMA application_id = \(UserStore.applicationID); PRAGMA user_version = 1;")
         for (bytes, name) in [
             (schemaless, "a database with the store's mark and no outbox"),
             (
