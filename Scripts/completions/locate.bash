@@ -11,13 +11,13 @@ _locate() {
             names=$(sed -n 's/^[[:space:]]*\[region "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)
             COMPREPLY=($(compgen -W "$(for word in $names; do printf 'inside:%s outside:%s ' "$word" "$word"; done)" -- "$current")); return ;;
         --app) COMPREPLY=($(compgen -W "$(sed -n 's/^[[:space:]]*\[app "\([^"]*\)"\].*/\1/p' "${XDG_CONFIG_HOME:-$HOME/.config}/locate/locate.conf" 2>/dev/null)" -- "$current")); return ;;
-        --gpsd|--listen|--nmea|--timeout|--accuracy|--min-fix|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--every|--outbox-limit|--subscribe|--publish|--mqtt-version) return ;;
+        --gpsd|--listen|--nmea|--timeout|--accuracy|--min-fix|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--from|--to|--near|--before|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--every|--outbox-limit|--subscribe|--publish|--mqtt-version) return ;;
     esac
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-        case $word in permission|status|geocode|monitor|visits|publish|serve|access|help) command=$word; break ;; esac
+        case $word in permission|status|geocode|monitor|visits|publish|serve|access|record|history|help) command=$word; break ;; esac
     done
     if [[ -z $command && $COMP_CWORD -eq 1 && $current != -* ]]; then
-        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access help" -- "$current")); return
+        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access record history help" -- "$current")); return
     fi
     case $command in
         '')
@@ -39,8 +39,12 @@ _locate() {
             COMPREPLY=($(compgen -W "--gpsd --listen --nmea --app -V --version -h --help" -- "$current")) ;;
         access)
             COMPREPLY=($(compgen -W "--json --app -V --version -h --help" -- "$current")) ;;
+        record)
+            COMPREPLY=($(compgen -W "--gpsd --accuracy -n --count --duration --distance --interval --heartbeat --app --purpose --replay --replay-speed -V --version -h --help" -- "$current")) ;;
+        history)
+            COMPREPLY=($(compgen -W "--json --csv --no-header --gpx --geojson --from --to --near --days --forget --before --app -V --version -h --help" -- "$current")) ;;
         help)
-            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access" -- "$current")); return; fi
+            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access record history" -- "$current")); return; fi
             COMPREPLY=($(compgen -W "" -- "$current")) ;;
     esac
 }

@@ -194,4 +194,7 @@ public enum LocationSource: String, Sendable, Hashable, Codable {
     /// A recorded track played back (``ReplayTrack``, or a host's own locations): not this
     /// machine's position, so it needs no permission and is never kept.
     case replay
+    /// A position a host kept earlier (`locate record`'s history), handed out again under the
+    /// reader's permission (``GPSLocationManager/admitKept(_:)``).
+    case history
 }

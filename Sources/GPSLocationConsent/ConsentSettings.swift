@@ -32,6 +32,9 @@ public struct ConsentSettings: Sendable, Hashable {
     public var httpPasswordFile: String?
     /// `[http] ca-file`, the policy's first: the CA certificates `https://` trusts.
     public var httpCAFile: String?
+    /// `[history] keep`, the policy's first (an administrator's bound on what is kept): how many
+    /// days of points `locate record` keeps; `nil` keeps them until forgotten.
+    public var historyKeepDays: Int?
     /// The fallback as the files set it (``ConsentStore/fallback(resolvingPlaceNames:)`` gives it).
     var fallback: FallbackSetting
 
@@ -95,5 +98,6 @@ public struct ConsentSettings: Sendable, Hashable {
         mqttCAFile = (policy.mqttCAFile ?? user.mqttCAFile)?.value
         httpPasswordFile = user.httpPasswordFile?.value
         httpCAFile = (policy.httpCAFile ?? user.httpCAFile)?.value
+        historyKeepDays = (policy.historyKeep ?? user.historyKeep)?.value
     }
 }

@@ -82,6 +82,8 @@ struct LocationSettings: Sendable, Hashable {
     var httpPasswordFile: Setting<String>?
     /// `[http] ca-file = PATH`: the CA certificates `https://` trusts instead of the system's.
     var httpCAFile: Setting<String>?
+    /// `[history] keep = Nd`: how many days `locate record` keeps points.
+    var historyKeep: Setting<Int>?
 
     /// Settings with nothing set, as for a file that does not exist.
     init(file: String) {
@@ -103,14 +105,14 @@ struct LocationSettings: Sendable, Hashable {
         for header in document.headers {
             let known =
                 header.section.app == nil
-                ? ["location", "fallback", "gpsd", "mqtt", "http"].contains(header.section.name)
+                ? ["location", "fallback", "gpsd", "mqtt", "http", "history"].contains(header.section.name)
                 : ["app", "region"].contains(header.section.name)
             guard known else {
                 throw .invalidSettings(
                     SettingsProblem(
                         file: file, line: header.line, column: 2,
                         message:
-                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [mqtt], [http], [app \"NAME\"] or [region \"NAME\"])"
+                            "unknown section \(header.section.description) (expected [location], [fallback], [gpsd], [mqtt], [http], [history], [app \"NAME\"] or [region \"NAME\"])"
                     ))
             }
             if header.section.name == "region", let name = header.section.app {
@@ -221,6 +223,11 @@ struct LocationSettings: Sendable, Hashable {
             location.services = try flag("on", "off")
         case ("location", nil, "timeout"):
             location.timeout = try seconds()
+        case ("history", nil, "keep"):
+            guard entry.value.hasSuffix("d"), let days = Int(entry.value.dropLast()), (1...36_500).contains(days) else {
+                throw fail("bad value '\(entry.value)' for 'keep' (expected a number of days from 1 to 36500 and d, such as 90d)")
+            }
+            historyKeep = Setting(value: days, origin: origin)
         case (_, _, "authorization") where section.name == "location" || section.name == "app":
             switch role {
             case .user:
@@ -296,6 +303,7 @@ struct LocationSettings: Sendable, Hashable {
         case "fallback": ["latitude", "longitude", "place", "enabled"]
         case "gpsd": ["server"]
         case "mqtt", "http": ["password-file", "ca-file"]
+        case "history": ["keep"]
         default: ["authorization", "accuracy", "program"]
         }
     }

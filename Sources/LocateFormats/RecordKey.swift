@@ -45,6 +45,9 @@ package enum RecordKey: String, CodingKey, CaseIterable, Sendable {
     case line, error
     // Status records (`locate status`): how far the system clock is from the receiver's.
     case clockOffset = "clock_offset"
+    // A day of the history (`locate history --days --json`).
+    case date, points, places
+    case movingSeconds = "moving_s"
 
     /// The fields of a fix record, in order (`--json`, `--csv`).
     package static let fixRecord: [RecordKey] = [

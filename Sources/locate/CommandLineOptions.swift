@@ -27,6 +27,10 @@ struct CommandLineOptions: Sendable {
         case serve
         /// `locate access`: who had the location, and who receives it now.
         case access
+        /// `locate record`: the live stream kept in the history.
+        case record
+        /// `locate history`: the history read, summed up by day, or forgotten.
+        case history
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -49,7 +53,7 @@ struct CommandLineOptions: Sendable {
 
     enum Mode: Sendable { case once, follow }
     enum Format: Sendable {
-        case text, json, csv, gpx
+        case text, json, csv, gpx, geojson
         case template(TemplateFormat)
     }
 
@@ -105,6 +109,13 @@ struct CommandLineOptions: Sendable {
     var monitorName: String?
     /// `--by KEY`, for `monitor` and `visits`: a state per device of a fleet's records.
     var deviceKey: DeviceKey?
+    /// `--from`, `--to` (Unix seconds), `--near`, `--days`, `--forget` and `--before`, for `history`.
+    var historyFrom: Double?
+    var historyTo: Double?
+    var historyNear: CircularRegion?
+    var historyDays = false
+    var historyForget = false
+    var historyBefore: Double?
     /// `--radius` and `--dwell`, for `visits`.
     var visitRadius = 50.0
     var visitDwell = Duration.seconds(300)
@@ -145,7 +156,8 @@ struct CommandLineOptions: Sendable {
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
     var isStream: Bool {
-        command == .monitor || command == .visits || command == .publish || command == .serve || (command == .locate && mode == .follow)
+        command == .monitor || command == .visits || command == .publish || command == .serve || command == .record
+            || (command == .locate && mode == .follow)
     }
 
     /// What handed positions out, in the access log: `locate --once`, `locate --follow`,
@@ -155,6 +167,8 @@ struct CommandLineOptions: Sendable {
         case .monitor: "locate monitor"
         case .visits: "locate visits"
         case .publish: "locate publish"
+        case .record: "locate record"
+        case .history: "locate history"
         default: mode == .follow ? "locate --follow" : "locate --once"
         }
     }
@@ -175,6 +189,7 @@ struct CommandLineOptions: Sendable {
         case .json: JSONFormat(includesEvents: events, fields: recordKind.fields(includingPlaces: placeFields, devices: deviceKey != nil))
         case .csv: CSVFormat(includesHeader: csvHeader, fields: recordKind.fields(includingPlaces: placeFields, devices: deviceKey != nil))
         case .gpx: GPXFormat(shape: mode == .once ? .waypoint : .track)
+        case .geojson: GeoJSONFormat(fields: recordKind.fields(includingPlaces: false))
         case .template(let template): template
         }
     }
@@ -303,7 +318,7 @@ extension CommandLineOptions {
         }
         do throws(GPSLocationError) {
             liveUpdateOptions =
-                mode == .follow && (command == .locate || command == .publish)
+                mode == .follow && (command == .locate || command == .publish || command == .record)
                 ? try LiveUpdateOptions(
                     distanceFilter: distance, minimumInterval: interval, heartbeat: heartbeat, desiredAccuracy: accuracy,
                     stationaryAfter: Self.stationaryAfter, minimumFix: minimumFix, rejectsSuspect: rejectsSuspect)
@@ -320,6 +335,8 @@ extension CommandLineOptions {
                 throw UsageError(message: "LOCATE_APP: \(error.description)")
             }
         }
+        // `locate record` is an app like any other: its own permission, `[app "record"]`, unless named.
+        if command == .record, app == nil { app = "record" }
     }
 
     /// Where the options must apply: the command, and the mode for positions.
@@ -337,6 +354,8 @@ extension CommandLineOptions {
         case .publish: .publish
         case .serve: .serve
         case .access: .access
+        case .record: .record
+        case .history: .history
         }
     }
 
@@ -473,6 +492,20 @@ extension CommandLineOptions {
             ("--null", "--format", parsed.template != nil),
         ] where flags.contains(option) && !given {
             throw UsageError(message: "'\(option)' goes with \(needs)")
+        }
+        if flags.contains("--before"), !historyForget {
+            throw UsageError(message: "'--before' goes with --forget")
+        }
+        if historyForget,
+            let other = ["--from", "--to", "--near", "--days", "--json", "--csv", "--gpx", "--geojson"].first(where: flags.contains)
+        {
+            throw UsageError(message: "'\(other)' and --forget: --forget deletes (all, or --before TIME), it prints nothing")
+        }
+        if historyDays, let other = ["--csv", "--gpx", "--geojson", "--no-header"].first(where: flags.contains) {
+            throw UsageError(message: "'\(other)' and --days: a day's line is text, or --json")
+        }
+        if let from = historyFrom, let to = historyTo, to <= from {
+            throw UsageError(message: "'--to' is not after '--from': no point can be in between")
         }
         if flags.contains("--replay-speed"), replay == nil {
             throw UsageError(message: "'--replay-speed' goes with --replay")

@@ -1,4 +1,5 @@
 import GPSLocation
+import GPSLocationConsent
 
 /// The exit statuses of `locate`, as listed in `--help` and locate(1) (sysexits.h values), and the
 /// one mapping from what went wrong to a status.
@@ -46,6 +47,16 @@ extension ExitStatus {
         case .invalidSettings: self = .configuration
         case .invalidArgument: self = .usage
         case .unknownPlace, .ambiguousPlace, .cancelled: self = .failure
+        }
+    }
+}
+
+extension ExitStatus {
+    /// The exit status for a history that cannot be used (78) or kept (74).
+    init(_ failure: LocationHistory.Failure) {
+        switch failure {
+        case .refused: self = .configuration
+        case .failed: self = .ioError
         }
     }
 }

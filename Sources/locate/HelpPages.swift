@@ -24,6 +24,9 @@ enum HelpPages {
                        locate monitor|visits --by topic|FIELD --subscribe mqtt[s]://[USER@]HOST[:PORT]/FILTER --name NAME [--publish mqtt[s]://.../TOPIC] ...
                        locate serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]
                        locate access [--json]
+                       locate record [--distance M] [--interval S] [--heartbeat S] [--count N] [--duration S] [--replay FILE] [host[:port[:device]]]
+                       locate history [--from TIME] [--to TIME] [--near LAT,LON,RADIUS] [--json | --csv | --gpx | --geojson | --days [--json]] [--app NAME]
+                       locate history --forget [--before TIME]
                        locate help [COMMAND]
 
                 ARGUMENTS:
@@ -35,7 +38,7 @@ enum HelpPages {
                   LAT LON | LAT,LON | NAME  A coordinate in degrees (north and east positive; also as one word "LAT
                                             LON"), or the name of a place.
                   COMMAND                   The command to explain: permission, status, geocode, monitor, visits,
-                                            publish, serve, access.
+                                            publish, serve, access, record, history.
 
                 OPTIONS:
                   --once                    Print one fix and exit (the default).
@@ -60,11 +63,11 @@ enum HelpPages {
                                             cache without asking gpsd, or gpsd's current fix.
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
                   --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
-                  --distance M              (follow, publish) Print a fix only after moving M metres from the last
-                                            one printed.
-                  --interval S              (follow, publish) Print at most one fix every S seconds.
-                  --heartbeat S             (follow, publish) Print the newest fix at least every S seconds, even
-                                            when --distance holds it back.
+                  --distance M              (follow, publish, record) Print a fix only after moving M metres from
+                                            the last one printed.
+                  --interval S              (follow, publish, record) Print at most one fix every S seconds.
+                  --heartbeat S             (follow, publish, record) Print the newest fix at least every S seconds,
+                                            even when --distance holds it back.
                   --json                    One JSON object per line.
                   --geocode                 (with --json or --csv) Add the place of each record: city, state,
                                             country, country_code, timezone.
@@ -77,7 +80,17 @@ enum HelpPages {
                   --csv                     CSV (RFC 4180) with a header line and the JSON fields as columns
                                             (geocode: with --batch).
                   --no-header               (with --csv) Leave the header line out.
-                  --gpx                     GPX 1.1: a waypoint for --once, a track for --follow.
+                  --gpx                     GPX 1.1: a waypoint for --once, a track for --follow and history.
+                  --geojson                 (history) A GeoJSON (RFC 7946) FeatureCollection: a Point feature per
+                                            point, its record's fields as properties.
+                  --from TIME               (history) Points at or after TIME: YYYY-MM-DD[THH:MM[:SS]] local time,
+                                            with Z or ±HH:MM for another zone, or Unix seconds.
+                  --to TIME                 (history) Points before TIME (as --from).
+                  --near LAT,LON,RADIUS     (history) Points within RADIUS metres of LAT,LON.
+                  --days                    (history) A line per local day: date, points, distance_m (geodesic),
+                                            moving_s (text, or --json).
+                  --forget                  (history) Delete the stored points (all, or those before --before).
+                  --before TIME             (history, with --forget) Delete only the points before TIME.
                   --format TEMPLATE         A line per record from tokens: %lat %lon %alt %alt_hae %speed %course
                                             %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix
                                             %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country
@@ -151,6 +164,10 @@ enum HelpPages {
                                             permission, over one gpsd connection.
                   access                    List who had the location (the access log's sessions, never a position)
                                             and who receives it now.
+                  record                    Keep each position of the live stream in the history on disk (an app
+                                            named record, under its permission).
+                  history                   Print where this machine was (the points record kept), a summary per
+                                            day, or forget them; under the reader's permission.
                   help                      Show the help of locate, or of one command.
 
                 EXIT STATUS:
@@ -221,7 +238,7 @@ enum HelpPages {
                 Records go to stdout, one per line; messages and status events go to stderr. S is seconds, also with a unit: 90, 90s, 1.5m and 2h; --timeout, --max-age and --duration also take inf. Short options bundle as getopt's do: -fn2 is -f -n 2.
 
                 The manual: locate(1), locate-permission(1), locate-geocode(1), locate-monitor(1),
-                            locate-publish(1), locate-serve(1), locate.conf(5), locate-privacy(7).
+                            locate-publish(1), locate-history(1), locate-serve(1), locate.conf(5), locate-privacy(7).
                 """#
         case "":
             return #"""
@@ -256,11 +273,11 @@ enum HelpPages {
                                             cache without asking gpsd, or gpsd's current fix.
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
                   --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
-                  --distance M              (follow, publish) Print a fix only after moving M metres from the last
-                                            one printed.
-                  --interval S              (follow, publish) Print at most one fix every S seconds.
-                  --heartbeat S             (follow, publish) Print the newest fix at least every S seconds, even
-                                            when --distance holds it back.
+                  --distance M              (follow, publish, record) Print a fix only after moving M metres from
+                                            the last one printed.
+                  --interval S              (follow, publish, record) Print at most one fix every S seconds.
+                  --heartbeat S             (follow, publish, record) Print the newest fix at least every S seconds,
+                                            even when --distance holds it back.
                   --json                    One JSON object per line.
                   --geocode                 (with --json or --csv) Add the place of each record: city, state,
                                             country, country_code, timezone.
@@ -270,7 +287,7 @@ enum HelpPages {
                   --csv                     CSV (RFC 4180) with a header line and the JSON fields as columns
                                             (geocode: with --batch).
                   --no-header               (with --csv) Leave the header line out.
-                  --gpx                     GPX 1.1: a waypoint for --once, a track for --follow.
+                  --gpx                     GPX 1.1: a waypoint for --once, a track for --follow and history.
                   --format TEMPLATE         A line per record from tokens: %lat %lon %alt %alt_hae %speed %course
                                             %h_acc %v_acc %time %epoch %mode %sats %source %age %device %reason %fix
                                             %hdop %vdop %pdop %heading %geoid_sep %integrity %city %state %country
@@ -544,11 +561,11 @@ enum HelpPages {
                                             suspect (a jump, a speed or a time that contradicts the fix before).
                   -n, --count N             (follow, monitor, visits, publish) Stop after N records.
                   --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
-                  --distance M              (follow, publish) Print a fix only after moving M metres from the last
-                                            one printed.
-                  --interval S              (follow, publish) Print at most one fix every S seconds.
-                  --heartbeat S             (follow, publish) Print the newest fix at least every S seconds, even
-                                            when --distance holds it back.
+                  --distance M              (follow, publish, record) Print a fix only after moving M metres from
+                                            the last one printed.
+                  --interval S              (follow, publish, record) Print at most one fix every S seconds.
+                  --heartbeat S             (follow, publish, record) Print the newest fix at least every S seconds,
+                                            even when --distance holds it back.
                   --app NAME                Whose permission applies ([app "NAME"] in the settings); also
                                             LOCATE_APP.
                   --purpose TEXT            Why the location is needed, shown in the permission prompt.
@@ -642,6 +659,67 @@ enum HelpPages {
 
                 More: man locate-permission; every status, file and command: locate --help.
                 """#
+        case "record":
+            return #"""
+                OVERVIEW: Keep each position of the live stream in the history on disk (an app named record, under
+                          its permission).
+
+                USAGE: locate record [--distance M] [--interval S] [--heartbeat S] [--count N] [--duration S] [--replay FILE] [host[:port[:device]]]
+
+                OPTIONS:
+                  --gpsd SPEC               The gpsd endpoint, host[:port[:device]].
+                  --accuracy M              Use only fixes with a horizontal error of M metres or less; --once
+                                            prints the best fix seen on timeout, marked timed_out.
+                  -n, --count N             (follow, monitor, visits, publish) Stop after N records.
+                  --duration S              (follow, monitor, visits, publish) Stop after S seconds (inf: no limit).
+                  --distance M              (follow, publish, record) Print a fix only after moving M metres from
+                                            the last one printed.
+                  --interval S              (follow, publish, record) Print at most one fix every S seconds.
+                  --heartbeat S             (follow, publish, record) Print the newest fix at least every S seconds,
+                                            even when --distance holds it back.
+                  --app NAME                Whose permission applies ([app "NAME"] in the settings); also
+                                            LOCATE_APP.
+                  --purpose TEXT            Why the location is needed, shown in the permission prompt.
+                  --replay FILE             Read the fixes of a track (GPX 1.1, NMEA 0183 or locate's JSON Lines; -
+                                            for stdin) instead of gpsd; no permission needed, nothing cached.
+                  --replay-speed X          (with --replay) Play the track at X times its pace; 0 for as fast as the
+                                            output is read (default 1).
+                  -V, --version             Show the version and the libgps it was built with.
+                  -h, --help                Show help information.
+
+                More: man locate-history; every status, file and command: locate --help.
+                """#
+        case "history":
+            return #"""
+                OVERVIEW: Print where this machine was (the points record kept), a summary per day, or forget them;
+                          under the reader's permission.
+
+                USAGE: locate history [--from TIME] [--to TIME] [--near LAT,LON,RADIUS] [--json | --csv | --gpx | --geojson | --days [--json]] [--app NAME]
+                       locate history --forget [--before TIME]
+
+                OPTIONS:
+                  --json                    One JSON object per line.
+                  --csv                     CSV (RFC 4180) with a header line and the JSON fields as columns
+                                            (geocode: with --batch).
+                  --no-header               (with --csv) Leave the header line out.
+                  --gpx                     GPX 1.1: a waypoint for --once, a track for --follow and history.
+                  --geojson                 (history) A GeoJSON (RFC 7946) FeatureCollection: a Point feature per
+                                            point, its record's fields as properties.
+                  --from TIME               (history) Points at or after TIME: YYYY-MM-DD[THH:MM[:SS]] local time,
+                                            with Z or ±HH:MM for another zone, or Unix seconds.
+                  --to TIME                 (history) Points before TIME (as --from).
+                  --near LAT,LON,RADIUS     (history) Points within RADIUS metres of LAT,LON.
+                  --days                    (history) A line per local day: date, points, distance_m (geodesic),
+                                            moving_s (text, or --json).
+                  --forget                  (history) Delete the stored points (all, or those before --before).
+                  --before TIME             (history, with --forget) Delete only the points before TIME.
+                  --app NAME                Whose permission applies ([app "NAME"] in the settings); also
+                                            LOCATE_APP.
+                  -V, --version             Show the version and the libgps it was built with.
+                  -h, --help                Show help information.
+
+                More: man locate-history; every status, file and command: locate --help.
+                """#
         case "help":
             return #"""
                 OVERVIEW: Show the help of locate, or of one command.
@@ -650,7 +728,7 @@ enum HelpPages {
 
                 ARGUMENTS:
                   COMMAND                   The command to explain: permission, status, geocode, monitor, visits,
-                                            publish, serve, access.
+                                            publish, serve, access, record, history.
 
                 OPTIONS:
                   -V, --version             Show the version and the libgps it was built with.

@@ -202,7 +202,7 @@ enum Locate {
         var explainer = AuthorizationMessages(store: store, app: options.app)
         let readsPositions =
             options.subscription == nil
-            && (options.command == .locate || options.command == .monitor || options.command == .visits || options.command == .publish)
+            && [.locate, .monitor, .visits, .publish, .record, .history].contains(options.command) && !options.historyForget
         if readsPositions, replay == nil, settings.decision.status == .notDetermined, settings.decision.locationServicesEnabled {
             // Nothing is decided: the manager asks, on the terminal (only a person at its
             // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
@@ -314,6 +314,21 @@ enum Locate {
                 options: options, manager: manager, explainer: explainer, client: client, format: format,
                 regions: RegionMonitor(regions: settings.regions + options.regions))
             return waitFor { await command.run() }
+        case (.record, _):
+            let history: LocationHistory
+            do throws(LocationHistory.Failure) {
+                history = try LocationHistory(paths: store.paths)
+            } catch {
+                StandardStreams.diagnose("error: " + error.description)
+                return ExitStatus(error)
+            }
+            let command = RecordCommand(
+                options: options, manager: manager, explainer: explainer, history: history,
+                consent: GPSLocationManager(authorizationSource: store, configuration: configuration), keepDays: settings.historyKeepDays)
+            return waitFor { await command.run() }
+        case (.history, _):
+            let command = HistoryCommand(options: options, manager: manager, explainer: explainer, paths: store.paths, writer: writer)
+            return try command.run()
         case (.status, _):
             let command = StatusCommand(options: options, manager: manager, settings: settings, accessLog: AccessLog(paths: store.paths))
             return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }

@@ -19,6 +19,8 @@ enum OptionScope: String, Sendable, CaseIterable {
     case publish
     case serve
     case access
+    case record
+    case history
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -27,9 +29,9 @@ enum OptionScope: String, Sendable, CaseIterable {
     /// Everything that reads positions: a single fix and the streams.
     static let reading: [OptionScope] = [.once] + streams
     /// Where the gpsd endpoint, the replay, the accuracy and the permission's purpose apply.
-    static let sourced: [OptionScope] = reading + [.publish]
+    static let sourced: [OptionScope] = reading + [.publish, .record]
     /// What stops after N records or S seconds.
-    static let ending: [OptionScope] = streams + [.publish]
+    static let ending: [OptionScope] = streams + [.publish, .record]
 }
 
 /// One command, the first word of a command line, declared once: its name, the scopes of the
@@ -115,6 +117,20 @@ enum CommandTable {
             summary: "List who had the location (the access log's sessions, never a position) and who receives it now."
         ) { parsed, _ in
             parsed.options.command = .access
+        },
+        CommandSpec(
+            name: "record", scopes: [.record],
+            summary: "Keep each position of the live stream in the history on disk (an app named record, under its permission)."
+        ) { parsed, _ in
+            parsed.options.command = .record
+            parsed.options.mode = .follow
+        },
+        CommandSpec(
+            name: "history", scopes: [.history],
+            summary:
+                "Print where this machine was (the points record kept), a summary per day, or forget them; under the reader's permission."
+        ) { parsed, _ in
+            parsed.options.command = .history
         },
         CommandSpec(
             name: "help", scopes: [], summary: "Show the help of locate, or of one command."
@@ -283,25 +299,26 @@ enum OptionTable {
             parsed.options.duration = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
         },
         OptionSpec(
-            flags: ["--distance"], value: "M", scopes: [.follow, .publish],
-            help: "(follow, publish) Print a fix only after moving M metres from the last one printed."
+            flags: ["--distance"], value: "M", scopes: [.follow, .publish, .record],
+            help: "(follow, publish, record) Print a fix only after moving M metres from the last one printed."
         ) { parsed, flag, value in
             parsed.options.distance = try number(value, for: flag, excludingZero: false)
         },
         OptionSpec(
-            flags: ["--interval"], value: "S", scopes: [.follow, .publish], help: "(follow, publish) Print at most one fix every S seconds."
+            flags: ["--interval"], value: "S", scopes: [.follow, .publish, .record],
+            help: "(follow, publish, record) Print at most one fix every S seconds."
         ) {
             parsed, flag, value in
             parsed.options.interval = try seconds(value, for: flag, allowingZero: true)
         },
         OptionSpec(
-            flags: ["--heartbeat"], value: "S", scopes: [.follow, .publish],
-            help: "(follow, publish) Print the newest fix at least every S seconds, even when --distance holds it back."
+            flags: ["--heartbeat"], value: "S", scopes: [.follow, .publish, .record],
+            help: "(follow, publish, record) Print the newest fix at least every S seconds, even when --distance holds it back."
         ) { parsed, flag, value in
             parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
-            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode, .access],
+            flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode, .access, .history],
             help: "One JSON object per line."
         ) { parsed, flag, _ in
             parsed.options.format = .json
@@ -336,24 +353,66 @@ enum OptionTable {
             parsed.options.events = true
         },
         OptionSpec(
-            flags: ["--csv"], value: nil, scopes: OptionScope.reading + [.geocode],
+            flags: ["--csv"], value: nil, scopes: OptionScope.reading + [.geocode, .history],
             help: "CSV (RFC 4180) with a header line and the JSON fields as columns (geocode: with --batch)."
         ) { parsed, flag, _ in
             parsed.options.format = .csv
             parsed.formats.append(flag)
         },
         OptionSpec(
-            flags: ["--no-header"], value: nil, scopes: OptionScope.reading + [.geocode], help: "(with --csv) Leave the header line out."
+            flags: ["--no-header"], value: nil, scopes: OptionScope.reading + [.geocode, .history],
+            help: "(with --csv) Leave the header line out."
         ) {
             parsed, _, _ in
             parsed.options.csvHeader = false
         },
         OptionSpec(
-            flags: ["--gpx"], value: nil, scopes: OptionScope.positions,
-            help: "GPX 1.1: a waypoint for --once, a track for --follow."
+            flags: ["--gpx"], value: nil, scopes: OptionScope.positions + [.history],
+            help: "GPX 1.1: a waypoint for --once, a track for --follow and history."
         ) { parsed, flag, _ in
             parsed.options.format = .gpx
             parsed.formats.append(flag)
+        },
+        OptionSpec(
+            flags: ["--geojson"], value: nil, scopes: [.history],
+            help: "(history) A GeoJSON (RFC 7946) FeatureCollection: a Point feature per point, its record's fields as properties."
+        ) { parsed, flag, _ in
+            parsed.options.format = .geojson
+            parsed.formats.append(flag)
+        },
+        OptionSpec(
+            flags: ["--from"], value: "TIME", scopes: [.history],
+            help:
+                "(history) Points at or after TIME: YYYY-MM-DD[THH:MM[:SS]] local time, with Z or ±HH:MM for another zone, or Unix seconds."
+        ) { parsed, flag, value in
+            parsed.options.historyFrom = try time(value, for: flag)
+        },
+        OptionSpec(
+            flags: ["--to"], value: "TIME", scopes: [.history], help: "(history) Points before TIME (as --from)."
+        ) { parsed, flag, value in
+            parsed.options.historyTo = try time(value, for: flag)
+        },
+        OptionSpec(
+            flags: ["--near"], value: "LAT,LON,RADIUS", scopes: [.history],
+            help: "(history) Points within RADIUS metres of LAT,LON."
+        ) { parsed, flag, value in
+            parsed.options.historyNear = try near(value, for: flag)
+        },
+        OptionSpec(
+            flags: ["--days"], value: nil, scopes: [.history],
+            help: "(history) A line per local day: date, points, distance_m (geodesic), moving_s (text, or --json)."
+        ) { parsed, _, _ in
+            parsed.options.historyDays = true
+        },
+        OptionSpec(
+            flags: ["--forget"], value: nil, scopes: [.history], help: "(history) Delete the stored points (all, or those before --before)."
+        ) { parsed, _, _ in
+            parsed.options.historyForget = true
+        },
+        OptionSpec(
+            flags: ["--before"], value: "TIME", scopes: [.history], help: "(history, with --forget) Delete only the points before TIME."
+        ) { parsed, flag, value in
+            parsed.options.historyBefore = try time(value, for: flag)
         },
         OptionSpec(
             flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.reading,
@@ -638,6 +697,38 @@ enum OptionTable {
             throw UsageError(message: "'\(option)' needs inside:NAME or outside:NAME, not '\(UntrustedText.visible(text, limit: 80))'")
         }
         return CommandLineOptions.RegionCondition(state: state, region: String(parts[1]))
+    }
+
+    /// A time of `--from`, `--to`, `--before`: ISO 8601 with its zone, a local date (and time), or Unix seconds.
+    private static func time(_ text: String, for option: String) throws(UsageError) -> Double {
+        if !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let seconds = Double(text)
+        {
+            return seconds
+        }
+        if let date = UTCTimestamp.parse(text) { return date.timeIntervalSince1970 }
+        if let seconds = LocalTime.seconds(parsing: text) { return seconds }
+        throw UsageError(
+            message:
+                "'\(option)' needs YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local, or with Z or ±HH:MM) or Unix seconds, not '\(UntrustedText.visible(text, limit: 40))'"
+        )
+    }
+
+    /// `LAT,LON,RADIUS` of `--near`: a coordinate and a radius in metres.
+    private static func near(_ text: String, for option: String) throws(UsageError) -> CircularRegion {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard numbers.count == 3 else {
+            throw UsageError(
+                message: "'\(option)' needs LAT,LON,RADIUS (such as 64.13,-21.9,500), not '\(UntrustedText.visible(text, limit: 80))'")
+        }
+        do {
+            return try CircularRegion(
+                name: "near", latitude: try NumericText.number(numbers[0], in: -90...90),
+                longitude: try NumericText.number(numbers[1], in: -180...180),
+                radius: try NumericText.number(numbers[2], in: 0...CircularRegion.maximumRadius, excludingZero: true))
+        } catch {
+            throw UsageError(message: "'\(option)': \(error) in '\(UntrustedText.visible(text, limit: 80))'")
+        }
     }
 
     /// A record count: a whole number from 1 to a billion.

@@ -51,6 +51,15 @@ enum Usage {
         ),
         (["serve"], "serve [--listen HOST:PORT | --listen unix:PATH]... [--nmea PATH]... [host[:port[:device]]]"),
         (["access"], "access [--json]"),
+        (
+            ["record"],
+            "record [--distance M] [--interval S] [--heartbeat S] [--count N] [--duration S] [--replay FILE] [host[:port[:device]]]"
+        ),
+        (
+            ["history"],
+            "history [--from TIME] [--to TIME] [--near LAT,LON,RADIUS] [--json | --csv | --gpx | --geojson | --days [--json]] [--app NAME]"
+        ),
+        (["history"], "history --forget [--before TIME]"),
         (["help"], "help [COMMAND]"),
     ]
 

@@ -49,7 +49,7 @@ struct LocationSettingsTests {
     @Test(arguments: [
         (
             "[locaton]\n", 1, 2,
-            "unknown section [locaton] (expected [location], [fallback], [gpsd], [mqtt], [http], [app \"NAME\"] or [region \"NAME\"])"
+            "unknown section [locaton] (expected [location], [fallback], [gpsd], [mqtt], [http], [history], [app \"NAME\"] or [region \"NAME\"])"
         ),
         (
             "[location]\nauthorisation = always\n", 2, 1,

@@ -21,7 +21,7 @@ struct InstallEndToEndTests {
         ]
         let pages = [
             "man1/gps-locate-permission.1", "man1/gps-locate-geocode.1", "man1/gps-locate-monitor.1", "man1/gps-locate-publish.1",
-            "man1/gps-locate-serve.1", "man5/gps-locate.conf.5", "man7/gps-locate-privacy.7",
+            "man1/gps-locate-serve.1", "man5/gps-locate.conf.5", "man7/gps-locate-privacy.7", "man1/gps-locate-history.1",
         ].map { "usr/share/man/" + $0 }
         #expect(try installedFiles(root) == Set(files + pages + ["usr/bin/locate"]))
         let servePage = readWholeFile(root.appendingPathComponent(pages[4]).path)

@@ -210,6 +210,8 @@ struct GeneratedFilesTests {
             case "LANG": ["ko"]
             case "NAME=LAT,LON,RADIUS": ["home=1,2,3"]
             case "STATE:NAME": ["inside:home"]
+            case "TIME": ["2026-12-01"]
+            case "LAT,LON,RADIUS": ["1,2,3"]
             case "FILE": ["track.gpx"]
             case "FORMAT": ["owntracks"]
             case "TYPE": ["rtk_fixed"]
@@ -228,9 +230,12 @@ struct GeneratedFilesTests {
         case .visits?: arguments = ["visits"] + arguments
         case .publish?: arguments = ["publish", "mqtt://localhost/owntracks/user/device"] + arguments
         case .serve?: arguments = ["serve"] + arguments
+        case .record?: arguments = ["record"] + arguments
+        case .history?: arguments = ["history"] + arguments
         default: break
         }
         switch flag {
+        case "--before": arguments.append("--forget")
         case "--events", "--geocode": arguments.append("--json")
         case "--no-header": arguments.append("--csv")
         case "--null": arguments += ["--format", "%lat"]

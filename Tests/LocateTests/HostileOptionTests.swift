@@ -39,6 +39,8 @@ struct HostileOptionTests {
         "--format": Set(values).subtracting(["%", "%lat%", "\\"]),
         "--null": Set(values), "--purpose": Set(values),
         "--listen": [], "--nmea": [],
+        // Unix seconds are digits; a time is a date, or one with its zone.
+        "--from": ["0"], "--to": ["0"], "--before": ["0"], "--near": [],
     ]
 
     /// The words before an option so that it applies where it is given.
@@ -50,6 +52,8 @@ struct HostileOptionTests {
         case .visits?: ["visits"]
         case .publish?: ["publish", "mqtt://localhost/locate/test"]
         case .serve?: ["serve"]
+        case .record?: ["record"]
+        case .history?: option.name == "--before" ? ["history", "--forget"] : ["history"]
         default: option.name == "--null" ? ["--format", "%lat"] : option.name == "--replay-speed" ? ["--replay", "x"] : []
         }
     }

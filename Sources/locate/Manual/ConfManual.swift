@@ -26,6 +26,9 @@ extension ManualPage {
             [http]                     # locate publish to http[s]:// (see locate-publish(1))
             password-file = /home/me/.config/locate/http-password   # Basic auth for the URL's user; yours alone, mode 0600
             ca-file = /home/me/.config/locate/server-ca.crt         # https:// trusts it instead of the system's CAs
+
+            [history]                  # locate record (see locate-history(1))
+            keep = 90d                 # delete points older than 90 days (the policy's value wins)
             [app "weather"]            # --app weather / LOCATE_APP=weather
             authorization = when-in-use
             accuracy = reduced
