@@ -1,4 +1,3 @@
-import FoundationEssentials
 import LocateFormats
 import LocateSupport
 
@@ -44,19 +43,14 @@ public struct DeviceLocation: Sendable, Hashable {
     ///   out of range, or no device name (the key missing, empty, longer than
     ///   ``maximumNameLength``, or with a space, control or invisible character).
     public static func parse(topic: String?, payload: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
-        guard let members = FlatJSON.parse(Array(payload)) else { throw DeviceRecordProblem(description: "not a flat JSON object") }
+        let message: PositionMessage
         let location: Location
-        if let type = members[OwnTracks.Key.type.rawValue] {
-            guard type == .string("location") else { return nil }
-            location = try ownTracksLocation(members)
-        } else {
-            if let type = members["type"], type != .string("fix") { return nil }
-            if members["source"] == .string("fallback") { return nil }
-            do throws(RecordProblem) {
-                location = try Location(record: FlatJSONRecord(members: members))
-            } catch {
-                throw DeviceRecordProblem(description: "not a fix record ('\(error.key.rawValue)': \(error.message))")
-            }
+        do throws(PositionMessage.Problem) {
+            guard let parsed = try PositionMessage(json: payload) else { return nil }
+            message = parsed
+            location = try Location(replaying: message)
+        } catch {
+            throw DeviceRecordProblem(description: error.description)
         }
         let device: String
         switch key {
@@ -64,17 +58,14 @@ public struct DeviceLocation: Sendable, Hashable {
             guard let topic else { throw DeviceRecordProblem(description: "has no topic (--by topic needs mosquitto_sub -v lines)") }
             device = topic
         case .field(let name):
-            switch members[name] {
+            switch message.members[name] {
             case .string(let text)?: device = text
             case .number(let number)? where number.isFinite: device = NumberFormatting.plain(number)
             default: throw DeviceRecordProblem(description: "has no '\(UntrustedText.visible(name, limit: 40))' to name its device")
             }
         }
         try checkName(device)
-        var replayed = location
-        replayed.source = .replay
-        replayed.accuracy = .fullAccuracy
-        return DeviceLocation(device: device, location: replayed)
+        return DeviceLocation(device: device, location: location)
     }
 
     /// The position on one line: a `mosquitto_sub -v` line (the topic, a space, the payload) or
@@ -95,30 +86,6 @@ public struct DeviceLocation: Sendable, Hashable {
             throw DeviceRecordProblem(description: "its topic '\(UntrustedText.visible(topic, limit: 80))' \(error.description)")
         }
         return try parse(topic: topic, payload: line[(space + 1)...], by: key)
-    }
-
-    /// An OwnTracks location (`OwnTracks.Location`): its position, and its time (`tst`),
-    /// accuracy (`acc`), altitude (`alt`), vertical accuracy (`vac`), speed (`vel`, km/h) and
-    /// course (`cog`) when given; 2D unless it has an altitude.
-    static func ownTracksLocation(_ members: [String: FlatJSON.Value]) throws(DeviceRecordProblem) -> Location {
-        let message: OwnTracks.Location?
-        do throws(OwnTracks.Problem) {
-            message = try OwnTracks.Location(members: members)
-        } catch {
-            throw DeviceRecordProblem(description: error.description)
-        }
-        guard let message else { throw DeviceRecordProblem(description: "not an OwnTracks location") }
-        do throws(GPSLocationError) {
-            return try Location(
-                latitude: message.latitude, longitude: message.longitude,
-                time: message.time.map { Date(timeIntervalSince1970: Double($0)) },
-                altitudeMSL: message.altitude.map(Double.init), horizontalAccuracy: message.accuracy.map(Double.init),
-                verticalAccuracy: message.verticalAccuracy.map(Double.init), speed: message.velocity.map { Double($0) / 3.6 },
-                course: message.course.map(Double.init), mode: message.altitude == nil ? .twoDimensional : .threeDimensional,
-                source: .replay)
-        } catch {
-            throw DeviceRecordProblem(description: "not an OwnTracks location: \(error.description)")
-        }
     }
 
     /// Checks that `name` can name a device in every output: 1 to 256 bytes, no space, no
