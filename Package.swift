@@ -47,6 +47,10 @@ let package = Package(
 
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
         .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport", "LocateFormats"]),
+        // Internal, not a product: other devices' positions from a broker's messages or a pipe of
+        // them (data, like a replay: no gpsd, no permission), with a detector per device, for
+        // `locate monitor|visits --by`.
+        .target(name: "LocateFleet", dependencies: ["GPSLocation", "LocateFormats", "LocateSupport"]),
         // The consent store every host uses by default.
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport", "LocateStore"]),
         // Places; a position-only client links none of it.
@@ -69,13 +73,13 @@ let package = Package(
             // a hundred thousand interleavings, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
-        // The command: arguments, output formats, signals, exit statuses; the libraries' public
-        // API and the support kit only.
+        // The command: arguments, output formats, signals, exit statuses; over the libraries, the
+        // fleet, the formats and the support kit.
         .executableTarget(
             name: "locate",
             dependencies: [
-                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateSupport",
-                "LocateFormats",
+                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateFleet",
+                "LocateSupport", "LocateFormats",
             ]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
@@ -89,6 +93,7 @@ let package = Package(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
+        .testTarget(name: "LocateFleetTests", dependencies: ["LocateFleet", "GPSLocation"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import LocateFormats
+package import LocateFormats
 
 extension Location {
     /// The position of a message as data (a replayed track's line, another device's message):
@@ -9,7 +9,7 @@ extension Location {
     /// accuracy (`acc`), altitude (`alt`), vertical accuracy (`vac`), speed (`vel`, km/h) and
     /// course (`cog`) when given, 2D unless it has an altitude.
     /// - Throws: `PositionMessage.Problem` for a value out of range, naming it.
-    init(replaying message: PositionMessage) throws(PositionMessage.Problem) {
+    package init(replaying message: PositionMessage) throws(PositionMessage.Problem) {
         switch message.format {
         case .record:
             do throws(RecordProblem) {

@@ -1,37 +1,38 @@
+package import GPSLocation
 import LocateFormats
 import LocateSupport
 
 /// What names the device of a fleet's record (`locate monitor --by KEY`): the MQTT topic it
 /// came on, or a field of its JSON payload (OwnTracks' `tid`, or any other).
-public enum DeviceKey: Sendable, Hashable {
+package enum DeviceKey: Sendable, Hashable {
     /// The topic: what `mosquitto_sub -v` writes before the first space of a line.
     case topic
     /// A field of the JSON record, a string or a number.
     case field(String)
 
     /// `topic`, or the name of a field.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self = text == "topic" ? .topic : .field(text)
     }
 }
 
 /// Why a fleet's record was skipped: the reason in words.
-public struct DeviceRecordProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DeviceRecordProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the record.
-    public let description: String
+    package let description: String
 }
 
 /// A position one device of a fleet published: data, like a replayed track (the device's own
 /// consent was applied where it published), so no permission of this machine applies and it is
 /// never kept. Each is marked ``LocationSource/replay``.
-public struct DeviceLocation: Sendable, Hashable {
+package struct DeviceLocation: Sendable, Hashable {
     /// The device's name, from its ``DeviceKey``.
-    public let device: String
+    package let device: String
     /// Where it was.
-    public let location: Location
+    package let location: Location
 
     /// The longest device name, in bytes of UTF-8.
-    public static let maximumNameLength = 256
+    package static let maximumNameLength = 256
 
     /// The position in one message: `payload`, a JSON object that is an OwnTracks location
     /// (`{"_type":"location","lat":…,"lon":…,"tst":…,"acc":…,"tid":…}`) or a `locate` fix record,
@@ -42,7 +43,8 @@ public struct DeviceLocation: Sendable, Hashable {
     /// - Throws: `DeviceRecordProblem` for a payload that is not a flat JSON object, a position
     ///   out of range, or no device name (the key missing, empty, longer than
     ///   ``maximumNameLength``, or with a space, control or invisible character).
-    public static func parse(topic: String?, payload: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
+    package static func parse(topic: String?, payload: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation?
+    {
         let message: PositionMessage
         let location: Location
         do throws(PositionMessage.Problem) {
@@ -70,7 +72,7 @@ public struct DeviceLocation: Sendable, Hashable {
 
     /// The position on one line: a `mosquitto_sub -v` line (the topic, a space, the payload) or
     /// a JSON object alone; see ``parse(topic:payload:by:)``.
-    public static func parse(line: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
+    package static func parse(line: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
         let start = line.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? line.endIndex
         guard start < line.endIndex else { return nil }
         if line[start] == UInt8(ascii: "{") { return try parse(topic: nil, payload: line[start...], by: key) }
