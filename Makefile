@@ -40,14 +40,14 @@ lint: upcoming
 	swift format lint --strict --recursive $(FORMATTED)
 	Scripts/check-layers
 
-# The libraries build with the concurrency features Swift is moving to (a nonisolated async
-# function runs on its caller's actor unless @concurrent; conformances take their type's
-# isolation; a member is visible only where its module is imported), in a build directory of
-# their own. They are not shipped built so: with NonisolatedNonsendingByDefault, Swift 6.3 makes a
+# The libraries, and the fleet (which no library depends on), build with the concurrency
+# features Swift is moving to (a nonisolated async function runs on its caller's actor unless
+# @concurrent; conformances take their type's isolation; a member is visible only where its
+# module is imported), in a build directory of their own. They are not shipped built so: with NonisolatedNonsendingByDefault, Swift 6.3 makes a
 # host's @MainActor witness of AuthorizationPrompter.ask nonisolated (swiftlang/swift#86944).
 UPCOMING := NonisolatedNonsendingByDefault InferIsolatedConformances MemberImportVisibility
 upcoming:
-	@for library in $(LIBRARIES); do \
+	@for library in $(LIBRARIES) LocateFleet; do \
 		swift build --target $$library --scratch-path .build/upcoming \
 			$(foreach feature,$(UPCOMING),-Xswiftc -enable-upcoming-feature -Xswiftc $(feature)) || exit 1; \
 	done

@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "LocateSupport"),
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
-        // reader beside its writer (the locate record's key table, OwnTracks), on the kit's floor.
+        // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, which
+        // JSON messages carry a position), on the kit's floor.
         .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
@@ -51,6 +52,10 @@ let package = Package(
 
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
         .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport", "LocateFormats"]),
+        // Internal, not a product: other devices' positions from a broker's messages or a pipe of
+        // them (data, like a replay: no gpsd, no permission), with a detector per device, for
+        // `locate monitor|visits --by`.
+        .target(name: "LocateFleet", dependencies: ["GPSLocation", "LocateFormats", "LocateSupport"]),
         // The consent store every host uses by default.
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport", "LocateStore"]),
         // Places; a position-only client links none of it.
@@ -73,13 +78,13 @@ let package = Package(
             // a hundred thousand interleavings, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
-        // The command: arguments, output formats, signals, exit statuses; the libraries' public
-        // API and the support kit only.
+        // The command: arguments, output formats, signals, exit statuses; over the libraries, the
+        // fleet, the formats and the support kit.
         .executableTarget(
             name: "locate",
             dependencies: [
-                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateSupport",
-                "LocateFormats",
+                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateFleet",
+                "LocateSupport", "LocateFormats",
             ]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
@@ -93,6 +98,7 @@ let package = Package(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
+        .testTarget(name: "LocateFleetTests", dependencies: ["LocateFleet", "GPSLocation"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),

@@ -16,44 +16,44 @@ import Synchronization
 ///
 /// The host updates the gate whenever what decides may have changed (its settings changed, the
 /// recipient came to the foreground), before it takes or hands out anything more.
-public final class DeliveryGate: Sendable {
+package final class DeliveryGate: Sendable {
     /// What a record was taken under: the recipient's authorization and its generation then.
-    public struct Admission: Sendable, Hashable {
+    package struct Admission: Sendable, Hashable {
         let stamp: ReleaseStamp
         /// The authorization the record was taken under.
-        public var authorization: Authorization { stamp.authorization }
+        package var authorization: Authorization { stamp.authorization }
     }
 
     /// A location the gate released, and what it was taken under.
-    public struct Release: Sendable, Hashable {
+    package struct Release: Sendable, Hashable {
         /// The location as the recipient may have it (its grid cell under reduced accuracy).
-        public let location: Location
+        package let location: Location
         /// What it was taken under.
-        public let admission: Admission
+        package let admission: Admission
         /// The authorization it was released under.
-        public var authorization: Authorization { admission.authorization }
+        package var authorization: Authorization { admission.authorization }
     }
 
     /// How often at most a recipient with reduced accuracy gets a record: once every five minutes.
-    public static let reducedAccuracyInterval = AccuracyReducer.minimumInterval
+    package static let reducedAccuracyInterval = AccuracyReducer.minimumInterval
 
     private let generation: AuthorizationGeneration
     private let gate: Mutex<PositionGate>
 
     /// A gate for one recipient, whose authorization is `authorization` now.
-    public init(authorization: Authorization) {
+    package init(authorization: Authorization) {
         let generation = AuthorizationGeneration(authorization)
         self.generation = generation
         gate = Mutex(PositionGate(generation))
     }
 
     /// The recipient's authorization, as last told.
-    public var authorization: Authorization { generation.current.authorization }
+    package var authorization: Authorization { generation.current.authorization }
 
     /// Tells the gate the recipient's authorization now.
     /// - Returns: whether it changed (a new generation: what was taken before is dropped).
     @discardableResult
-    public func update(_ authorization: Authorization) -> Bool {
+    package func update(_ authorization: Authorization) -> Bool {
         gate.withLock { _ in
             guard generation.current.authorization != authorization else { return false }
             generation.change(to: authorization)
@@ -64,12 +64,12 @@ public final class DeliveryGate: Sendable {
     /// Tells the gate the recipient's authorization now, and starts a new generation whether
     /// it changed or not: the recipient is judged by other settings from now on (its program
     /// is another app's), so nothing taken before may reach it.
-    public func renew(_ authorization: Authorization) {
+    package func renew(_ authorization: Authorization) {
         gate.withLock { _ in _ = generation.change(to: authorization) }
     }
 
     /// The admission of a record taken now, or `nil` when the recipient may have nothing.
-    public func admission() -> Admission? {
+    package func admission() -> Admission? {
         let current = generation.current
         guard current.authorization.isAuthorized else { return nil }
         return Admission(stamp: ReleaseStamp(generation: current.generation, authorization: current.authorization))
@@ -78,7 +78,7 @@ public final class DeliveryGate: Sendable {
     /// What the recipient may have of `location`, taken under `admission` and handed out at
     /// `now`: the fix, its grid cell, or `nil` (the authorization changed since, or reduced
     /// accuracy within five minutes of the last record).
-    public func release(_ location: Location, takenUnder admission: Admission, at now: ContinuousClock.Instant = .now) -> Release? {
+    package func release(_ location: Location, takenUnder admission: Admission, at now: ContinuousClock.Instant = .now) -> Release? {
         gate.withLock { gate in
             gate.release(location, readUnder: admission.stamp.generation, at: now).map {
                 Release(location: $0.location, admission: Admission(stamp: $0.stamp))
@@ -88,7 +88,7 @@ public final class DeliveryGate: Sendable {
 
     /// Whether a record taken under `admission` (or made of one) may still be handed out: its
     /// authorization is still the current one, of the same generation.
-    public func admits(_ admission: Admission) -> Bool {
+    package func admits(_ admission: Admission) -> Bool {
         gate.withLock { $0.admits(admission.stamp) }
     }
 }

@@ -3,9 +3,9 @@ import Synchronization
 
 /// One line gpsd sent, as it sent it (without its line end): a report of gpsd's JSON protocol or
 /// a sentence of the receiver's, for a host that serves gpsd's own clients (``GPSDRelay``).
-public struct GPSDMessage: Sendable, Hashable {
+package struct GPSDMessage: Sendable, Hashable {
     /// What the line is.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// VERSION: gpsd's banner.
         case version
         /// DEVICES: the receivers gpsd knows.
@@ -33,15 +33,15 @@ public struct GPSDMessage: Sendable, Hashable {
     }
 
     /// What the line is.
-    public let kind: Kind
+    package let kind: Kind
     /// The receiver the report names (`"device"`, gpsd's path), if it names one; a sentence names none.
-    public let device: String?
+    package let device: String?
     /// The line, without its line end.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Whether the line tells anything of where the receiver is, or of its fix: everything but
     /// gpsd's banner, its lists of receivers, and its answers to the relay.
-    public var isPositional: Bool {
+    package var isPositional: Bool {
         switch kind {
         case .version, .devices, .device, .watch, .error: false
         case .fix, .noFix, .sky, .gst, .timing, .other, .sentence: true
@@ -49,7 +49,7 @@ public struct GPSDMessage: Sendable, Hashable {
     }
 
     /// A message as gpsd would send it (for a host's tests, or a relay of its own).
-    public init(kind: Kind, device: String?, bytes: [UInt8]) {
+    package init(kind: Kind, device: String?, bytes: [UInt8]) {
         self.kind = kind
         self.device = device
         self.bytes = bytes
@@ -101,9 +101,9 @@ public struct GPSDMessage: Sendable, Hashable {
 /// The relay follows its own authorization source as a daemon (without a terminal): positional
 /// messages (``GPSDMessage/isPositional``) pass only while it authorizes `always` at full
 /// accuracy, for the relay applies no reduction of its own.
-public final class GPSDRelay: Sendable {
+package final class GPSDRelay: Sendable {
     /// What the relay has to say.
-    public enum Event: Sendable, Hashable {
+    package enum Event: Sendable, Hashable {
         /// A line from gpsd.
         case message(GPSDMessage)
         /// gpsd went away; the relay connects again after `retryIn`.
@@ -115,7 +115,7 @@ public final class GPSDRelay: Sendable {
     }
 
     /// How many events wait for the host at most; beyond, the oldest are dropped.
-    public static let queueLimit = 1024
+    package static let queueLimit = 1024
 
     private struct Queue {
         var events: [Event] = []
@@ -130,7 +130,7 @@ public final class GPSDRelay: Sendable {
     /// Starts relaying from gpsd at `configuration`'s endpoint.
     /// - Throws: ``GPSLocationError/gpsdUnreachable(endpoint:reason:)`` when the relay's thread or
     ///   its wake-ups cannot be had (no descriptors or threads left).
-    public init(configuration: GPSLocationConfiguration, authorizationSource source: any AuthorizationSource) throws(GPSLocationError) {
+    package init(configuration: GPSLocationConfiguration, authorizationSource source: any AuthorizationSource) throws(GPSLocationError) {
         guard let consumerWakeUp = WakeUp(), let producerWakeUp = WakeUp() else {
             throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors")
         }
@@ -147,11 +147,11 @@ public final class GPSDRelay: Sendable {
     }
 
     /// A descriptor that is readable while events wait: poll it for `POLLIN`.
-    public var descriptor: Int32 { consumerWakeUp.descriptor }
+    package var descriptor: Int32 { consumerWakeUp.descriptor }
 
     /// The events that arrived since the last take, oldest first, and how many older ones were
     /// dropped because the host did not take them in time.
-    public func take() -> (events: [Event], dropped: Int) {
+    package func take() -> (events: [Event], dropped: Int) {
         consumerWakeUp.clear()
         return queue.withLock { queue in
             defer { queue = Queue() }
@@ -160,7 +160,7 @@ public final class GPSDRelay: Sendable {
     }
 
     /// Stops relaying and closes the connection to gpsd; safe to call more than once.
-    public func stop() {
+    package func stop() {
         stopped.set()
         producerWakeUp.signal()
     }

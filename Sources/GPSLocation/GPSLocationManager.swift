@@ -37,7 +37,7 @@ public actor GPSLocationManager {
 
     /// The libgps release and API version, such as `3.22, API 11.0`. libgps has no stable ABI,
     /// so the binary must run with the libgps it was built with.
-    public static let libgpsVersion = LibGPS.version
+    package static let libgpsVersion = LibGPS.version
 
     /// How long a request waits for a good enough fix unless it says otherwise: 30 s.
     public static let defaultTimeout = Duration.seconds(30)

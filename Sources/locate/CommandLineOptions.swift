@@ -3,6 +3,7 @@ import GPSLocation
 import GPSLocationConsent
 import GPSLocationMQTT
 import GPSLocationPlaces
+import LocateFleet
 import LocateSupport
 
 /// What the command line asked for, parsed and validated; the usage lines and options in value form.

@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateFleet
 import LocateSupport
 
 /// `locate monitor --by KEY` and `locate visits --by KEY`: a fleet's records (`mosquitto_sub -v`

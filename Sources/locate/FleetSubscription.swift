@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSLocationConsent
 import GPSLocationMQTT
+import LocateFleet
 import LocateSupport
 
 /// `locate monitor|visits --subscribe URL --name NAME --by KEY`: a fleet's records straight from

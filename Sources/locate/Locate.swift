@@ -4,6 +4,7 @@ import GPSLocation
 import GPSLocationConsent
 import GPSLocationMQTT
 import GPSLocationPlaces
+import LocateFleet
 import LocateSupport
 import Synchronization
 

@@ -2,6 +2,7 @@ import GPSLocation
 import GPSLocationConsent
 import GPSLocationMQTT
 import GPSLocationPlaces
+import LocateFleet
 import LocateSupport
 
 /// Where an option applies: the command, and for positions the mode.

@@ -135,12 +135,17 @@ public struct RegionMonitor: Sendable, LocationEventDetector {
         var own = storage
         storage = RegionStateArrays()
         defer { storage = own }
-        return process(location, in: &own)
+        return events(location, in: &own)
     }
 
     /// The events `location` causes for the device whose states are `states` (a fleet keeps
-    /// one monitor's regions and a device's states apart), in the regions' order.
-    mutating func process(_ location: Location, in states: inout some RegionStateStorage) -> [RegionEvent] {
+    /// one monitor's regions and each device's states apart), in the regions' order.
+    package mutating func process(_ location: Location, in states: inout CompactRegionStates) -> [RegionEvent] {
+        events(location, in: &states)
+    }
+
+    /// The events `location` causes for the states `states`, in the regions' order.
+    private mutating func events(_ location: Location, in states: inout some RegionStateStorage) -> [RegionEvent] {
         let accuracy = location.horizontalAccuracy ?? 0
         let decides = location.accuracy == .fullAccuracy
         let position = UnitVector(latitude: location.latitude, longitude: location.longitude)

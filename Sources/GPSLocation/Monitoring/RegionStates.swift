@@ -47,12 +47,12 @@ struct RegionStateArrays: RegionStateStorage {
 /// One device's states in a fleet: four bits a region (the state, and whether its `initial`
 /// event is out) and the decision's receiver time in whole seconds since 1970 (0 for none),
 /// some 4.5 bytes a region, so a fleet of many devices stays small.
-struct CompactRegionStates: RegionStateStorage {
+package struct CompactRegionStates: RegionStateStorage {
     private var nibbles: [UInt8]
     private var seconds: [UInt32]
 
     /// The states of `count` regions, all `unknown` and not reported.
-    init(count: Int) {
+    package init(count: Int) {
         nibbles = [UInt8](repeating: 0, count: (count + 1) / 2)
         seconds = [UInt32](repeating: 0, count: count)
     }

@@ -1,5 +1,4 @@
 import LocateFormats
-import LocateSupport
 
 /// `locate`'s JSON Lines as a track, read as it comes (also OwnTracks location records, and
 /// either kind after a topic, as `mosquitto_sub -v` writes messages): each fix record (`"type":"fix"`, or no
@@ -25,28 +24,11 @@ struct JSONLinesTrackReader {
             guard let start = whole.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             // A `mosquitto_sub -v` line: its payload after the topic.
             let line = whole[start] == UInt8(ascii: "{") ? whole[start...] : whole[start...].drop { $0 != 0x20 }.dropFirst()
-            guard let members = FlatJSON.parse(Array(line)) else {
-                throw TrackProblem(line: number, reason: "not a flat JSON object")
-            }
-            if let type = members[OwnTracks.Key.type.rawValue] {
-                // OwnTracks: its location records, and nothing of its other types.
-                guard type == .string("location") else { continue }
-                do throws(DeviceRecordProblem) {
-                    return try DeviceLocation.ownTracksLocation(members)
-                } catch {
-                    throw TrackProblem(line: number, reason: error.description)
-                }
-            }
-            if let type = members["type"], type != .string("fix") { continue }
-            // The fallback stands in for a position; it is not one the receiver had.
-            if members["source"] == .string("fallback") { continue }
-            do throws(RecordProblem) {
-                var location = try Location(record: FlatJSONRecord(members: members))
-                location.source = .replay
-                location.accuracy = .fullAccuracy
-                return location
+            do throws(PositionMessage.Problem) {
+                guard let message = try PositionMessage(json: line) else { continue }
+                return try Location(replaying: message)
             } catch {
-                throw TrackProblem(line: number, reason: "not a fix record ('\(error.key.rawValue)': \(error.message))")
+                throw TrackProblem(line: number, reason: error.description)
             }
         }
         return nil

@@ -10,8 +10,8 @@ import Synchronization
 /// as gpsd skips them) and `locate`'s own JSON Lines (`{`: fix records; other record types such
 /// as status events are skipped), which may also hold OwnTracks location records (other OwnTracks
 /// types are skipped) and may be `mosquitto_sub -v` lines (a topic, a space, a JSON payload; the
-/// topic is not looked at: ``DeviceRecordReader`` keeps devices apart). `#` comment lines at the start (gpsd's receiver logs have
-/// them) are skipped. A point without a stated accuracy is taken as exact; otherwise, as
+/// topic is not looked at: `locate monitor --by` keeps devices apart). `#` comment lines at the
+/// start (gpsd's receiver logs have them) are skipped. A point without a stated accuracy is taken as exact; otherwise, as
 /// `locate`'s design has it, its `hdop` (GPX, NMEA GGA) is its accuracy in metres (a track file
 /// carries no better estimate: GPX has no accuracy field), and a record's `h_acc` is its
 /// accuracy. A replayed point is data: what a recording run was authorized says nothing here.
@@ -233,7 +233,7 @@ enum TrackReader {
 }
 
 /// What is wrong with a track, and on which line (1-based), before the file's name is added.
-struct TrackProblem: Error {
-    let line: Int?
-    let reason: String
+package struct TrackProblem: Error {
+    package let line: Int?
+    package let reason: String
 }

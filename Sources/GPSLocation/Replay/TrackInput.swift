@@ -1,4 +1,4 @@
-import LocateSupport
+package import LocateSupport
 
 /// A track's bytes as they are read, a chunk at a time: from a file, from a pipe that may stay
 /// open (waiting in `poll`, so a stop cuts the wait short), or from memory. Nothing holds the
@@ -6,7 +6,7 @@ import LocateSupport
 ///
 /// At most `ReplayTrack.maximumFileSize` bytes are read; a longer input is a problem of its own.
 /// A file or bytes in memory can be read again from an offset (`rewind(to:)`); a pipe cannot.
-final class TrackInput {
+package final class TrackInput {
     /// Where the bytes come from.
     private enum Origin {
         /// A file or a pipe.
@@ -32,13 +32,13 @@ final class TrackInput {
 
     /// An input reading `descriptor`; a pipe or a socket is waited for in `poll` with `wakeUp`
     /// and `shouldStop` checked at each turn.
-    init(descriptor: Int32, owned: Bool, wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) {
+    package init(descriptor: Int32, owned: Bool, wakeUp: WakeUp?, shouldStop: @escaping () -> Bool) {
         origin = .descriptor(ChunkedInput(descriptor: descriptor, owned: owned, wakeUp: wakeUp, shouldStop: shouldStop))
         self.shouldStop = shouldStop
     }
 
     /// An input over a file opened for it.
-    init(_ input: ChunkedInput) {
+    package init(_ input: ChunkedInput) {
         origin = .descriptor(input)
     }
 
@@ -141,7 +141,7 @@ final class TrackInput {
 /// The lines of a track input (ended by `\n`, `\r\n` or `\r`), one at a time, with their 1-based
 /// numbers; a byte-order mark before the first line is the file's, not the line's. A line longer
 /// than `maximumLength` is a problem on its line, so a line never makes memory grow unbounded.
-struct TrackLines {
+package struct TrackLines {
     /// The longest line taken.
     static let maximumLength = 1 << 20
 
@@ -156,12 +156,12 @@ struct TrackLines {
     /// A `\r` ended the last line: a `\n` right after it belongs to that line end.
     private var pendingCarriageReturn = false
 
-    init(_ input: TrackInput) {
+    package init(_ input: TrackInput) {
         self.input = input
     }
 
     /// The next line's number and bytes, or `nil` at the end of the input.
-    mutating func next() throws(TrackProblem) -> (number: Int, bytes: ArraySlice<UInt8>)? {
+    package mutating func next() throws(TrackProblem) -> (number: Int, bytes: ArraySlice<UInt8>)? {
         while true {
             if pendingCarriageReturn, start < buffer.count {
                 pendingCarriageReturn = false

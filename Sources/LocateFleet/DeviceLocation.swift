@@ -1,38 +1,38 @@
-import FoundationEssentials
+package import GPSLocation
 import LocateFormats
 import LocateSupport
 
 /// What names the device of a fleet's record (`locate monitor --by KEY`): the MQTT topic it
 /// came on, or a field of its JSON payload (OwnTracks' `tid`, or any other).
-public enum DeviceKey: Sendable, Hashable {
+package enum DeviceKey: Sendable, Hashable {
     /// The topic: what `mosquitto_sub -v` writes before the first space of a line.
     case topic
     /// A field of the JSON record, a string or a number.
     case field(String)
 
     /// `topic`, or the name of a field.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self = text == "topic" ? .topic : .field(text)
     }
 }
 
 /// Why a fleet's record was skipped: the reason in words.
-public struct DeviceRecordProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DeviceRecordProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the record.
-    public let description: String
+    package let description: String
 }
 
 /// A position one device of a fleet published: data, like a replayed track (the device's own
 /// consent was applied where it published), so no permission of this machine applies and it is
 /// never kept. Each is marked ``LocationSource/replay``.
-public struct DeviceLocation: Sendable, Hashable {
+package struct DeviceLocation: Sendable, Hashable {
     /// The device's name, from its ``DeviceKey``.
-    public let device: String
+    package let device: String
     /// Where it was.
-    public let location: Location
+    package let location: Location
 
     /// The longest device name, in bytes of UTF-8.
-    public static let maximumNameLength = 256
+    package static let maximumNameLength = 256
 
     /// The position in one message: `payload`, a JSON object that is an OwnTracks location
     /// (`{"_type":"location","lat":…,"lon":…,"tst":…,"acc":…,"tid":…}`) or a `locate` fix record,
@@ -43,20 +43,16 @@ public struct DeviceLocation: Sendable, Hashable {
     /// - Throws: `DeviceRecordProblem` for a payload that is not a flat JSON object, a position
     ///   out of range, or no device name (the key missing, empty, longer than
     ///   ``maximumNameLength``, or with a space, control or invisible character).
-    public static func parse(topic: String?, payload: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
-        guard let members = FlatJSON.parse(Array(payload)) else { throw DeviceRecordProblem(description: "not a flat JSON object") }
+    package static func parse(topic: String?, payload: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation?
+    {
+        let message: PositionMessage
         let location: Location
-        if let type = members[OwnTracks.Key.type.rawValue] {
-            guard type == .string("location") else { return nil }
-            location = try ownTracksLocation(members)
-        } else {
-            if let type = members["type"], type != .string("fix") { return nil }
-            if members["source"] == .string("fallback") { return nil }
-            do throws(RecordProblem) {
-                location = try Location(record: FlatJSONRecord(members: members))
-            } catch {
-                throw DeviceRecordProblem(description: "not a fix record ('\(error.key.rawValue)': \(error.message))")
-            }
+        do throws(PositionMessage.Problem) {
+            guard let parsed = try PositionMessage(json: payload) else { return nil }
+            message = parsed
+            location = try Location(replaying: message)
+        } catch {
+            throw DeviceRecordProblem(description: error.description)
         }
         let device: String
         switch key {
@@ -64,22 +60,19 @@ public struct DeviceLocation: Sendable, Hashable {
             guard let topic else { throw DeviceRecordProblem(description: "has no topic (--by topic needs mosquitto_sub -v lines)") }
             device = topic
         case .field(let name):
-            switch members[name] {
+            switch message.members[name] {
             case .string(let text)?: device = text
             case .number(let number)? where number.isFinite: device = NumberFormatting.plain(number)
             default: throw DeviceRecordProblem(description: "has no '\(UntrustedText.visible(name, limit: 40))' to name its device")
             }
         }
         try checkName(device)
-        var replayed = location
-        replayed.source = .replay
-        replayed.accuracy = .fullAccuracy
-        return DeviceLocation(device: device, location: replayed)
+        return DeviceLocation(device: device, location: location)
     }
 
     /// The position on one line: a `mosquitto_sub -v` line (the topic, a space, the payload) or
     /// a JSON object alone; see ``parse(topic:payload:by:)``.
-    public static func parse(line: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
+    package static func parse(line: ArraySlice<UInt8>, by key: DeviceKey) throws(DeviceRecordProblem) -> DeviceLocation? {
         let start = line.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? line.endIndex
         guard start < line.endIndex else { return nil }
         if line[start] == UInt8(ascii: "{") { return try parse(topic: nil, payload: line[start...], by: key) }
@@ -95,30 +88,6 @@ public struct DeviceLocation: Sendable, Hashable {
             throw DeviceRecordProblem(description: "its topic '\(UntrustedText.visible(topic, limit: 80))' \(error.description)")
         }
         return try parse(topic: topic, payload: line[(space + 1)...], by: key)
-    }
-
-    /// An OwnTracks location (`OwnTracks.Location`): its position, and its time (`tst`),
-    /// accuracy (`acc`), altitude (`alt`), vertical accuracy (`vac`), speed (`vel`, km/h) and
-    /// course (`cog`) when given; 2D unless it has an altitude.
-    static func ownTracksLocation(_ members: [String: FlatJSON.Value]) throws(DeviceRecordProblem) -> Location {
-        let message: OwnTracks.Location?
-        do throws(OwnTracks.Problem) {
-            message = try OwnTracks.Location(members: members)
-        } catch {
-            throw DeviceRecordProblem(description: error.description)
-        }
-        guard let message else { throw DeviceRecordProblem(description: "not an OwnTracks location") }
-        do throws(GPSLocationError) {
-            return try Location(
-                latitude: message.latitude, longitude: message.longitude,
-                time: message.time.map { Date(timeIntervalSince1970: Double($0)) },
-                altitudeMSL: message.altitude.map(Double.init), horizontalAccuracy: message.accuracy.map(Double.init),
-                verticalAccuracy: message.verticalAccuracy.map(Double.init), speed: message.velocity.map { Double($0) / 3.6 },
-                course: message.course.map(Double.init), mode: message.altitude == nil ? .twoDimensional : .threeDimensional,
-                source: .replay)
-        } catch {
-            throw DeviceRecordProblem(description: "not an OwnTracks location: \(error.description)")
-        }
     }
 
     /// Checks that `name` can name a device in every output: 1 to 256 bytes, no space, no

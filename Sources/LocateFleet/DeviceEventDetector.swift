@@ -1,25 +1,27 @@
+package import GPSLocation
+
 /// A detector per device of a fleet (`locate visits --by KEY`): each device's positions go
 /// through a detector of its own, started from the one given, so each device's events come in
 /// its own order, whatever the others do. For regions, ``DeviceRegionMonitor`` keeps far less
 /// per device.
-public struct DeviceEventDetector<Detector: LocationEventDetector>: FleetDetector {
+package struct DeviceEventDetector<Detector: LocationEventDetector>: FleetDetector {
     /// The most devices kept.
-    public let maximumDevices: Int
+    package let maximumDevices: Int
     private let initial: Detector
     private var detectors: [String: Detector] = [:]
 
     /// Each device starts from `detector` (its rules), and at most `maximumDevices` devices are kept.
-    public init(_ detector: Detector, maximumDevices: Int = defaultMaximumDevices) {
+    package init(_ detector: Detector, maximumDevices: Int = defaultMaximumDevices) {
         initial = detector
         self.maximumDevices = max(1, maximumDevices)
     }
 
     /// How many devices have been seen.
-    public var deviceCount: Int { detectors.count }
+    package var deviceCount: Int { detectors.count }
 
     /// The events `record` causes for its device, or `nil` when it is a new device beyond
     /// ``maximumDevices`` (its position is not processed).
-    public mutating func process(_ record: DeviceLocation) -> [Detector.Event]? {
+    package mutating func process(_ record: DeviceLocation) -> [Detector.Event]? {
         if let index = detectors.index(forKey: record.device) {
             return detectors.values[index].process(record.location)
         }

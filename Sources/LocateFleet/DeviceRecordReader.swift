@@ -1,3 +1,4 @@
+package import GPSLocation
 import LocateSupport
 
 /// A fleet's records, one a line, as they come: `mosquitto_sub -v` lines (topic, space, JSON
@@ -11,14 +12,14 @@ import LocateSupport
 ///
 /// - Important: ``next()`` blocks until a line comes: call it on a thread of its own, never on
 ///   the cooperative pool.
-public struct DeviceRecordReader: DeviceRecordSource {
+package struct DeviceRecordReader: DeviceRecordSource {
     private var lines: TrackLines
     /// What messages call the input.
-    public let name: String
+    package let name: String
     private let key: DeviceKey
 
     /// The records on `descriptor` (a pipe, such as standard input; not closed), devices named by `key`.
-    public init(readingFrom descriptor: Int32, name: String, by key: DeviceKey) {
+    package init(readingFrom descriptor: Int32, name: String, by key: DeviceKey) {
         lines = TrackLines(TrackInput(descriptor: descriptor, owned: false, wakeUp: nil, shouldStop: { false }))
         self.name = name
         self.key = key
@@ -26,7 +27,7 @@ public struct DeviceRecordReader: DeviceRecordSource {
 
     /// The records in the file at `path`.
     /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when it cannot be read.
-    public init(contentsOf path: String, by key: DeviceKey) throws(GPSLocationError) {
+    package init(contentsOf path: String, by key: DeviceKey) throws(GPSLocationError) {
         let opened: ChunkedInput?
         do throws(TrustedFile.Refusal) {
             opened = try ChunkedInput.open(path, owner: .anyone, limit: ReplayTrack.maximumFileSize)
@@ -43,7 +44,7 @@ public struct DeviceRecordReader: DeviceRecordSource {
     /// comes).
     /// - Throws: ``GPSLocationError/invalidTrack(file:line:reason:)`` when the input cannot be
     ///   read, or a line is longer than 1 MiB (the reading cannot go on past it).
-    public mutating func next() throws(GPSLocationError) -> DeviceRecord? {
+    package mutating func next() throws(GPSLocationError) -> DeviceRecord? {
         while true {
             let line: (number: Int, bytes: ArraySlice<UInt8>)?
             do throws(TrackProblem) {

@@ -1,31 +1,33 @@
+package import GPSLocation
+
 /// Region monitoring per device of a fleet (`locate monitor --by KEY`): one ``RegionMonitor``'s
 /// regions, and for each device only its regions' states, packed (half a byte a region, and the
 /// time each was decided in whole seconds: some 4.5 bytes a region), so a thousand devices over
 /// a hundred regions take about half a MiB. Each device's events come in its own order and
 /// follow ``RegionMonitor``'s rules, `initial` at its first position; ``RegionEvent/since`` is in
 /// whole seconds.
-public struct DeviceRegionMonitor: FleetDetector {
+package struct DeviceRegionMonitor: FleetDetector {
     /// The most devices kept.
-    public let maximumDevices: Int
+    package let maximumDevices: Int
     private var monitor: RegionMonitor
     private var devices: [String: CompactRegionStates] = [:]
 
     /// Every device watches `monitor`'s regions, from `unknown` (a named monitor's states are
     /// its own, not a fleet's); at most `maximumDevices` devices are kept.
-    public init(_ monitor: RegionMonitor, maximumDevices: Int = defaultMaximumDevices) {
+    package init(_ monitor: RegionMonitor, maximumDevices: Int = defaultMaximumDevices) {
         self.monitor = RegionMonitor(regions: monitor.regions)
         self.maximumDevices = max(1, maximumDevices)
     }
 
     /// The regions every device watches.
-    public var regions: [CircularRegion] { monitor.regions }
+    package var regions: [CircularRegion] { monitor.regions }
 
     /// How many devices have been seen.
-    public var deviceCount: Int { devices.count }
+    package var deviceCount: Int { devices.count }
 
     /// The events `record` causes for its device, or `nil` when it is a new device beyond
     /// ``maximumDevices`` (its position is not processed).
-    public mutating func process(_ record: DeviceLocation) -> [RegionEvent]? {
+    package mutating func process(_ record: DeviceLocation) -> [RegionEvent]? {
         if let index = devices.index(forKey: record.device) {
             return monitor.process(record.location, in: &devices.values[index])
         }

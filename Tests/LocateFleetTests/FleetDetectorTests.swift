@@ -1,27 +1,40 @@
 import Foundation
+import GPSLocation
 import Testing
 
-@testable import GPSLocation
+@testable import LocateFleet
 
 /// Per-device detection: each device's events are those of a monitor of its own, the bound on
 /// devices holds, and a fleet's records are parsed or refused by their rules.
 struct FleetDetectorTests {
-    private func device(_ name: String, north metres: Double, second: Double) -> DeviceLocation {
-        DeviceLocation(device: name, location: RegionMonitorTests.fix(north: metres, second: second))
+    /// Home, and a depot 1.1 km north of it.
+    private let home: CircularRegion, depot: CircularRegion
+
+    init() throws {
+        home = try CircularRegion(name: "home", latitude: 37.5178, longitude: 126.8863, radius: 100)
+        depot = try CircularRegion(name: "depot", latitude: 37.5278, longitude: 126.8863, radius: 50)
+    }
+
+    /// The fix of device `name` `metres` north of home (5 m accurate), `second` seconds into 2026.
+    private func device(_ name: String, north metres: Double, second: Double) throws -> DeviceLocation {
+        let location = try Location(
+            latitude: 37.5178 + metres / 110_990, longitude: 126.8863, time: Date(timeIntervalSince1970: 1_767_254_400 + second),
+            horizontalAccuracy: 5, mode: .threeDimensional)
+        return DeviceLocation(device: name, location: location)
     }
 
     private func summary(_ event: RegionEvent) -> String {
         "\(event.region.name) \(event.kind.rawValue) \(event.state.rawValue) \(event.since.map { "\($0.timeIntervalSince1970)" } ?? "-")"
     }
 
-    @Test func eachDevicesEventsAreThoseOfAMonitorOfItsOwn() {
-        let regions = [RegionMonitorTests.home, RegionMonitorTests.depot]
+    @Test func eachDevicesEventsAreThoseOfAMonitorOfItsOwn() throws {
+        let regions = [home, depot]
         var fleet = DeviceRegionMonitor(RegionMonitor(regions: regions))
         var own: [String: RegionMonitor] = [:]
         var generator = SystemRandomNumberGenerator()
         for step in 0..<400 {
             let name = "d\(Int.random(in: 0..<7, using: &generator))"
-            let record = device(name, north: [0, 300, 1111, -400].randomElement(using: &generator) ?? 0, second: Double(step))
+            let record = try device(name, north: [0, 300, 1111, -400].randomElement(using: &generator) ?? 0, second: Double(step))
             var monitor = own[name] ?? RegionMonitor(regions: regions)
             let expected = monitor.process(record.location).map(summary)
             own[name] = monitor
@@ -31,14 +44,15 @@ struct FleetDetectorTests {
     }
 
     @Test func aNewDeviceBeyondTheBoundIsNotProcessed() throws {
-        var fleet = DeviceRegionMonitor(RegionMonitor(regions: [RegionMonitorTests.home]), maximumDevices: 2)
-        #expect(fleet.process(device("a", north: 0, second: 0))?.count == 1)
-        #expect(fleet.process(device("b", north: 0, second: 0))?.count == 1)
-        #expect(fleet.process(device("c", north: 0, second: 0)) == nil)
-        #expect(fleet.process(device("a", north: 500, second: 1))?.map(\.kind) == [.exit])
+        var fleet = DeviceRegionMonitor(RegionMonitor(regions: [home]), maximumDevices: 2)
+        #expect(fleet.process(try device("a", north: 0, second: 0))?.count == 1)
+        #expect(fleet.process(try device("b", north: 0, second: 0))?.count == 1)
+        #expect(fleet.process(try device("c", north: 0, second: 0)) == nil)
+        #expect(fleet.process(try device("a", north: 500, second: 1))?.map(\.kind) == [.exit])
         #expect(fleet.deviceCount == 2)
         var visits = DeviceEventDetector(try VisitDetector(), maximumDevices: 1)
-        #expect(visits.process(device("a", north: 0, second: 0)) != nil && visits.process(device("b", north: 0, second: 0)) == nil)
+        let (a, b) = (try device("a", north: 0, second: 0), try device("b", north: 0, second: 0))
+        #expect(visits.process(a) != nil && visits.process(b) == nil)
     }
 
     @Test func recordsAreReadOrRefusedByTheirRules() throws {

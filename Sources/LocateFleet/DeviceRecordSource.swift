@@ -1,5 +1,7 @@
+package import GPSLocation
+
 /// What a fleet's source gives: a device's position, or a record that is not one.
-public enum DeviceRecord: Sendable, Hashable {
+package enum DeviceRecord: Sendable, Hashable {
     /// A device's position.
     case location(DeviceLocation)
     /// A record that is not one, with its 1-based number in the source (its line, or its
@@ -11,7 +13,7 @@ public enum DeviceRecord: Sendable, Hashable {
 /// of `mosquitto_sub -v` lines and JSON records (``DeviceRecordReader``), or a subscription to a
 /// broker, whose messages go through ``DeviceLocation/parse(topic:payload:by:)``. A
 /// ``FleetDetector`` takes the positions, whatever the source.
-public protocol DeviceRecordSource {
+package protocol DeviceRecordSource {
     /// What messages call the source (`standard input`, a file, a broker's address).
     var name: String { get }
     /// The next record, or `nil` when the source has ended; may block until one comes.

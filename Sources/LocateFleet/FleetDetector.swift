@@ -4,7 +4,7 @@
 ///
 /// At most ``maximumDevices`` devices are kept: a position of a new device beyond them is not
 /// processed (``process(_:)`` returns `nil`), so memory is bounded whatever a broker carries.
-public protocol FleetDetector: Sendable {
+package protocol FleetDetector: Sendable {
     /// What it reports.
     associatedtype Event: Sendable, Hashable
     /// The most devices kept.
@@ -18,5 +18,5 @@ public protocol FleetDetector: Sendable {
 
 extension FleetDetector {
     /// The default bound: 100,000 devices.
-    public static var defaultMaximumDevices: Int { 100_000 }
+    package static var defaultMaximumDevices: Int { 100_000 }
 }
