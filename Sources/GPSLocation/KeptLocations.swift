@@ -4,9 +4,8 @@ extension GPSLocationManager {
     /// Hands out positions the host kept earlier (a history it recorded while location was
     /// allowed), under this process's authorization now, as a live stream would hand them out:
     /// `nil` when location is not authorized now (nothing may go; ``authorization()`` says why);
-    /// under reduced accuracy each as its grid cell, and at most one every
-    /// ``DeliveryGate/reducedAccuracyInterval`` of the points' own times (as a reduced stream
-    /// releases them); otherwise as they are. So a record reaches the reader only if it was
+    /// under reduced accuracy each as its grid cell, and at most one every five minutes of the
+    /// points' own times (as a reduced stream releases them); otherwise as they are. So a record reaches the reader only if it was
     /// allowed when it was taken (the host's part) and is allowed now.
     /// - Parameter locations: the kept positions, in time order.
     /// - Throws: ``GPSLocationError/invalidSettings(_:)`` when the authorization cannot be known.
