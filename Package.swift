@@ -55,7 +55,7 @@ let package = Package(
         // Internal, not a product: other devices' positions from a broker's messages or a pipe of
         // them (data, like a replay: no gpsd, no permission), with a detector per device, for
         // `locate monitor|visits --by`.
-        .target(name: "LocateFleet", dependencies: ["GPSLocation", "LocateFormats", "LocateSupport"]),
+        .target(name: "LocateFleet", dependencies: ["GPSLocation", "LocateFormats", "LocateStore", "LocateSupport"]),
         // The consent store every host uses by default.
         .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport", "LocateStore"]),
         // Places; a position-only client links none of it.

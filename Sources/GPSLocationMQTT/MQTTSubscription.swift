@@ -12,9 +12,9 @@ public struct MQTTReceivedMessage: Sendable, Hashable {
 /// the QoS 1 messages that come while the subscriber is away) under the client id `session`,
 /// so a subscriber that stops, crashes or loses the broker resumes where it stopped.
 ///
-/// At least once, and never more ahead than one message: libmosquitto's acknowledgement of a
-/// message (its PUBACK) is held until ``next()`` is called again, so a message is acknowledged
-/// only after its receiver took it and asked for the next one. A subscriber killed before then
+/// At least once, and never more ahead than what was handed out: libmosquitto's acknowledgement of
+/// a message (its PUBACK) is held until ``next()`` (or ``nextBatch(upTo:)``) is called again, so a
+/// message is acknowledged only after its receiver took it and asked for more. A subscriber killed before then
 /// gets it again from the broker (it may see the last one twice, never miss one). It reads the
 /// socket only when asked for a message, so a receiver that cannot keep up leaves the messages
 /// with the broker (in its socket buffers, then its queue for the session, which the broker
@@ -65,13 +65,23 @@ public final class MQTTSubscription {
     }
 
     /// The next message, in the order the broker sent them; blocks until one comes, through
-    /// any outage. Calling it acknowledges the message it returned before.
+    /// any outage. Calling it acknowledges the messages it returned before.
     public func next() -> MQTTReceivedMessage {
+        nextBatch(upTo: 1)[0]
+    }
+
+    /// The messages that have come, at least one and at most `limit`, in the order the broker
+    /// sent them; blocks until one comes, through any outage. Calling it acknowledges every
+    /// message handed out before, in one write: a receiver that keeps what a batch changed
+    /// (a commit) before it asks for the next batch pays for it once a batch, not once a message.
+    public func nextBatch(upTo limit: Int) -> [MQTTReceivedMessage] {
         while true {
             if head < received.count {
-                defer { head += 1 }
-                let message = received[head]
-                return MQTTReceivedMessage(topic: String(validating: message.topic, as: UTF8.self), payload: message.payload)
+                let end = min(received.count, head + max(1, limit))
+                defer { head = end }
+                return received[head..<end].map { message in
+                    MQTTReceivedMessage(topic: String(validating: message.topic, as: UTF8.self), payload: message.payload)
+                }
             }
             received.removeAll(keepingCapacity: true)
             head = 0
@@ -83,18 +93,26 @@ public final class MQTTSubscription {
                 }
                 continue
             }
-            if let failure = service(connection) { close(because: failure) }
+            if let failure = service(connection, reading: max(1, limit)) { close(because: failure) }
         }
     }
 
     /// One round: the acknowledgements of what was handed out and any ping written first, then
-    /// at most one packet read (a message's acknowledgement waits for the next round).
+    /// the packets that have come, up to `limit` messages (their acknowledgements wait for the
+    /// next round).
     /// - Returns: why the connection failed, or `nil` while it holds.
-    private func service(_ connection: MosquittoConnection) -> String? {
+    private func service(_ connection: MosquittoConnection, reading limit: Int) -> String? {
         if let failure = connection.service(readable: false) { return failure }
         guard let socket = connection.socket else { return "the connection was closed" }
         let ready = waiter.wait(for: socket, until: .now + .seconds(1))
-        if ready.isReadable || ready.isHangUpOrError, let failure = connection.read(upTo: 1) { return failure }
+        if ready.isReadable || ready.isHangUpOrError {
+            // A packet a read (libmosquitto's); on while packets come, so one wait serves a batch.
+            while connection.messageCount < limit {
+                let before = connection.messageCount
+                if let failure = connection.read(upTo: 1) { return failure }
+                if connection.messageCount == before { break }
+            }
+        }
         for event in connection.takeEvents() {
             switch event {
             case .connected(nil):

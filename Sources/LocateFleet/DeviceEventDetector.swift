@@ -4,7 +4,7 @@ package import GPSLocation
 /// through a detector of its own, started from the one given, so each device's events come in
 /// its own order, whatever the others do. For regions, ``DeviceRegionMonitor`` keeps far less
 /// per device.
-package struct DeviceEventDetector<Detector: LocationEventDetector>: FleetDetector {
+package struct DeviceEventDetector<Detector: LocationEventDetector & DetectorStateCoding>: FleetDetector {
     /// The most devices kept.
     package let maximumDevices: Int
     private let initial: Detector
@@ -30,5 +30,17 @@ package struct DeviceEventDetector<Detector: LocationEventDetector>: FleetDetect
         let events = detector.process(record.location)
         detectors[record.device] = detector
         return events
+    }
+
+    package var definition: String { initial.definition }
+
+    package func encodedState(of device: String) -> [UInt8]? { detectors[device]?.encodedState }
+
+    package mutating func restore(_ device: String, encodedState: [UInt8]) -> Bool {
+        guard detectors[device] != nil || detectors.count < maximumDevices else { return false }
+        var detector = initial
+        guard detector.restore(encodedState: encodedState) else { return false }
+        detectors[device] = detector
+        return true
     }
 }

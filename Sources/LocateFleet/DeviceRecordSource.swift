@@ -7,6 +7,9 @@ package enum DeviceRecord: Sendable, Hashable {
     /// A record that is not one, with its 1-based number in the source (its line, or its
     /// message) and why.
     case skipped(line: Int, reason: String)
+    /// What the source handed out so far is acknowledged when the next record is asked for (a
+    /// subscription's batch): what it changed must be kept now (written out, states committed).
+    case checkpoint
 }
 
 /// Where a fleet's records come from, one at a time, in the order they arrive: a pipe or a file

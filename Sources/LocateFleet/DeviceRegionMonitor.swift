@@ -37,4 +37,19 @@ package struct DeviceRegionMonitor: FleetDetector {
         devices[record.device] = states
         return events
     }
+
+    /// The regions, each as its name, centre and radius.
+    package var definition: String {
+        "regions " + monitor.regions.map { "\($0.name)=\($0.latitude),\($0.longitude),\($0.radius)" }.joined(separator: ";")
+    }
+
+    package func encodedState(of device: String) -> [UInt8]? { devices[device]?.encoded }
+
+    package mutating func restore(_ device: String, encodedState: [UInt8]) -> Bool {
+        guard devices[device] != nil || devices.count < maximumDevices,
+            let states = CompactRegionStates(encoded: encodedState, count: monitor.regions.count)
+        else { return false }
+        devices[device] = states
+        return true
+    }
 }

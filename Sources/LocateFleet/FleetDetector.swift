@@ -14,6 +14,14 @@ package protocol FleetDetector: Sendable {
     /// The events `record` causes for its device, in that device's order, or `nil` when it is
     /// a new device beyond ``maximumDevices``.
     mutating func process(_ record: DeviceLocation) -> [Event]?
+    /// What each device's detector watches for (regions, or a radius and a dwell), as text: a
+    /// kept state is taken up only under the same definition.
+    var definition: String { get }
+    /// `device`'s state as bytes, or `nil` for a device not seen.
+    func encodedState(of device: String) -> [UInt8]?
+    /// Takes up `device`'s kept state; `false` for bytes that are not a state of this
+    /// definition, or a new device beyond ``maximumDevices`` (nothing changes).
+    mutating func restore(_ device: String, encodedState: [UInt8]) -> Bool
 }
 
 extension FleetDetector {

@@ -43,7 +43,8 @@ package final class Outbox {
     package init(directory path: String, destination: String, app: String) throws(StoreError) {
         let directory = try UserStore.directory(path, create: true)
         do throws(DirectoryHandle.Failure) {
-            lock = try directory.lock(".outbox-\(Self.fingerprint(destination, app)).lock", exclusive: true, timeout: .milliseconds(200))
+            lock = try directory.lock(
+                ".outbox-\(UserStore.fingerprint(destination, app)).lock", exclusive: true, timeout: .milliseconds(200))
         } catch {
             throw StoreError(.inUse, "another process sends this outbox now (\(error.description))")
         }
@@ -174,14 +175,5 @@ package final class Outbox {
         } else {
             try database.query("DELETE FROM outbox WHERE position = 1")
         }
-    }
-
-    /// A short name for a destination and app (FNV-1a), for the name of its lock.
-    private static func fingerprint(_ destination: String, _ app: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in destination.utf8 + [0] + app.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 }

@@ -1,17 +1,17 @@
 import LocateSupport
 
 /// The user's store, `$XDG_STATE_HOME/locate/store.sqlite`: one SQLite file in the private state
-/// directory holding the outbox (``Outbox``) and the history (``History``), opened and checked here
-/// for both. The file and its log must be this user's alone, regular files (made mode 0600 when
+/// directory holding the outbox (``Outbox``), the history (``History``) and the fleet monitors'
+/// device states (``FleetStates``), opened and checked here for all. The file and its log must be this user's alone, regular files (made mode 0600 when
 /// missing), in a directory no one else can change; a database that is not this store's, or of a
 /// later version, is refused, not changed.
 enum UserStore {
     /// The store's file in the state directory.
     static let fileName = "store.sqlite"
     /// The store's mark in the file's header (`PRAGMA application_id`: "LOCA"), and the version of
-    /// its tables: 1 had the outbox, 2 adds the history.
+    /// its tables: 1 had the outbox, 2 adds the history, 3 the fleet monitors' states.
     static let applicationID: Int64 = 0x4C4F_4341
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     /// The tables of each version, each step from the one before.
     private static let steps: [Int64: String] = [
@@ -26,6 +26,11 @@ enum UserStore {
             time REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, alt REAL, h_acc REAL, speed REAL, course REAL,
             reduced INTEGER NOT NULL);
         CREATE INDEX history_by_time ON history (time);
+        """,
+        3: """
+        CREATE TABLE fleet_state (
+            monitor TEXT NOT NULL, device TEXT NOT NULL, definition TEXT NOT NULL, last_time REAL, state BLOB NOT NULL,
+            PRIMARY KEY (monitor, device)) WITHOUT ROWID;
         """,
     ]
 
@@ -80,6 +85,15 @@ enum UserStore {
     /// Removes the store's files in `directory`.
     static func discard(_ directory: DirectoryHandle) {
         for suffix in ["", "-wal", "-shm"] { directory.remove(fileName + suffix) }
+    }
+
+    /// A short name for `parts` (FNV-1a), for the name of a lock file.
+    static func fingerprint(_ parts: String...) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in parts.joined(separator: "\u{0}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
     }
 
     /// Runs the deletion `delete` in one transaction, then empties the write-ahead log (whose

@@ -23,6 +23,8 @@ struct FleetCommand<Detector: FleetDetector> {
     let record: (Detector.Event) -> EventRecord
     /// `--publish`: where each event goes as well, if anywhere.
     var publisher: FleetPublisher?
+    /// A named subscription's device states on disk, committed at each checkpoint of the source.
+    var keeper: FleetStateKeeper?
     /// Whether a device beyond the bound was said already.
     private var saidBound = false
     private var printed = 0
@@ -69,9 +71,22 @@ struct FleetCommand<Detector: FleetDetector> {
                 guard let record else { break }
                 switch record {
                 case .location(let location):
-                    if try handle(location) { return .success }
+                    if try handle(location) {
+                        // What went through is kept: the next run skips it, and takes the rest of the batch.
+                        try? keeper?.commit(detector)
+                        return .success
+                    }
                 case .skipped(let line, let reason):
                     StandardStreams.diagnose(UntrustedText.visible("\(source.name):\(line): skipped: \(reason)"))
+                case .checkpoint:
+                    // Out and kept before the source acknowledges what it handed out.
+                    try writer.flushHere()
+                    do throws(FleetStateKeeper.Failure) {
+                        try keeper?.commit(detector)
+                    } catch {
+                        StandardStreams.diagnose("error: the fleet's states cannot be kept: " + error.description)
+                        return error.kind == .failed ? .ioError : .configuration
+                    }
                 }
             }
             try writer.finishHere()
@@ -84,6 +99,9 @@ struct FleetCommand<Detector: FleetDetector> {
     /// Runs one device's position through its detector and writes its events at once.
     /// - Returns: whether `--count` records are out.
     private mutating func handle(_ location: DeviceLocation) throws(StandardStreams.OutputError) -> Bool {
+        let time = location.location.time?.timeIntervalSince1970
+        // Sent again after a kill, and taken by the run before (its state is kept): not twice.
+        if keeper?.isTaken(device: location.device, time: time) == true { return false }
         guard let events = detector.process(location) else {
             if !saidBound {
                 saidBound = true
@@ -94,6 +112,7 @@ struct FleetCommand<Detector: FleetDetector> {
             }
             return false
         }
+        keeper?.noteTaken(device: location.device, time: time)
         guard !events.isEmpty else { return false }
         for event in events {
             let eventRecord = record(event)

@@ -8,17 +8,25 @@ import LocateSupport
 /// a broker, in the persistent session `locate-COMMAND-NAME` (QoS 1), each message's payload
 /// parsed as a `mosquitto_sub -v` line's would be.
 ///
-/// A message is acknowledged to the broker only when the next one is asked for, that is once
-/// its events are written and flushed: a monitor killed (even by SIGKILL) loses none, the broker
-/// sends it again to the next run (which may so see one message twice). The socket is read only
-/// when a message is wanted, so a monitor that cannot keep up leaves the backlog with the broker.
-/// The per-device states are not kept: a restarted monitor starts every device at `unknown`.
+/// The messages come in batches (what has come, up to ``batch``); a batch is acknowledged to the
+/// broker only when the next one is asked for, after the `checkpoint` record that ends it, that
+/// is once its events are written and flushed and the devices' states committed
+/// (`FleetStateKeeper`): a monitor killed (even by SIGKILL) loses none, the broker sends the
+/// batch again to the next run, which skips what the kept states already took. The socket is
+/// read only when messages are wanted, so a monitor that cannot keep up leaves the backlog with
+/// the broker.
 struct SubscribedRecords: DeviceRecordSource {
     let subscription: MQTTSubscription
     let key: DeviceKey
     /// What messages call the source: the broker and filter.
     let name: String
     private var number = 0
+    /// The batch being handed out, and the next of it.
+    private var batch: [MQTTReceivedMessage] = []
+    private var index = 0
+
+    /// The most messages a batch: a commit and one write of acknowledgements each.
+    static let batchSize = 500
 
     init(subscription: MQTTSubscription, by key: DeviceKey) {
         self.subscription = subscription
@@ -26,11 +34,21 @@ struct SubscribedRecords: DeviceRecordSource {
         name = "\(subscription.configuration.broker)/\(subscription.filter) message"
     }
 
-    /// The next message's position, or a message that is not one; never `nil` (the
-    /// subscription waits out any outage).
+    /// The next message's position, a message that is not one, or the checkpoint that ends a
+    /// batch; never `nil` (the subscription waits out any outage).
     mutating func next() -> DeviceRecord? {
         while true {
-            let message = subscription.next()
+            if index == batch.count {
+                // What was handed out is acknowledged by the next call: keep it first.
+                if !batch.isEmpty {
+                    batch = []
+                    index = 0
+                    return .checkpoint
+                }
+                batch = subscription.nextBatch(upTo: Self.batchSize)
+            }
+            let message = batch[index]
+            index += 1
             number += 1
             guard let topic = message.topic else { return .skipped(line: number, reason: "its topic is not UTF-8") }
             do throws(DeviceRecordProblem) {
@@ -84,9 +102,35 @@ struct SubscribedRecords: DeviceRecordSource {
 extension FleetCommand {
     /// The records of `--subscribe` when it is given, else of `--replay`, devices named by `key`.
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
-    /// With `--publish`, the events go to its broker as well.
+    /// With `--publish`, the events go to its broker as well. A named subscription's device
+    /// states are kept in the store under `stateDirectory`, opened (and refused when it cannot be
+    /// trusted, 78) before anything else.
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
-    mutating func run(by key: DeviceKey, settings: ConsentSettings) throws(StandardStreams.OutputError) -> ExitStatus {
+    mutating func run(
+        by key: DeviceKey, settings: ConsentSettings, stateDirectory: String?
+    ) throws(StandardStreams.OutputError) -> ExitStatus {
+        if options.subscription != nil, let name = options.monitorName {
+            guard let stateDirectory else {
+                StandardStreams.diagnose(
+                    "error: a named monitor keeps its devices' states, and no state directory is known (HOME is not set)")
+                return .configuration
+            }
+            do throws(FleetStateKeeper.Failure) {
+                let session = SubscribedRecords.session(command: options.command == .visits ? "visits" : "monitor", name: name)
+                let kept = try FleetStateKeeper(directory: stateDirectory, monitor: session, detector: &detector)
+                if kept.dropped > 0 {
+                    StandardStreams.diagnose("the monitor's regions or rules changed: the \(kept.dropped) devices it knew start afresh")
+                }
+                keeper = kept
+            } catch {
+                StandardStreams.diagnose("error: the fleet's states: " + error.description)
+                return switch error.kind {
+                case .refused: .configuration
+                case .inUse: .timedOut
+                case .failed: .ioError
+                }
+            }
+        }
         var source: SubscribedRecords?
         do throws(PublishCommand.SetupError) {
             if let broker = options.subscription {

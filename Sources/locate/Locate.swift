@@ -264,7 +264,7 @@ enum Locate {
                 var command = FleetCommand(options: options, writer: writer, detector: DeviceRegionMonitor(monitor)) {
                     EventRecord.region($0)
                 }
-                return try command.run(by: key, settings: settings)
+                return try command.run(by: key, settings: settings, stateDirectory: store.paths.stateDirectory)
             }
             let until = options.until
             let keeper = NamedMonitorKeeper(monitor: monitor, store: store)
@@ -283,7 +283,7 @@ enum Locate {
                 var command = FleetCommand(options: options, writer: writer, detector: DeviceEventDetector(detector)) {
                     EventRecord.visit($0)
                 }
-                return try command.run(by: key, settings: settings)
+                return try command.run(by: key, settings: settings, stateDirectory: store.paths.stateDirectory)
             }
             if options.monitorName != nil {
                 StandardStreams.diagnose("error: 'visits --name' names the broker's session of --subscribe")

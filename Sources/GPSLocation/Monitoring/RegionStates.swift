@@ -90,4 +90,19 @@ package struct CompactRegionStates: RegionStateStorage {
     }
 
     mutating func markReported(_ index: Int) { setNibble(index, nibble(index) | 0x04) }
+
+    /// The states as bytes: the nibbles, then each time as four bytes, little-endian.
+    package var encoded: [UInt8] {
+        nibbles + seconds.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32($0 * 8)) } }
+    }
+
+    /// The states `encoded` gave for `count` regions; `nil` for bytes that are not those of `count` regions.
+    package init?(encoded bytes: [UInt8], count: Int) {
+        let nibbleCount = (count + 1) / 2
+        guard count >= 0, bytes.count == nibbleCount + 4 * count else { return nil }
+        nibbles = Array(bytes[..<nibbleCount])
+        seconds = (0..<count).map { region in
+            (0..<4).reduce(UInt32(0)) { value, byte in value | UInt32(bytes[nibbleCount + region * 4 + byte]) << UInt32(byte * 8) }
+        }
+    }
 }

@@ -51,7 +51,7 @@ public struct VisitDetector: Sendable, LocationEventDetector {
     public let dwell: Duration
 
     /// The stay being watched: its first fix, its running centre and the fixes' accuracies.
-    private struct Stay {
+    struct Stay {
         let first: Location
         var latitudeSum = 0.0
         var longitudeOffsetSum = 0.0
@@ -95,7 +95,7 @@ public struct VisitDetector: Sendable, LocationEventDetector {
         }
     }
 
-    private var stay: Stay?
+    var stay: Stay?
 
     /// A detector; CoreLocation-like defaults of 50 m and 5 minutes.
     /// - Parameters:

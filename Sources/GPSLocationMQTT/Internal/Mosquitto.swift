@@ -321,6 +321,9 @@ extension MosquittoConnection {
         return code == MOSQ_ERR_SUCCESS.rawValue ? nil : Mosquitto.describe(code)
     }
 
+    /// How many messages came and were not taken yet.
+    var messageCount: Int { messages.count }
+
     /// The messages that came since the last call, in order.
     func takeMessages() -> [MosquittoDelivery] {
         defer { messages.removeAll(keepingCapacity: true) }

@@ -194,9 +194,8 @@ extension ManualPage {
             device name that is empty, over 256 bytes or has a space, control or invisible character) is
             skipped with `FILE:LINE: skipped: why` on stderr, and the rest goes on; a line over 1 MiB cannot
             be read past: status 65, naming its line. The input ending is status 0. `--by` takes `--count`;
-            not `--until` or `--duration`, and `--name` only with `--subscribe` (below: per-device states
-            are not kept between runs, a restart begins with `initial` for each device), and a signal ends
-            it at once, as it ends any filter.
+            not `--until` or `--duration`, and `--name` only with `--subscribe` (below: a named subscription
+            keeps its devices' states between runs), and a signal ends it at once, as it ends any filter.
 
             ### Subscribing directly: `--subscribe`
 
@@ -220,18 +219,23 @@ extension ManualPage {
 
             What it guarantees (all tested, `FleetSubscribeEndToEndTests`):
 
-            - **No message lost to a restart, even SIGKILL.** A message is acknowledged to the broker only
-              after its events are written and flushed, when the next one is read (libmosquitto's
-              acknowledgement is held until then). A monitor killed at any point, also while its output is
-              blocked by a reader that stopped, gets the message it was on again from the broker: at least
-              once, so after a restart the last message before it may be processed twice. The test kills the
-              monitor with SIGKILL midway through a 50-device fleet and starts it again: every transition
-              before the second run's first message is in the first run's output, and from there the second
-              run gives the reference's. Measured with 1,000 devices in `make bench`: none lost.
-            - **Per-device states start afresh at a restart** (the choice made: they are not written to
-              disk). A restarted monitor reports `initial` for each device at its first message, as a new one
-              does; keeping a state per device and region on every acknowledgement would cost a write per
-              message, and the broker keeps the messages, which is what cannot be recomputed.
+            - **No message lost to a restart, even SIGKILL, and no state either.** The messages come in
+              batches (what has arrived, at most 500); a batch is acknowledged to the broker only after its
+              events are written and flushed and each device's state (its regions' states and their times,
+              or its stay) is committed to the user's store, `$XDG_STATE_HOME/locate/store.sqlite` (one
+              transaction a batch, with the disk's word), when the next batch is read (libmosquitto's
+              acknowledgements are held until then). So a restart, SIGKILL included, goes on from the
+              states before it: a device that left the depot while the monitor was down is reported as an
+              `exit`, not `initial` again. The broker sends a batch that was not acknowledged again; the
+              messages the kept states already took are known by their time (at or before the device's last
+              one kept) and skipped; the events of a message written but not yet kept when the monitor was
+              killed are written again (at least once). The test kills the monitor with SIGKILL midway
+              through a 50-device fleet, also while its output is blocked, and starts it again: the two
+              runs' transitions together are the reference's, the second beginning at most with what the
+              first wrote last. The states are kept per monitor name and definition: a monitor started with
+              other regions (or another `--radius` or `--dwell`) starts its devices afresh, and says so; one
+              run of a name at a time (a second is refused, status 75); a store that cannot be trusted is
+              refused before anything is printed (78), and one the disk cannot write ends the run unacknowledged (74).
             - **Outages.** A broker that is away, restarts, refuses the connection or the subscription, or
               stops answering (keepalive) is no failure: the monitor connects again with a back-off (0.25 s,
               doubling, at most 4 s), says each cause once on stderr, and subscribes again.
