@@ -48,14 +48,17 @@ public final class LocationHistory: Sendable {
         paths.stateDirectory.map(History.exists(directory:)) ?? false
     }
 
-    /// Keeps `location` (its time, or `now` when it has none), committed before it returns.
+    /// Keeps `locations` (each at its time, or `now` when it has none), in one commit made before
+    /// it returns.
     /// - Throws: ``Failure``.
-    public func keep(_ location: Location, now: Date = Date()) throws(Failure) {
-        let point = History.Point(
-            time: (location.time ?? now).timeIntervalSince1970, latitude: location.latitude, longitude: location.longitude,
-            altitude: location.altitudeMSL, horizontalAccuracy: location.horizontalAccuracy, speed: location.speed,
-            course: location.course, isReduced: location.accuracy == .reducedAccuracy)
-        do throws(StoreError) { try history.withLock { history throws(StoreError) in try history.append([point]) } } catch {
+    public func keep(_ locations: [Location], now: Date = Date()) throws(Failure) {
+        let points = locations.map { location in
+            History.Point(
+                time: (location.time ?? now).timeIntervalSince1970, latitude: location.latitude, longitude: location.longitude,
+                altitude: location.altitudeMSL, horizontalAccuracy: location.horizontalAccuracy, speed: location.speed,
+                course: location.course, isReduced: location.accuracy == .reducedAccuracy)
+        }
+        do throws(StoreError) { try history.withLock { history throws(StoreError) in try history.append(points) } } catch {
             throw Self.failure(error)
         }
     }

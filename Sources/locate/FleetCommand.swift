@@ -27,6 +27,9 @@ struct FleetCommand<Detector: FleetDetector> {
     var keeper: FleetStateKeeper?
     /// Whether a device beyond the bound was said already.
     private var saidBound = false
+    /// Whether the source hands out batches (a subscription): the output is then flushed at each
+    /// checkpoint, before the batch is acknowledged, not after each record.
+    private var isBatched = false
     private var printed = 0
 
     init(options: CommandLineOptions, writer: RecordWriter, detector: Detector, record: @escaping (Detector.Event) -> EventRecord) {
@@ -80,6 +83,7 @@ struct FleetCommand<Detector: FleetDetector> {
                     StandardStreams.diagnose(UntrustedText.visible("\(source.name):\(line): skipped: \(reason)"))
                 case .checkpoint:
                     // Out and kept before the source acknowledges what it handed out.
+                    isBatched = true
                     try writer.flushHere()
                     do throws(FleetStateKeeper.Failure) {
                         try keeper?.commit(detector)
@@ -125,7 +129,7 @@ struct FleetCommand<Detector: FleetDetector> {
                 return true
             }
         }
-        try writer.flushHere()
+        if !isBatched || writer.isBatchFull { try writer.flushHere() }
         return false
     }
 }

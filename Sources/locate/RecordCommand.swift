@@ -22,6 +22,9 @@ struct RecordCommand {
     let keepDays: Int?
     let started = ContinuousClock.now
 
+    /// The most positions a commit.
+    static let batchSize = 1000
+
     func run() async -> ExitStatus {
         let outcome = try? await StreamLifetime.run(for: options.duration) { .success(await record()) }
         return outcome ?? .failure
@@ -46,28 +49,38 @@ struct RecordCommand {
         var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
         progress.note(updates.authorization)
         do throws(GPSLocationError) {
-            while let update = try await updates.next() {
-                progress.note(updates.authorization)
-                switch update {
-                case .location(let location):
-                    progress.notePosition()
-                    // Kept only while the recording app may have it: the stream's gate for gpsd's
-                    // fixes, and the consent store's word for a replay's.
-                    guard updates.lastLocationAdmission?.isAdmitted == true, try consent.authorization().isAuthorized else { continue }
+            while let first = try await updates.next() {
+                // What is ready now goes in one commit (a replay as fast as it is read; a live
+                // stream's fix at a time).
+                var batch: [Location] = []
+                var update: LocationUpdate? = first
+                while let current = update {
+                    progress.note(updates.authorization)
+                    switch current {
+                    case .location(let location):
+                        progress.notePosition()
+                        if updates.lastLocationAdmission?.isAdmitted == true { batch.append(location) }
+                    case .status(let event):
+                        progress.note(event)
+                        StandardStreams.diagnose(
+                            StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message)
+                    }
+                    if let count = options.count, kept + batch.count >= count { break }
+                    guard batch.count < Self.batchSize else { break }
+                    update = updates.nextIfAvailable()
+                }
+                // Kept only while the recording app may have them: the stream's gate for gpsd's
+                // fixes, and the consent store's word too (a replay's manager has no other).
+                if !batch.isEmpty, try consent.authorization().isAuthorized {
                     do throws(LocationHistory.Failure) {
-                        try history.keep(location)
-                        kept += 1
+                        try history.keep(batch)
+                        kept += batch.count
                     } catch {
                         StandardStreams.diagnose(error.description)
                         status = ExitStatus(error)
                         break
                     }
-                case .status(let event):
-                    progress.note(event)
-                    StandardStreams.diagnose(
-                        StatusEvent(event, endpoint: manager.configuration.endpoint, explanation: explainer.explain).message)
                 }
-                if status != nil { break }
                 if let count = options.count, kept >= count { break }
             }
         } catch .cancelled {
