@@ -556,7 +556,8 @@ public final class MQTTClient: Sendable {
 
     /// A connection of the kind the destination needs: a broker's, or an HTTP endpoint's.
     private func makeConnection() throws(MQTTError) -> any PublishingConnection {
-        configuration.broker.isHTTP ? try CurlConnection(configuration) : try MosquittoConnection(configuration)
+        configuration.broker.isHTTP
+            ? try CurlConnection(configuration) { [wakeUp] in wakeUp.signal() } : try MosquittoConnection(configuration)
     }
 
     /// A new connection, handed to the broker; `nil` (and an event) when it cannot be made.

@@ -169,6 +169,34 @@ struct HTTPPublishEndToEndTests {
         #expect(try await kept(settings, destination: url) == [], "delivered records are deleted")
     }
 
+    /// An endpoint that takes the connection and never answers: the request waits on a thread of
+    /// its own, and every record taken meanwhile is committed to the outbox, as the end says.
+    @Test func recordsTakenWhileARequestHangsAreKept() async throws {
+        let script = """
+            import socket, sys
+            server = socket.socket()
+            server.bind(("127.0.0.1", 0))
+            server.listen(16)
+            print(server.getsockname()[1], flush=True)
+            held = []
+            while True:
+                held.append(server.accept()[0])
+            """
+        let hanging = try RunningProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-u", "-c", script])
+        defer { hanging.process.kill() }
+        try await hanging.stdout.wait(for: "the port") { !hanging.stdout.lines.isEmpty }
+        let url = "http://locate@127.0.0.1:\(hanging.stdout.lines[0])/owntracks"
+        let settings = try SettingsHome.allowingAlways()
+        let publisher = try startLocate(
+            ["publish", url, "--as", "owntracks", "--replay", Package.track("commute").path, "--replay-speed", "10", "--count", "12"],
+            settings: settings)
+        let status = try await publisher.waitForExit(timeout: 30)
+        let kept = try #require(try await kept(settings, destination: url))
+        #expect(status == 69, "\(publisher.stderr.text)")
+        #expect(kept.count == 12, "\(kept.count) kept: \(publisher.stderr.text)")
+        #expect(publisher.stderr.text.contains("12 records were not delivered"), "\(publisher.stderr.text)")
+    }
+
     @Test(arguments: [
         (["http://127.0.0.1:9/x", "--as", "homeassistant"], "'--as homeassistant' is Home Assistant's MQTT discovery"),
         (["http://127.0.0.1:9/x", "--as", "owntracks"], "needs the user in the URL"),

@@ -1,11 +1,14 @@
 internal import CCurl
 import LocateSupport
+import Synchronization
 
 // The libcurl boundary: the only Swift file that touches libcurl's C types. The library is opened
 // with dlopen when the first client of an http(s):// URL is made (linking it would load a TLS
 // library and its dependencies into every run of locate). Each connection has an easy handle of
-// its own, driven by one thread (the client's loop), whose requests block that thread (each
-// bounded by a timeout); callbacks run inside `curl_easy_perform`, on that same thread.
+// its own; each request blocks a thread of its own (`curl_easy_perform`, bounded by a timeout),
+// never the client's loop, which goes on keeping what is handed over meanwhile; callbacks run
+// inside `curl_easy_perform`, on that thread. The handle is used by one thread at a time: the
+// request's while it runs, the loop's only between requests.
 
 /// libcurl's functions, looked up once in the shared object.
 /// Sendable by hand: `curl_easy_setopt` and `curl_easy_getinfo` are variadic, and Swift takes a
@@ -41,13 +44,16 @@ struct CurlLibrary: @unchecked Sendable {
     }()
 }
 
-/// An HTTP endpoint as the client's connection: each message is one POST of its payload, made
-/// in `publish` (one at a time: the client's window is 1), acknowledged by a 2xx answer. Any
+/// An HTTP endpoint as the client's connection: each message is one POST of its payload, started
+/// by `publish` on a thread of its own (one at a time: the client's window is 1) and
+/// acknowledged by a 2xx answer, which wakes the client's loop. Any
 /// other answer, a refused connection or a timeout fails the connection: the client keeps the
 /// message and tries again with its back-off. An empty payload (a retained message's clear,
 /// which HTTP has no use for) is acknowledged without a request. Redirects are not followed,
 /// and only http and https are spoken.
-final class CurlConnection: PublishingConnection {
+/// Sendable by hand: the handle and the request's buffers belong to one thread at a time (the
+/// request's while it runs, `inFlight` says which), and what both threads read is in `results`.
+final class CurlConnection: PublishingConnection, @unchecked Sendable {
     /// The longest wait for a connection, and for a whole request and its answer.
     static let connectTimeout = Duration.seconds(10)
     static let requestTimeout = Duration.seconds(30)
@@ -58,23 +64,26 @@ final class CurlConnection: PublishingConnection {
     private let handle: UnsafeMutableRawPointer
     private let url: String
     private var headers: UnsafeMutablePointer<curl_slist>?
-    private var events: [ConnectionEvent] = []
-    private var failure: String?
+    /// Wakes the client's loop when a request ends.
+    private let wake: @Sendable () -> Void
+    /// What the requests' threads report: the events, the failure, and whether one runs.
+    private let results = Mutex<(events: [ConnectionEvent], failure: String?, inFlight: Bool)>(([], nil, false))
     private var nextID: Int32 = 1
-    /// The request being made: the bytes of its answer so far, and whether it may still go.
+    /// The request being made (its thread's): the bytes of its answer so far, and whether it may still go.
     private var answer: [UInt8] = []
     private var admits: (@Sendable () -> Bool)?
     private var isGivenUp = false
     private var hasAnswered = false
 
     /// A handle configured from `settings`: the endpoint, its user and password (Basic), the
-    /// CA file (else the system's store), the headers.
+    /// CA file (else the system's store), the headers; `wake` is called when a request ends.
     /// - Throws: ``MQTTError/unusable(_:)`` when libcurl is missing or refuses a setting.
-    init(_ settings: MQTTConfiguration) throws(MQTTError) {
+    init(_ settings: MQTTConfiguration, wake: @escaping @Sendable () -> Void) throws(MQTTError) {
         let library = try CurlLibrary.loaded.get()
         guard let handle = library.easyInit() else { throw .unusable("libcurl could not make a handle (out of memory)") }
         self.library = library
         self.handle = handle
+        self.wake = wake
         url = settings.broker.requestURL
         for header in settings.httpHeaders {
             guard let list = library.slistAppend(headers, header) else {
@@ -158,23 +167,55 @@ final class CurlConnection: PublishingConnection {
 
     var isUpBeforeItAnswers: Bool { true }
 
-    /// POSTs `message`'s payload now, and waits for the answer; after a failure, nothing more
-    /// is requested (the id is given, and the message goes back to the queue with the others).
+    /// Starts POSTing `message`'s payload on a thread of its own; its answer comes as an event
+    /// (and wakes the loop). After a failure, nothing more is requested (the id is given, and the
+    /// message goes back to the queue with the others).
     func publish(_ message: MQTTMessage, while admits: (@Sendable () -> Bool)?) -> Int32? {
         let id = nextID
         nextID += 1
-        guard failure == nil else { return id }
-        guard !message.payload.isEmpty else {
-            events.append(.acknowledged(id: id, refused: false))
-            return id
+        let idle = results.withLock { results -> Bool in
+            guard results.failure == nil, !results.inFlight else { return false }
+            if message.payload.isEmpty {
+                results.events.append(.acknowledged(id: id, refused: false))
+            } else {
+                results.inFlight = true
+            }
+            return true
         }
+        guard idle, !message.payload.isEmpty else { return id }
         answer = []
         isGivenUp = false
         self.admits = admits
-        defer { self.admits = nil }
-        var code = CCurl_setopt_long(library.easySetopt, handle, CURLOPT_POSTFIELDSIZE, message.payload.count)
+        let started = DedicatedThread.start { [self] in
+            let outcome = post(message.payload)
+            results.withLock { results in
+                results.inFlight = false
+                switch outcome {
+                case .success(let first):
+                    if first { results.events.append(.connected(refusal: nil)) }
+                    results.events.append(.acknowledged(id: id, refused: false))
+                case .failure(let failure):
+                    results.failure = failure.description
+                }
+            }
+            wake()
+        }
+        if !started { results.withLock { ($0.inFlight, $0.failure) = (false, "cannot start a thread for the request") } }
+        return id
+    }
+
+    /// Why a request did not go through.
+    private struct RequestFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// POSTs `payload` and waits for the answer, on the request's thread; whether this was the
+    /// endpoint's first 2xx answer, or why it failed.
+    private func post(_ payload: [UInt8]) -> Result<Bool, RequestFailure> {
+        defer { admits = nil }
+        var code = CCurl_setopt_long(library.easySetopt, handle, CURLOPT_POSTFIELDSIZE, payload.count)
         if code == CURLE_OK {
-            code = message.payload.withUnsafeBytes { bytes in
+            code = payload.withUnsafeBytes { bytes in
                 // Copied by libcurl: the bytes need not outlive this call.
                 CCurl_setopt_pointer(library.easySetopt, handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress)
             }
@@ -183,18 +224,13 @@ final class CurlConnection: PublishingConnection {
         var status = 0
         _ = CCurl_getinfo_long(library.easyGetinfo, handle, CURLINFO_RESPONSE_CODE, &status)
         if (200...299).contains(status) {
-            if !hasAnswered { events.append(.connected(refusal: nil)) }
-            hasAnswered = true
-            events.append(.acknowledged(id: id, refused: false))
-        } else if isGivenUp {
-            failure = "a request was given up: its position is no longer admitted"
-        } else if code != CURLE_OK {
-            failure = describe(code)
-        } else {
-            let said = UntrustedText.visible(String(decoding: answer.prefix(200), as: UTF8.self), limit: 120)
-            failure = "HTTP \(status)" + (said.isEmpty ? "" : " (\(said))")
+            defer { hasAnswered = true }
+            return .success(!hasAnswered)
         }
-        return id
+        if isGivenUp { return .failure(RequestFailure(description: "a request was given up: its position is no longer admitted")) }
+        if code != CURLE_OK { return .failure(RequestFailure(description: describe(code))) }
+        let said = UntrustedText.visible(String(decoding: answer.prefix(200), as: UTF8.self), limit: 120)
+        return .failure(RequestFailure(description: "HTTP \(status)" + (said.isEmpty ? "" : " (\(said))")))
     }
 
     func disconnect() {}
@@ -206,14 +242,18 @@ final class CurlConnection: PublishingConnection {
     var waitsOnSocket: Bool { false }
 
     func service(readable: Bool) -> String? {
-        defer { failure = nil }
-        return failure
+        results.withLock { results in
+            defer { results.failure = nil }
+            return results.failure
+        }
     }
 
-    var hasEvents: Bool { !events.isEmpty || failure != nil }
+    var hasEvents: Bool { results.withLock { !$0.events.isEmpty || $0.failure != nil } }
 
     func takeEvents() -> [ConnectionEvent] {
-        defer { events.removeAll() }
-        return events
+        results.withLock { results in
+            defer { results.events.removeAll() }
+            return results.events
+        }
     }
 }
