@@ -54,9 +54,12 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
         if let at = authority.lastIndex(of: "@") {
             let user = authority[..<at]
             guard !user.contains(":") else {
-                throw .invalidURL("a password does not go in the URL; name a private file in the settings ([mqtt] password-file)")
+                throw .invalidURL(
+                    "a password does not go in the URL; name a private file in the settings ([\(isHTTP ? "http" : "mqtt")] password-file)")
             }
-            guard !user.isEmpty, user.utf8.count <= 256, user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            guard !user.isEmpty, user.utf8.count <= 256, !user.contains("@"),
+                user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
+            else {
                 throw .invalidURL("not a user name before '@'")
             }
             self.user = String(user)

@@ -51,7 +51,7 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The words for a message.
     public var description: String {
         switch self {
-        case .invalidURL(let reason): "not an MQTT broker URL: \(reason)"
+        case .invalidURL(let reason): "not a destination URL: \(reason)"
         case .unusable(let reason): "MQTT: \(reason)"
         case .outboxRefused(let reason): "the outbox cannot be used: \(reason)"
         case .outboxFailed(let reason): "the outbox cannot keep what waits: \(reason)"

@@ -61,23 +61,30 @@ struct HistoryCommand {
         do throws(GPSLocationError) {
             // Asked first: a reader not allowed is not shown even how much there is.
             if let denial = try manager.authorization().denial { return .refused(refuse(denial)) }
+            // Whole periods are read and admitted, and the query asks what was admitted: under
+            // reduced accuracy, no choice of times or places tells more than the cells do.
+            let period = GPSLocationManager.keptPeriod
             var stored: [Location] = []
             if LocationHistory.exists(paths: paths) {
                 do throws(LocationHistory.Failure) {
                     stored = try LocationHistory(paths: paths, create: false).locations(
-                        from: options.historyFrom.map(Date.init(timeIntervalSince1970:)),
-                        to: options.historyTo.map(Date.init(timeIntervalSince1970:)))
+                        from: options.historyFrom.map { Date(timeIntervalSince1970: ($0 / period).rounded(.down) * period) },
+                        to: options.historyTo.map { Date(timeIntervalSince1970: ($0 / period).rounded(.up) * period) })
                 } catch {
                     StandardStreams.diagnose(error.description)
                     return .refused(ExitStatus(error))
                 }
             }
-            if let near = options.historyNear, let center = try? Location(latitude: near.latitude, longitude: near.longitude, mode: nil) {
-                stored.removeAll { $0.distance(from: center) > near.radius }
-            }
             // Judged again as they are handed out: a revoke since the first look gives nothing.
-            guard let admitted = try manager.admitKept(stored) else {
+            guard var admitted = try manager.admitKept(stored) else {
                 return .refused(refuse(try manager.authorization().denial ?? .denied))
+            }
+            admitted.removeAll { location in
+                guard let time = location.time?.timeIntervalSince1970 else { return false }
+                return time < (options.historyFrom ?? -.infinity) || time >= (options.historyTo ?? .infinity)
+            }
+            if let near = options.historyNear, let center = try? Location(latitude: near.latitude, longitude: near.longitude, mode: nil) {
+                admitted.removeAll { $0.distance(from: center) > near.radius }
             }
             return .points(admitted)
         } catch {
@@ -99,7 +106,10 @@ struct HistoryCommand {
         do throws(LocationHistory.Failure) {
             let forgotten = try LocationHistory(paths: paths, create: false).forget(
                 before: options.historyBefore.map(Date.init(timeIntervalSince1970:)))
-            StandardStreams.diagnose("forgot \(forgotten == 1 ? "1 point" : "\(forgotten) points") of the history")
+            // How many is the history's too: said only to an app that may read it.
+            let allowed = (try? manager.authorization().isAuthorized) ?? false
+            StandardStreams.diagnose(
+                allowed ? "forgot \(forgotten == 1 ? "1 point" : "\(forgotten) points") of the history" : "forgot the points asked for")
             return .success
         } catch {
             StandardStreams.diagnose(error.description)

@@ -24,7 +24,7 @@ enum MQTTClientReporter {
                     defer { reportedDrops = count }
                     if reportedDrops == 0 || count / 1000 > reportedDrops / 1000 {
                         StandardStreams.diagnose(
-                            "the broker has been away too long: dropped the \(count == 1 ? "oldest \(kind)" : "\(count) oldest \(kind)s") (the queue holds \(client.configuration.queueLimit))"
+                            "\(client.configuration.broker.isHTTP ? "the endpoint" : "the broker") has been away too long: dropped the \(count == 1 ? "oldest \(kind)" : "\(count) oldest \(kind)s") (the queue holds \(client.configuration.queueLimit))"
                         )
                     }
                 case .outboxFailed(let reason):

@@ -708,6 +708,10 @@ enum OptionTable {
             return seconds
         }
         if let date = UTCTimestamp.parse(text) { return date.timeIntervalSince1970 }
+        // With its zone but no seconds (`2026-12-01T08:30Z`, `...T08:30+01:00`).
+        if text.count > 16, Array(text)[16] != ":", let date = UTCTimestamp.parse(String(text.prefix(16)) + ":00" + text.dropFirst(16)) {
+            return date.timeIntervalSince1970
+        }
         if let seconds = LocalTime.seconds(parsing: text) { return seconds }
         throw UsageError(
             message:

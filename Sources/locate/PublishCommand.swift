@@ -221,7 +221,9 @@ struct PublishCommand {
             )
         }
         if client.dropped > 0 {
-            StandardStreams.diagnose("\(Self.records(client.dropped, "was", "were")) dropped while the broker was away")
+            StandardStreams.diagnose(
+                "\(Self.records(client.dropped, "was", "were")) dropped while \(client.configuration.broker.isHTTP ? "the endpoint" : "the broker") was away"
+            )
         }
         if let status { return status }
         if progress.stream.endsWithInvalidSettings { return .configuration }

@@ -119,6 +119,20 @@ struct HistoryEndToEndTests {
         #expect(cells.allSatisfy { $0["accuracy"] as? String == "reduced" && $0["h_acc"] as? Double ?? 0 >= 1000 }, "\(cells.first ?? [:])")
         #expect(Set(cells.map { "\(coordinate($0))" }).isDisjoint(with: Set(fixes.map { "\(coordinate($0))" })))
 
+        // No question about the precise points gets an answer: --near and --from ask what the
+        // reader was given (the cells, at most one a clock's five minutes), not the points.
+        let precise = coordinate(fixes[0])
+        let probe = try await runLocate(
+            ["history", "--app", "coarse", "--near", "\(precise.latitude),\(precise.longitude),3"], settings: settings, environment: utc)
+        #expect(probe.status == 1 && probe.stdout.isEmpty, "a 3 m question about a precise point: \(probe.stdout)")
+        let cell = coordinate(cells[0])
+        let atCell = try await runLocate(
+            ["history", "--app", "coarse", "--near", "\(cell.latitude),\(cell.longitude),10"], settings: settings, environment: utc)
+        #expect(atCell.status == 0 && !atCell.stdout.isEmpty, "the cell itself is near its cell")
+        let time = try #require(fixes[30]["time"] as? String)
+        let phase = try await runLocate(["history", "--app", "coarse", "--json", "--from", time], settings: settings, environment: utc)
+        #expect(!phase.stdout.contains(time), "a chosen start is no cell's time: \(phase.stdout)")
+
         // A read that handed positions out is in the access log; the refused one handed none.
         let access = try await runLocate(["access", "--json"], settings: settings, environment: utc)
         #expect(access.stdout.contains("\"via\":\"locate history\"") && access.stdout.contains("\"app\":\"coarse\""), "\(access.stdout)")

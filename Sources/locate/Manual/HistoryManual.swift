@@ -33,8 +33,10 @@ extension ManualPage {
 
             **Reading the history is a location request of the reading app** (`--app`, else `[location]`),
             judged as a live stream's: an app not authorized now gets nothing (status 77 and the reason on
-            stderr; not even how many points there are), a reduced one gets grid cells, at most one every five
-            minutes of the points' times, and a read that handed positions out is a session in
+            stderr; not even how many points there are), a reduced one gets grid cells, at most one for each
+            five minutes of the clock (the first point of each, whatever the query), and its `--from`,
+            `--to` and `--near` ask about those cells, never the precise points (no sequence of questions
+            tells more than the cells do); a read that handed positions out is a session in
             `locate access` (via `locate history`). So a point reaches a reader only if the recorder was
             allowed it when it was taken and the reader is allowed it now. No other tracker's history asks.
 
@@ -53,7 +55,11 @@ extension ManualPage {
             `--json`: `{"date","points","distance_m","moving_s","places"}`.
 
             **`--forget`** deletes every point, or those before `--before TIME`, their bytes too (SQLite's
-            `secure_delete`, and the write-ahead log emptied); it needs no permission: it hands nothing out.
+            `secure_delete`, and the write-ahead log emptied); it needs no permission: it hands nothing out
+            (and says how many points it deleted only to an app allowed to read them).
+
+            Local times are the `TZ` of the command, taken as mktime(3) takes them: a time a change to
+            summer time skips is moved past it, one a change back repeats is the zone's choice.
             """#,
         details: ""
     )

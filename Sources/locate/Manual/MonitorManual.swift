@@ -228,8 +228,12 @@ extension ManualPage {
               states before it: a device that left the depot while the monitor was down is reported as an
               `exit`, not `initial` again. The broker sends a batch that was not acknowledged again; the
               messages the kept states already took are known by their time (at or before the device's last
-              one kept) and skipped; the events of a message written but not yet kept when the monitor was
-              killed are written again (at least once). The test kills the monitor with SIGKILL midway
+              one kept) and skipped, which also skips, once, a message of that device published late with an
+              older time right after a restart (in one run such a message is judged as it comes); the events
+              of a message written but not yet kept when the monitor was killed are written again (at least
+              once). A signal ends a subscription at once, as it ends any filter (the shell's status of the
+              signal, 130 for SIGINT, 143 for SIGTERM): what was written is out, and the batch being read is
+              not acknowledged, so the next run takes it. The test kills the monitor with SIGKILL midway
               through a 50-device fleet, also while its output is blocked, and starts it again: the two
               runs' transitions together are the reference's, the second beginning at most with what the
               first wrote last. The states are kept per monitor name and definition: a monitor started with
