@@ -35,6 +35,9 @@ let package = Package(
         // C: the types of libsqlite3's functions, which LocateStore opens with dlopen when a store is
         // first opened (apt libsqlite3-dev; nothing is linked, so a run that keeps nothing never loads it).
         .systemLibrary(name: "CSQLite"),
+        // C: the types of sd-bus's functions (libsystemd), which GeoClueAgent opens with dlopen only for
+        // `locate agent` (apt libsystemd-dev for the headers; nothing is linked, so no other run loads it).
+        .systemLibrary(name: "CSDBus"),
 
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
@@ -73,6 +76,10 @@ let package = Package(
             // a hundred thousand interleavings, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
+        // GeoClue's agent over D-Bus (sd-bus, on a thread of its own): the engine of `locate agent`,
+        // internal, not a product.
+        .target(name: "GeoClueAgent", dependencies: ["CSDBus", "LocateSupport"]),
+
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
         .executableTarget(
@@ -99,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "LocateEndToEndTests",
             dependencies: [
-                "locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
+                "locate", "GPSLocation", "GPSLocationMQTT", "GeoClueAgent", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
             ]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
