@@ -78,7 +78,7 @@ let package = Package(
 
         // GeoClue's agent over D-Bus (sd-bus, on a thread of its own): the engine of `locate agent`,
         // internal, not a product.
-        .target(name: "GeoClueAgent", dependencies: ["CSDBus", "LocateSupport"]),
+        .target(name: "GeoClueAgent", dependencies: ["CSDBus", "GPSLocation", "GPSLocationConsent", "LocateSupport"]),
 
         // The command: arguments, output formats, signals, exit statuses; the libraries' public
         // API and the support kit only.
@@ -99,6 +99,7 @@ let package = Package(
         .testTarget(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .testTarget(name: "GeoClueAgentTests", dependencies: ["GeoClueAgent", "GPSLocation", "GPSLocationConsent"]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"]),
