@@ -85,8 +85,8 @@ let package = Package(
         .executableTarget(
             name: "locate",
             dependencies: [
-                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateSupport",
-                "LocateFormats",
+                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "GeoClueAgent",
+                "LocateSupport", "LocateFormats",
             ]),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).

@@ -14,10 +14,10 @@ _locate() {
         --gpsd|--listen|--nmea|--timeout|--accuracy|--min-fix|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--every|--outbox-limit|--subscribe|--publish|--mqtt-version) return ;;
     esac
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-        case $word in permission|status|geocode|monitor|visits|publish|serve|access|help) command=$word; break ;; esac
+        case $word in permission|status|geocode|monitor|visits|publish|serve|access|agent|help) command=$word; break ;; esac
     done
     if [[ -z $command && $COMP_CWORD -eq 1 && $current != -* ]]; then
-        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access help" -- "$current")); return
+        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access agent help" -- "$current")); return
     fi
     case $command in
         '')
@@ -39,8 +39,10 @@ _locate() {
             COMPREPLY=($(compgen -W "--gpsd --listen --nmea --app -V --version -h --help" -- "$current")) ;;
         access)
             COMPREPLY=($(compgen -W "--json --app -V --version -h --help" -- "$current")) ;;
+        agent)
+            COMPREPLY=($(compgen -W "-V --version -h --help" -- "$current")) ;;
         help)
-            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access" -- "$current")); return; fi
+            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access agent" -- "$current")); return; fi
             COMPREPLY=($(compgen -W "" -- "$current")) ;;
     esac
 }

@@ -1,5 +1,5 @@
-import GPSLocation
-import GPSLocationConsent
+public import GPSLocation
+public import GPSLocationConsent
 import LocateSupport
 import Synchronization
 
@@ -42,6 +42,23 @@ public final class GeoClueAgent: Sendable {
     private let asking: AsyncStream<Question>.Continuation
     /// Whether the access log failed at its last write (said once until it works again).
     private let logFails = Mutex(false)
+
+    /// An agent on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when it is set), or on the bus at
+    /// `bus` (a D-Bus address, `unix:path=...`), ready to ``run()``.
+    /// - Parameters:
+    ///   - store: the consent store whose decisions answer, and where the access log is.
+    ///   - bus: the bus's address; `nil` for the system bus.
+    ///   - prompter: how a person is asked about an app nothing is decided for (`nil`: nobody
+    ///     is, and such an app is refused, the attempt recorded).
+    ///   - diagnose: told, on the agent's threads, each answer, each change of the level, and
+    ///     what becomes of GeoClue and the bus; the library prints nothing.
+    /// - Throws: ``Failure`` when the process is out of file descriptors.
+    public convenience init(
+        store: ConsentStore, bus: String? = nil, prompter: (any AuthorizationPrompter)?, diagnose: @escaping @Sendable (String) -> Void
+    ) throws(Failure) {
+        guard let transport = GeoClueBus(address: bus, diagnose: diagnose) else { throw Failure(description: "out of file descriptors") }
+        self.init(store: store, transport: transport, prompter: prompter, diagnose: diagnose)
+    }
 
     /// An agent answering through `transport`.
     /// - Parameters:

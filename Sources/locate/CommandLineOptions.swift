@@ -27,6 +27,8 @@ struct CommandLineOptions: Sendable {
         case serve
         /// `locate access`: who had the location, and who receives it now.
         case access
+        /// `locate agent`: GeoClue's agent, answering from the settings.
+        case agent
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -145,7 +147,8 @@ struct CommandLineOptions: Sendable {
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
     var isStream: Bool {
-        command == .monitor || command == .visits || command == .publish || command == .serve || (command == .locate && mode == .follow)
+        command == .monitor || command == .visits || command == .publish || command == .serve || command == .agent
+            || (command == .locate && mode == .follow)
     }
 
     /// What handed positions out, in the access log: `locate --once`, `locate --follow`,
@@ -294,6 +297,9 @@ extension CommandLineOptions {
         if case .permission = command, let word = positional.first {
             throw UsageError(message: "unexpected argument '\(UntrustedText.visible(word, limit: 80))'")
         }
+        if command == .agent, let word = positional.first {
+            throw UsageError(message: "unexpected argument '\(UntrustedText.visible(word, limit: 80))'")
+        }
         if let spec = positional.first ?? parsed.gpsdOption ?? environment["LOCATE_GPSD"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do {
                 endpoint = try GPSDEndpoint(parsing: spec)
@@ -337,6 +343,7 @@ extension CommandLineOptions {
         case .publish: .publish
         case .serve: .serve
         case .access: .access
+        case .agent: .agent
         }
     }
 

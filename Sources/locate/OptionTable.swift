@@ -19,6 +19,7 @@ enum OptionScope: String, Sendable, CaseIterable {
     case publish
     case serve
     case access
+    case agent
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -115,6 +116,12 @@ enum CommandTable {
             summary: "List who had the location (the access log's sessions, never a position) and who receives it now."
         ) { parsed, _ in
             parsed.options.command = .access
+        },
+        CommandSpec(
+            name: "agent", scopes: [.agent],
+            summary: "Be GeoClue's agent: answer desktop apps' location requests from the settings, on the system bus."
+        ) { parsed, _ in
+            parsed.options.command = .agent
         },
         CommandSpec(
             name: "help", scopes: [], summary: "Show the help of locate, or of one command."
@@ -376,7 +383,8 @@ enum OptionTable {
             parsed.options.fallbackEnabled = false
         },
         OptionSpec(
-            flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
+            // Not the agent's: it answers for every app, each by its own section.
+            flags: ["--app"], value: "NAME", scopes: OptionScope.allCases.filter { $0 != .agent },
             help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.", completes: .appNames
         ) { parsed, flag, value in
             do throws(GPSLocationError) {
