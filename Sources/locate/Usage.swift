@@ -243,7 +243,7 @@ enum Usage {
         ("status", "locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
         ("publish", "locate publish mqtt://broker/owntracks/me/van --as owntracks", "Positions to an OwnTracks recorder."),
         ("serve", "locate serve & gpspipe -w localhost:2948", "gpsd's clients through the consent gate."),
-        ("agent", "locate agent & locate serve --nmea /run/user/1000/nmea.sock", "GeoClue's apps through the consent store."),
+        ("agent", "locate agent", "GeoClue's agent on this terminal: an app nothing is decided for is asked about here."),
     ]
 
     /// The fields of `geocode`'s records, for the man page.

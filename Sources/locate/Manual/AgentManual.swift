@@ -39,8 +39,8 @@ extension ManualPage {
               asks about, `AuthorizeApp(ID, level)`. Every other client (a program run from a shell, a
               desktop program that is no Flatpak, whatever `DesktopId` it claims) is served without a
               question as long as an agent is registered, at most at the agent's `MaxAccuracyLevel`. So the
-              agent decides per app for Flatpak apps, and for every other client through its level; an
-              app whose id has a dash is never asked about (GeoClue cuts the id at its first dash).
+              agent decides per app for Flatpak apps, and for every other client through its level. GeoClue
+              cuts a Flatpak id at its first dash: `org.example.My-App` is asked about as `org.example.My`.
             - **An app's answer.** `AuthorizeApp(ID, level)` is answered from `[app "ID"]` (else
               `[location]`), with the policy over it, as `locate --app ID` would be judged: `always` or
               `when-in-use`, authorized at the level asked (GeoClue's levels: 1 country, 4 city, 5
@@ -69,17 +69,20 @@ extension ManualPage {
               refused, with the reason), never a position (GeoClue delivers the positions itself, so no
               count of them).
             - **Where GeoClue's positions come from.** GeoClue's own sources (Wi-Fi, modems, NMEA found on
-              the network); for the receiver gpsd reads, `locate serve --nmea PATH` as GeoClue's NMEA socket
-              (see locate-serve(1)), which gates GeoClue itself as the app `geoclue`.
+              the network); for the receiver gpsd reads, `locate serve --nmea PATH` as GeoClue's NMEA socket,
+              which gates GeoClue itself as the app `geoclue` (a serve run as GeoClue's user: see
+              locate-serve(1)).
 
             Exit statuses: 0 after SIGINT or SIGTERM (SIGHUP does nothing: settings changes are taken as
             they come); 69 when the system bus cannot be reached, is lost, or libsystemd (sd-bus, opened
             only by this command) cannot be loaded; 78 when the settings cannot be read at the start. The
             tests run it against Debian's GeoClue 2.6 on a private system bus, its `where-am-i` demo
-            reading the receiver through `locate serve --nmea`: positions with the agent registered, none
-            after a global deny (and the level 0 within a second of the settings changing), Flatpak-looking
-            clients (a cgroup line bind-mounted over theirs) authorized, reduced or refused by their own
-            sections, and every answer in `locate access`.
+            reading the receiver through `locate serve --nmea`: positions with the agent registered and
+            none without it, the client stopped by a global deny and the next one refused, three
+            Flatpak-looking clients at once (a cgroup line bind-mounted over theirs) authorized, reduced
+            and refused by their own sections, and every answer in `locate access`; and on a bus of its
+            own, each change of the settings sent as `PropertiesChanged`, and a call from another than
+            GeoClue refused.
             """#,
         details: ""
     )
