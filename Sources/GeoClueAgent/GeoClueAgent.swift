@@ -42,6 +42,7 @@ public final class GeoClueAgent: Sendable {
     private let asking: AsyncStream<Question>.Continuation
     /// Whether the access log failed at its last write (said once until it works again).
     private let logFails = Mutex(false)
+    private let hasRun = Mutex(false)
 
     /// An agent on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when it is set), or on the bus at
     /// `bus` (a D-Bus address, `unix:path=...`), ready to ``run()``.
@@ -81,8 +82,15 @@ public final class GeoClueAgent: Sendable {
 
     /// Serves GeoClue until ``stop()`` or the task is cancelled: registers as its agent (again
     /// each time GeoClue comes back), answers its requests, and follows the settings.
-    /// - Throws: ``Failure`` when the bus cannot be had or is lost, or the settings cannot be watched.
+    /// - Throws: ``Failure`` when the bus cannot be had or is lost, the settings cannot be
+    ///   watched, or the agent has run before.
     public func run() async throws(Failure) {
+        guard
+            hasRun.withLock({ hasRun in
+                defer { hasRun = true }
+                return !hasRun
+            })
+        else { throw Failure(description: "the agent has run already") }
         let transport = transport
         let first = AgentRules.maxAccuracyLevel(for: Self.decision(of: store))
         transport.setMaxAccuracyLevel(first)

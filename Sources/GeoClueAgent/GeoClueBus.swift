@@ -47,6 +47,8 @@ final class GeoClueBus: AgentTransport {
                 try connection.export(
                     Self.agent, call: { [self] call in take(call, in: registration, authorize: authorize) },
                     value: { [self] in level.load(ordering: .relaxed) })
+                // Its name, for a person who looks at the bus (busctl introspect NAME /org/freedesktop/GeoClue2/Agent).
+                diagnose("agent: on the bus as \(try connection.uniqueName())")
                 try connection.watchOwner(of: Self.service) { [self] owner in
                     registration.geoClue = owner.isEmpty ? nil : owner
                     if owner.isEmpty {

@@ -133,6 +133,15 @@ struct GeoClueAgentTests {
         #expect(try ConsentStore(paths: paths, appName: "org.example.Maps").currentDecision().status == .notDetermined)
     }
 
+    @Test func anAgentRunsOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try settings("[location]\nauthorization = always\n")
+        let agent = GeoClueAgent(store: try ConsentStore(paths: paths), transport: ScriptedGeoClue(), prompter: nil, diagnose: { _ in })
+        agent.stop()
+        try await agent.run()
+        await #expect(throws: GeoClueAgent.Failure.self) { try await agent.run() }
+    }
+
     @Test func theLevelFollowsTheGlobalSettingsAsTheyChange() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try settings("[location]\nauthorization = always\n")
