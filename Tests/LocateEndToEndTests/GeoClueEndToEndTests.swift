@@ -53,7 +53,7 @@ struct GeoClueEndToEndTests {
         guard runsAsRoot() else { return }  // GeoClue's configuration is bind-mounted in a mount namespace of its own
         let settings = try SettingsHome(user: "[location]\nauthorization = always\n" + Self.feeding)
         let feed = try await Feed(settings)
-        let served = try feed.geoClue(["--seconds", "3"])
+        let served = try feed.geoClue(["--seconds", "4"])
         #expect(try await served.waitForExit(timeout: 60) == 0, "\(served.stderr.text)")
         #expect(try areOnTheTrack(latitudes(served.stdout.text)), "\(served.stdout.text)")
         // The agent came first, as a session's does, and registered when GeoClue came onto the bus.
@@ -101,7 +101,7 @@ struct GeoClueEndToEndTests {
                 """ + Self.feeding)
         let feed = try await Feed(settings)
         let apps = ["org.example.Maps", "org.example.Weather", "org.example.Spy"]
-        let run = try feed.geoClue(["--seconds", "4"] + apps.flatMap { ["--flatpak", $0] })
+        let run = try feed.geoClue(["--seconds", "6"] + apps.flatMap { ["--flatpak", $0] })
         #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.stderr.text)")
         let output = run.stdout.text
         #expect(try areOnTheTrack(latitudes(output, app: "org.example.Maps")), "\(output)")
