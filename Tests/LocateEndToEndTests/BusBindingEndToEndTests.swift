@@ -24,9 +24,11 @@ struct BusBindingEndToEndTests {
     private func serve(on bus: PrivateBus, level: Locked<UInt32>) async throws -> (thread: BusThread<WaitingCalls>, name: String) {
         let thread = try #require(BusThread<WaitingCalls>())
         let name = Locked<Result<String, BusError>?>(nil)
+        // The address alone: a task that outlived a failed test must not keep its bus running.
+        let address = bus.address
         Task {
             do throws(BusError) {
-                try await thread.run(address: bus.address) { connection throws(BusError) in
+                try await thread.run(address: address) { connection throws(BusError) in
                     let waiting = WaitingCalls()
                     try connection.export(
                         Self.shape,
@@ -86,9 +88,10 @@ struct BusBindingEndToEndTests {
         defer { thread.stop() }
         let replies = Locked<[String: Result<String?, BusError>]>([:])
         let failure = Locked<BusError?>(nil)
+        let address = bus.address
         Task {
             do throws(BusError) {
-                try await thread.run(address: bus.address) { connection throws(BusError) in
+                try await thread.run(address: address) { connection throws(BusError) in
                     for (destination, member) in [("org.freedesktop.DBus", "GetNameOwner"), ("org.example.Nobody", "Hello")] {
                         try connection.call(destination, "/org/freedesktop/DBus", destination, member, argument: "org.freedesktop.DBus") {
                             reply in replies.update { $0[member] = reply }
