@@ -8,7 +8,7 @@
 #   make lint       fail on any difference from the format or any lint finding (.ci/run runs it)
 #   make docs       build the libraries' documentation (DocC) into .build/docs; fail on an undocumented symbol
 #   make bench      locate beside gpspipe, the Python gps client, C libgps clients and a Swift start (the floor)
-#   make install    install locate, its man page, completions and systemd user unit under $(PREFIX) (default /usr/local);
+#   make install    install locate, its man pages, completions and systemd user units under $(PREFIX) (default /usr/local);
 #                   NAME=gps-locate installs them under that name (beside plocate)
 #   make uninstall  remove what make install put there (the same PREFIX, DESTDIR and NAME)
 #   make generated  rewrite Scripts/man/ and Scripts/completions/ from the help tables
@@ -80,7 +80,7 @@ test: bootstrap
 # The libraries' documentation, offline, one catalog per library: the symbol graphs (in a build
 # directory of their own, so the flags do not rebuild the main one), every public symbol
 # documented, and DocC without a warning.
-LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces GPSLocationMQTT GPSDService
+LIBRARIES := GPSLocation GPSLocationConsent GPSLocationPlaces GPSLocationMQTT GPSDService GeoClueAgent
 SYMBOL_GRAPHS := .build/symbol-graphs
 docs:
 	@rm -rf .build/docs && mkdir -p $(SYMBOL_GRAPHS) .build/docs
@@ -134,7 +134,8 @@ INSTALLED = $(DESTDIR)$(PREFIX)/bin/$(NAME) \
 	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
 	$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) \
 	$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish \
-	$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
+	$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service \
+	$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-agent.service
 
 install: build install-files
 
@@ -153,11 +154,12 @@ install-files:
 	LOCATE_GENERATE=bash $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME)
 	LOCATE_GENERATE=zsh $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME)
 	LOCATE_GENERATE=fish $(DESTDIR)$(PREFIX)/bin/$(NAME) > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish
-	sed -e 's|@BINDIR@/locate|$(PREFIX)/bin/$(NAME)|' -e 's|man:locate-serve(1)|man:$(NAME)-serve(1)|' Scripts/locate-serve.service \
-		> $(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
+	for unit in serve agent; do \
+		sed -e 's|@BINDIR@/locate|$(PREFIX)/bin/$(NAME)|' -e "s|man:locate-$$unit(1)|man:$(NAME)-$$unit(1)|" Scripts/locate-$$unit.service \
+			> $(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-$$unit.service && \
+		chmod 0644 $(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-$$unit.service || exit 1; done
 	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(NAME) \
-		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish \
-		$(DESTDIR)$(PREFIX)/share/systemd/user/$(NAME)-serve.service
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$(NAME) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(NAME).fish
 
 uninstall:
 	@case "$(NAME)" in ""|*/*|*" "*) echo "NAME must be a plain file name" >&2; exit 64;; esac

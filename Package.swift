@@ -35,6 +35,9 @@ let package = Package(
         // C: the types of libsqlite3's functions, which LocateStore opens with dlopen when a store is
         // first opened (apt libsqlite3-dev; nothing is linked, so a run that keeps nothing never loads it).
         .systemLibrary(name: "CSQLite"),
+        // C: the types of sd-bus's functions (libsystemd), which GeoClueAgent opens with dlopen only for
+        // `locate agent` (apt libsystemd-dev for the headers; nothing is linked, so no other run loads it).
+        .systemLibrary(name: "CSDBus"),
 
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
@@ -78,12 +81,16 @@ let package = Package(
             // a hundred thousand interleavings, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
+        // GeoClue's agent over D-Bus (sd-bus, on a thread of its own): the engine of `locate agent`,
+        // internal, not a product.
+        .target(name: "GeoClueAgent", dependencies: ["CSDBus", "GPSLocation", "GPSLocationConsent", "LocateSupport"]),
+
         // The command: arguments, output formats, signals, exit statuses; over the libraries, the
         // fleet, the formats and the support kit.
         .executableTarget(
             name: "locate",
             dependencies: [
-                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateFleet",
+                "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateFleet", "GeoClueAgent",
                 "LocateSupport", "LocateFormats",
             ]),
 
@@ -97,6 +104,7 @@ let package = Package(
         .testTarget(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .testTarget(name: "GeoClueAgentTests", dependencies: ["GeoClueAgent", "GPSLocation", "GPSLocationConsent"]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
         .testTarget(name: "LocateFleetTests", dependencies: ["LocateFleet", "GPSLocation"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
@@ -105,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "LocateEndToEndTests",
             dependencies: [
-                "locate", "GPSLocation", "GPSLocationMQTT", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
+                "locate", "GPSLocation", "GPSLocationMQTT", "GeoClueAgent", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
             ]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),

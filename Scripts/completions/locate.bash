@@ -14,10 +14,10 @@ _locate() {
         --gpsd|--listen|--nmea|--timeout|--accuracy|--min-fix|--max-age|-n|--count|--duration|--distance|--interval|--heartbeat|--lang|--limit|--from|--to|--near|--before|--format|--null|--purpose|--region|--name|--by|--radius|--dwell|--replay-speed|--as|--qos|--every|--outbox-limit|--subscribe|--publish|--mqtt-version) return ;;
     esac
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-        case $word in permission|status|geocode|monitor|visits|publish|serve|access|record|history|help) command=$word; break ;; esac
+        case $word in permission|status|geocode|monitor|visits|publish|serve|access|record|history|agent|help) command=$word; break ;; esac
     done
     if [[ -z $command && $COMP_CWORD -eq 1 && $current != -* ]]; then
-        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access record history help" -- "$current")); return
+        COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access record history agent help" -- "$current")); return
     fi
     case $command in
         '')
@@ -43,8 +43,10 @@ _locate() {
             COMPREPLY=($(compgen -W "--gpsd --accuracy -n --count --duration --distance --interval --heartbeat --app --purpose --replay --replay-speed -V --version -h --help" -- "$current")) ;;
         history)
             COMPREPLY=($(compgen -W "--json --csv --no-header --gpx --geojson --from --to --near --days --forget --before --app -V --version -h --help" -- "$current")) ;;
+        agent)
+            COMPREPLY=($(compgen -W "-V --version -h --help" -- "$current")) ;;
         help)
-            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access record history" -- "$current")); return; fi
+            if [[ $previous == help && $current != -* ]]; then COMPREPLY=($(compgen -W "permission status geocode monitor visits publish serve access record history agent" -- "$current")); return; fi
             COMPREPLY=($(compgen -W "" -- "$current")) ;;
     esac
 }

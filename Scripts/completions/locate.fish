@@ -2,7 +2,7 @@
 # The command word given so far ('' for none).
 function __locate_command
     for word in (commandline -opc)[2..-1]
-        if contains -- $word permission status geocode monitor visits publish serve access record history help
+        if contains -- $word permission status geocode monitor visits publish serve access record history agent help
             echo $word; return
         end
     end
@@ -19,9 +19,9 @@ function __locate_until
     for name in (__locate_sections region); echo inside:$name; echo outside:$name; end
 end
 complete -c locate -f
-complete -c locate -n 'test (__locate_command) = ""; and test (count (commandline -opc)) -eq 1' -a 'permission status geocode monitor visits publish serve access record history help'
+complete -c locate -n 'test (__locate_command) = ""; and test (count (commandline -opc)) -eq 1' -a 'permission status geocode monitor visits publish serve access record history agent help'
 complete -c locate -n '__fish_seen_subcommand_from permission; and test (commandline -opc)[-1] = permission' -a 'status allow deny reset'
-complete -c locate -n '__fish_seen_subcommand_from help; and test (commandline -opc)[-1] = help' -a 'permission status geocode monitor visits publish serve access record history'
+complete -c locate -n '__fish_seen_subcommand_from help; and test (commandline -opc)[-1] = help' -a 'permission status geocode monitor visits publish serve access record history agent'
 complete -c locate -n '__locate_in ""' -l once -d 'Print one fix and exit (the default).'
 complete -c locate -n '__locate_in ""' -s f -l follow -d 'Print fixes as they come until interrupted, --count or --duration.'
 complete -c locate -n '__locate_in "" status monitor visits publish serve record' -l gpsd -x -d 'The gpsd endpoint, host[:port[:device]].'
@@ -76,5 +76,5 @@ complete -c locate -n '__locate_in monitor visits' -l publish -x -d '(monitor, v
 complete -c locate -n '__locate_in monitor visits publish' -l mqtt-version -x -d '(publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1 (the default) or 5.'
 complete -c locate -n '__locate_in permission' -l always -d '(permission allow) Allow also without a terminal or in the background.'
 complete -c locate -n '__locate_in permission' -l reduced -d '(permission allow) Allow only positions snapped to a grid cell of about 5.6 km.'
-complete -c locate -n '__locate_in "" permission status geocode monitor visits publish serve access record history' -s V -l version -d 'Show the version and the libgps it was built with.'
-complete -c locate -n '__locate_in "" permission status geocode monitor visits publish serve access record history' -s h -l help -d 'Show help information.'
+complete -c locate -n '__locate_in "" permission status geocode monitor visits publish serve access record history agent' -s V -l version -d 'Show the version and the libgps it was built with.'
+complete -c locate -n '__locate_in "" permission status geocode monitor visits publish serve access record history agent' -s h -l help -d 'Show help information.'

@@ -34,6 +34,11 @@ public struct AccessSession: Sendable, Hashable {
     /// `the program cannot be identified`: no process of the user's could be found holding the
     /// connection); `nil` when it was served.
     public var refusal: String?
+    /// The accuracy level GeoClue's agent (`locate agent`) answered an app's request with: 0 when
+    /// it refused the app, else GeoClue's level (1 country, 4 city, 5 neighbourhood, 6 street,
+    /// 8 exact). GeoClue delivers the positions, so such a session counts none. `nil` for every
+    /// other session.
+    public var accuracyLevel: UInt32?
 
     /// A session that starts now, with nothing delivered yet.
     public init(app: String?, program: String?, user: UInt32, processID: Int32?, via: String, started: Date = Date()) {
@@ -187,6 +192,7 @@ public final class AccessLog: Sendable {
         object.add("count", json: String(session.deliveries))
         object.add("denial", string: session.denial?.rawValue)
         if let refusal = session.refusal { object.add("refused", string: refusal) }
+        if let level = session.accuracyLevel { object.add("accuracy_level", json: String(level)) }
         return object.finishLine()
     }
 
@@ -213,6 +219,9 @@ public final class AccessLog: Sendable {
             session.deliveries = Int(count)
             session.denial = text("denial").flatMap(DenialReason.init(rawValue:))
             session.refusal = text("refused")
+            if case .number(let level)? = object["accuracy_level"], level >= 0, level <= Double(UInt32.max), level == level.rounded() {
+                session.accuracyLevel = UInt32(level)
+            }
             return session
         }
     }

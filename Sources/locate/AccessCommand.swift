@@ -49,12 +49,16 @@ struct AccessCommand {
         details.append("via \(session.via)")
         who += " (" + details.joined(separator: ", ") + ")"
         let what: String
-        if session.deliveries > 0 {
+        let reason = (session.refusal ?? session.denial?.rawValue).map { " (\($0))" } ?? ""
+        if let level = session.accuracyLevel {
+            // An answer of the agent to GeoClue, which delivers the positions itself.
+            what = level > 0 ? "allowed up to GeoClue's accuracy level \(level)" : "refused" + reason
+        } else if session.deliveries > 0 {
             what =
                 "\(session.deliveries) position\(session.deliveries == 1 ? "" : "s"), \(session.accuracy?.rawValue ?? "-") accuracy, "
                 + "first \(time(session.firstDelivery)), last \(time(session.lastDelivery))"
         } else {
-            what = "nothing delivered" + ((session.refusal ?? session.denial?.rawValue).map { " (\($0))" } ?? "")
+            what = "nothing delivered" + reason
         }
         return UntrustedText.visible("\(who) since \(time(session.started)): \(what)")
     }

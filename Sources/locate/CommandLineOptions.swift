@@ -32,6 +32,8 @@ struct CommandLineOptions: Sendable {
         case record
         /// `locate history`: the history read, summed up by day, or forgotten.
         case history
+        /// `locate agent`: GeoClue's agent, answering from the settings.
+        case agent
     }
 
     /// `--until inside:NAME` or `outside:NAME`: the state that ends `locate monitor`.
@@ -157,7 +159,7 @@ struct CommandLineOptions: Sendable {
 
     /// Whether the command follows a stream of fixes (`--follow`, `monitor`, `visits`).
     var isStream: Bool {
-        command == .monitor || command == .visits || command == .publish || command == .serve || command == .record
+        command == .monitor || command == .visits || command == .publish || command == .serve || command == .record || command == .agent
             || (command == .locate && mode == .follow)
     }
 
@@ -310,6 +312,9 @@ extension CommandLineOptions {
         if case .permission = command, let word = positional.first {
             throw UsageError(message: "unexpected argument '\(UntrustedText.visible(word, limit: 80))'")
         }
+        if command == .agent, let word = positional.first {
+            throw UsageError(message: "unexpected argument '\(UntrustedText.visible(word, limit: 80))'")
+        }
         if let spec = positional.first ?? parsed.gpsdOption ?? environment["LOCATE_GPSD"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do {
                 endpoint = try GPSDEndpoint(parsing: spec)
@@ -357,6 +362,7 @@ extension CommandLineOptions {
         case .access: .access
         case .record: .record
         case .history: .history
+        case .agent: .agent
         }
     }
 

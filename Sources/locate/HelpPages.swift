@@ -27,6 +27,7 @@ enum HelpPages {
                        locate record [--distance M] [--interval S] [--heartbeat S] [--count N] [--duration S] [--replay FILE] [host[:port[:device]]]
                        locate history [--from TIME] [--to TIME] [--near LAT,LON,RADIUS] [--json | --csv | --gpx | --geojson | --days [--json]] [--app NAME]
                        locate history --forget [--before TIME]
+                       locate agent
                        locate help [COMMAND]
 
                 ARGUMENTS:
@@ -38,7 +39,7 @@ enum HelpPages {
                   LAT LON | LAT,LON | NAME  A coordinate in degrees (north and east positive; also as one word "LAT
                                             LON"), or the name of a place.
                   COMMAND                   The command to explain: permission, status, geocode, monitor, visits,
-                                            publish, serve, access, record, history.
+                                            publish, serve, access, record, history, agent.
 
                 OPTIONS:
                   --once                    Print one fix and exit (the default).
@@ -168,13 +169,15 @@ enum HelpPages {
                                             named record, under its permission).
                   history                   Print where this machine was (the points record kept), a summary per
                                             day, or forget them; under the reader's permission.
+                  agent                     Be GeoClue's agent: answer desktop apps' location requests from the
+                                            settings, on the system bus.
                   help                      Show the help of locate, or of one command.
 
                 EXIT STATUS:
                   0                         A fix was printed; --follow ended normally (count, duration, SIGINT,
                                             SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until,
                                             or monitor and visits ended normally; publish ended normally with every
-                                            record acknowledged by the broker; serve ended by a signal.
+                                            record acknowledged by the broker; serve or agent ended by a signal.
                   64                        Usage error: unknown option, bad value, unknown --format token, a
                                             --listen address beyond loopback.
                   65                        locate geocode --batch read lines that are not points (each got an error
@@ -184,7 +187,8 @@ enum HelpPages {
                                             fallback is printed unless disabled); or place names were asked for and
                                             libgeonames cannot be read; or publish lost a record (still queued or
                                             unacknowledged at the end, refused by the broker, or dropped from the
-                                            full queue during an outage); or serve cannot listen on an address.
+                                            full queue during an outage); or serve cannot listen on an address; or
+                                            agent cannot reach the system bus, or lost it.
                   74                        Writing the output failed for another reason than a closed pipe (a full
                                             disk, an I/O error).
                   75                        No acceptable fix in time, or only fixes older than --max-age (the best
@@ -238,7 +242,7 @@ enum HelpPages {
                 Records go to stdout, one per line; messages and status events go to stderr. S is seconds, also with a unit: 90, 90s, 1.5m and 2h; --timeout, --max-age and --duration also take inf. Short options bundle as getopt's do: -fn2 is -f -n 2.
 
                 The manual: locate(1), locate-permission(1), locate-geocode(1), locate-monitor(1),
-                            locate-publish(1), locate-history(1), locate-serve(1), locate.conf(5), locate-privacy(7).
+                            locate-publish(1), locate-history(1), locate-serve(1), locate-agent(1), locate.conf(5), locate-privacy(7).
                 """#
         case "":
             return #"""
@@ -720,6 +724,25 @@ enum HelpPages {
 
                 More: man locate-history; every status, file and command: locate --help.
                 """#
+        case "agent":
+            return #"""
+                OVERVIEW: Be GeoClue's agent: answer desktop apps' location requests from the settings, on the
+                          system bus.
+
+                USAGE: locate agent
+
+                OPTIONS:
+                  -V, --version             Show the version and the libgps it was built with.
+                  -h, --help                Show help information.
+
+                EXIT STATUS:
+                  0                         It ended by a signal (SIGTERM, SIGINT).
+                  69                        The system bus cannot be reached or was lost, or libsystemd cannot be
+                                            loaded.
+                  78                        A settings or policy file is unusable when it starts.
+
+                More: man locate-agent; every status, file and command: locate --help.
+                """#
         case "help":
             return #"""
                 OVERVIEW: Show the help of locate, or of one command.
@@ -728,7 +751,7 @@ enum HelpPages {
 
                 ARGUMENTS:
                   COMMAND                   The command to explain: permission, status, geocode, monitor, visits,
-                                            publish, serve, access, record, history.
+                                            publish, serve, access, record, history, agent.
 
                 OPTIONS:
                   -V, --version             Show the version and the libgps it was built with.

@@ -4,6 +4,7 @@ import GPSLocation
 import GPSLocationConsent
 import GPSLocationMQTT
 import GPSLocationPlaces
+import GeoClueAgent
 import LocateFleet
 import LocateSupport
 import Synchronization
@@ -191,6 +192,13 @@ enum Locate {
             let command = ServeCommand(
                 listen: options.listen.isEmpty && options.nmea.isEmpty ? [ServeCommand.defaultAddress] : options.listen, nmea: options.nmea,
                 configuration: configuration, store: store)
+            return try waitFor { () async throws(StandardStreams.OutputError) in
+                // A service: SIGHUP has nothing to re-read (settings changes are taken as they come).
+                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+            }
+        }
+        if options.command == .agent {
+            let command = AgentCommand(store: store)
             return try waitFor { () async throws(StandardStreams.OutputError) in
                 // A service: SIGHUP has nothing to re-read (settings changes are taken as they come).
                 try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }

@@ -22,6 +22,7 @@ enum OptionScope: String, Sendable, CaseIterable {
     case access
     case record
     case history
+    case agent
 
     /// The scopes of both position modes.
     static let positions: [OptionScope] = [.once, .follow]
@@ -132,6 +133,12 @@ enum CommandTable {
                 "Print where this machine was (the points record kept), a summary per day, or forget them; under the reader's permission."
         ) { parsed, _ in
             parsed.options.command = .history
+        },
+        CommandSpec(
+            name: "agent", scopes: [.agent],
+            summary: "Be GeoClue's agent: answer desktop apps' location requests from the settings, on the system bus."
+        ) { parsed, _ in
+            parsed.options.command = .agent
         },
         CommandSpec(
             name: "help", scopes: [], summary: "Show the help of locate, or of one command."
@@ -436,7 +443,8 @@ enum OptionTable {
             parsed.options.fallbackEnabled = false
         },
         OptionSpec(
-            flags: ["--app"], value: "NAME", scopes: OptionScope.allCases,
+            // Not the agent's: it answers for every app, each by its own section.
+            flags: ["--app"], value: "NAME", scopes: OptionScope.allCases.filter { $0 != .agent },
             help: "Whose permission applies ([app \"NAME\"] in the settings); also LOCATE_APP.", completes: .appNames
         ) { parsed, flag, value in
             do throws(GPSLocationError) {

@@ -60,6 +60,7 @@ enum Usage {
             "history [--from TIME] [--to TIME] [--near LAT,LON,RADIUS] [--json | --csv | --gpx | --geojson | --days [--json]] [--app NAME]"
         ),
         (["history"], "history --forget [--before TIME]"),
+        (["agent"], "agent"),
         (["help"], "help [COMMAND]"),
     ]
 
@@ -84,7 +85,7 @@ enum Usage {
     static let exitStatuses: [(code: Int32, meaning: String)] = [
         (
             0,
-            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record acknowledged by the broker; serve ended by a signal."
+            "A fix was printed; --follow ended normally (count, duration, SIGINT, SIGTERM, SIGHUP, closed pipe) after a live fix; monitor reached --until, or monitor and visits ended normally; publish ended normally with every record acknowledged by the broker; serve or agent ended by a signal."
         ),
         (64, "Usage error: unknown option, bad value, unknown --format token, a --listen address beyond loopback."),
         (
@@ -93,7 +94,7 @@ enum Usage {
         ),
         (
             69,
-            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish lost a record (still queued or unacknowledged at the end, refused by the broker, or dropped from the full queue during an outage); or serve cannot listen on an address."
+            "gpsd unreachable, it refused the request, or it has no GPS device (the fallback is printed unless disabled); or place names were asked for and libgeonames cannot be read; or publish lost a record (still queued or unacknowledged at the end, refused by the broker, or dropped from the full queue during an outage); or serve cannot listen on an address; or agent cannot reach the system bus, or lost it."
         ),
         (74, "Writing the output failed for another reason than a closed pipe (a full disk, an I/O error)."),
         (
@@ -212,6 +213,14 @@ enum Usage {
                 (78, "The state directory cannot be trusted."),
             ]
         ),
+        (
+            "agent",
+            [
+                (0, "It ended by a signal (SIGTERM, SIGINT)."),
+                (69, "The system bus cannot be reached or was lost, or libsystemd cannot be loaded."),
+                (78, "A settings or policy file is unusable when it starts."),
+            ]
+        ),
     ]
 
     /// The environment variables locate reads.
@@ -243,6 +252,7 @@ enum Usage {
         ("status", "locate status --timeout 10", "Why a fix would or would not come, waiting up to 10 s for gpsd."),
         ("publish", "locate publish mqtt://broker/owntracks/me/van --as owntracks", "Positions to an OwnTracks recorder."),
         ("serve", "locate serve & gpspipe -w localhost:2948", "gpsd's clients through the consent gate."),
+        ("agent", "locate agent", "GeoClue's agent on this terminal: an app nothing is decided for is asked about here."),
     ]
 
     /// The fields of `geocode`'s records, for the man page.

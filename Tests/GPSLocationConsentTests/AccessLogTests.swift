@@ -27,7 +27,10 @@ struct AccessLogTests {
         var denied = session("gpspipe", deliveries: 0)
         denied.denial = .notDetermined
         try log.record(denied)
-        #expect(try log.recentSessions() == [session("gpxlogger", deliveries: 3), denied])
+        var answered = session("org.example.Maps", deliveries: 0)
+        answered.accuracyLevel = 4
+        try log.record(answered)
+        #expect(try log.recentSessions() == [session("gpxlogger", deliveries: 3), denied, answered])
         let mode = try FileManager.default.attributesOfItem(atPath: directory.path + "/access.jsonl")[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

@@ -147,7 +147,7 @@ private struct Snippet {
                 build.appendingPathComponent("Modules").path, "-I", root.appendingPathComponent("Sources/CLibGPS").path, "-I",
                 root.appendingPathComponent("Sources/CGeonames").path, "-I", root.appendingPathComponent("Sources/CMosquitto").path, "-I",
                 root.appendingPathComponent("Sources/CNetCDF").path, "-I", root.appendingPathComponent("Sources/CSQLite").path, "-I",
-                root.appendingPathComponent("Sources/CCurl").path,
+                root.appendingPathComponent("Sources/CCurl").path, "-I", root.appendingPathComponent("Sources/CSDBus").path,
                 prelude.path, file.path,
             ])
         let status = try await compile.waitForExit(timeout: 60)

@@ -17,11 +17,12 @@ struct InstallEndToEndTests {
         let files = [
             "usr/bin/gps-locate", "usr/share/man/man1/gps-locate.1", "usr/share/bash-completion/completions/gps-locate",
             "usr/share/zsh/site-functions/_gps-locate", "usr/share/fish/vendor_completions.d/gps-locate.fish",
-            "usr/share/systemd/user/gps-locate-serve.service",
+            "usr/share/systemd/user/gps-locate-serve.service", "usr/share/systemd/user/gps-locate-agent.service",
         ]
         let pages = [
             "man1/gps-locate-permission.1", "man1/gps-locate-geocode.1", "man1/gps-locate-monitor.1", "man1/gps-locate-publish.1",
-            "man1/gps-locate-serve.1", "man5/gps-locate.conf.5", "man7/gps-locate-privacy.7", "man1/gps-locate-history.1",
+            "man1/gps-locate-serve.1", "man1/gps-locate-agent.1", "man5/gps-locate.conf.5", "man7/gps-locate-privacy.7",
+            "man1/gps-locate-history.1",
         ].map { "usr/share/man/" + $0 }
         #expect(try installedFiles(root) == Set(files + pages + ["usr/bin/locate"]))
         let servePage = readWholeFile(root.appendingPathComponent(pages[4]).path)
@@ -43,6 +44,8 @@ struct InstallEndToEndTests {
         #expect(readWholeFile(root.appendingPathComponent(files[4]).path).contains("complete -c gps-locate "))
         let unit = readWholeFile(root.appendingPathComponent(files[5]).path)
         #expect(unit.contains("ExecStart=/usr/bin/gps-locate serve") && unit.contains("man:gps-locate-serve(1)"), "\(unit)")
+        let agentUnit = readWholeFile(root.appendingPathComponent(files[6]).path)
+        #expect(agentUnit.contains("ExecStart=/usr/bin/gps-locate agent") && agentUnit.contains("man:gps-locate-agent(1)"), "\(agentUnit)")
         let uninstall = try await runShell(make + " uninstall", settings: settings, timeout: 60)
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
         #expect(try installedFiles(root) == ["usr/bin/locate"], "only plocate's file is left")

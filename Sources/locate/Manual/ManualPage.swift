@@ -26,7 +26,7 @@ struct ManualPage: Sendable {
     }
 
     /// Every page, `locate(1)` first.
-    static let all: [ManualPage] = [.locate, .permission, .geocode, .monitor, .publish, .history, .serve, .conf, .privacy]
+    static let all: [ManualPage] = [.locate, .permission, .geocode, .monitor, .publish, .history, .serve, .agent, .conf, .privacy]
 
     /// The page that explains `command` (`locate-serve` for serve), for its help's last line.
     static func page(of command: String) -> ManualPage {

@@ -13,7 +13,13 @@ extension ManualPage {
             that. `locate serve` extends the consent to gpsd's own clients (gpspipe, gpxlogger, cgps, the
             Python `gps` module, libgps programs) and to GeoClue's NMEA source, when they connect to it
             instead of gpsd: each is named from the kernel and gated per record (see locate-serve(1));
-            other users' connections to it are refused. Inside this model it does not leak: when location is not authorized, no real coordinate, and
+            other users' connections to it are refused. `locate agent` extends it to the desktop apps that
+            ask GeoClue (see locate-agent(1)), as far as GeoClue lets an agent decide: GeoClue asks it about
+            Flatpak apps only, each answered from its own `[app "ID"]` (else `[location]`), and serves every
+            other client at most at the agent's level, which follows `[location]` (0, and no client at all,
+            when location is off, denied or restricted). So among programs that are no Flatpak the agent
+            cannot tell one from another, and what GeoClue finds by other means than the receiver (Wi-Fi,
+            modems) is held only by that level. Inside this model it does not leak: when location is not authorized, no real coordinate, and
             nothing derived from one (rounded, snapped, or its accuracy), reaches stdout, stderr, the cache or
             any file it writes. In the library every position, and every record derived from one (a region
             event, a visit, the `--until` decision, a cached fix, a served sky view), passes one gate, consulted when the record

@@ -126,7 +126,8 @@ extension ManualPage {
               Debian's `geoclue-2.0` on a private system bus with its `where-am-i` demo
               (`Scripts/with-geoclue`). On a desktop GeoClue runs as its own user (`geoclue`), whom a
               user's `locate serve` refuses, so this takes a serve run as that user, with `[app "geoclue"]`
-              in its settings (a recipe, not tested here).
+              in its settings (a recipe, not tested here). Which desktop apps then get GeoClue's positions
+              is its agent's to decide: `locate agent` answers from your settings (see locate-agent(1)).
             - **Who had my location.** Every client is a session in the access log
               (`$XDG_STATE_HOME/locate/access.jsonl`, the cache's trust rules, mode 0600, rotated past 256
               KiB): app, program, user, process, accuracy granted, first and last delivery and how many,
