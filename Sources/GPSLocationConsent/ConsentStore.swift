@@ -70,6 +70,13 @@ public final class ConsentStore: AuthorizationSource {
     /// The app's name.
     public var appName: String? { app?.rawValue }
 
+    /// When the settings files (the user's and the policy's) last changed, in Unix seconds; `nil`
+    /// when none exists. What a process keeps across runs under the authorization of its time (an
+    /// outbox) is older than a change no run watched: a deny and an allow again may be between.
+    public var settingsLastChanged: Double? {
+        ([paths.userFile].compactMap { $0 } + paths.policyCandidates).compactMap { FileSignature(path: $0).file.lastChange }.max()
+    }
+
     // MARK: - Reading
 
     /// What the files decide now for the store's app.

@@ -74,10 +74,15 @@ public struct MQTTOutbox: Sendable, Hashable {
     public var directory: String
     /// Whose permission the positions were taken under: a revoke of this app deletes them.
     public var app: String
+    /// When the settings last changed (Unix seconds): positions an earlier run kept before it are
+    /// deleted, unsent, when the client restores them, since no run watched that change (a deny
+    /// and an allow again may be between); `nil` for settings that never existed.
+    public var settingsChanged: Double?
 
-    /// The outbox in `directory` for `app`.
-    public init(directory: String, app: String) {
+    /// The outbox in `directory` for `app`, the settings last changed at `settingsChanged`.
+    public init(directory: String, app: String, settingsChanged: Double? = nil) {
         self.directory = directory
         self.app = app
+        self.settingsChanged = settingsChanged
     }
 }

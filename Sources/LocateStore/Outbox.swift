@@ -94,7 +94,10 @@ package final class Outbox {
             ids.reserveCapacity(entries.count)
             for entry in entries {
                 let rows = try database.query(
-                    "INSERT INTO outbox (destination, app, topic, payload, qos, retain, position) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    """
+                    INSERT INTO outbox (destination, app, topic, payload, qos, retain, position, queued_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, (julianday('now') - 2440587.5) * 86400.0) RETURNING id
+                    """,
                     [
                         .text(destination), .text(app), .text(entry.topic), .blob(entry.payload), .integer(Int64(entry.qos)),
                         .integer(entry.retain ? 1 : 0), .integer(entry.carriesPosition ? 1 : 0),
@@ -131,6 +134,22 @@ package final class Outbox {
             try database.execute("PRAGMA synchronous = NORMAL")
             defer { try? database.execute("PRAGMA synchronous = FULL") }
             try database.transaction(delete)
+        }
+    }
+
+    /// Deletes the positions kept for this app (all destinations) before `time` (Unix seconds):
+    /// those queued before a change of the settings that no run watched.
+    /// - Returns: how many were deleted.
+    /// When the rows cannot be deleted, the store's files go (``discard()``).
+    @discardableResult
+    package func removePositions(queuedBefore time: Double) throws(StoreError) -> Int {
+        do {
+            return try UserStore.scrub(database) { () throws(StoreError) in
+                try database.query("DELETE FROM outbox WHERE app = ? AND position = 1 AND queued_at < ?", [.text(app), .real(time)])
+            }
+        } catch {
+            discard()
+            throw error
         }
     }
 

@@ -9,9 +9,10 @@ enum UserStore {
     /// The store's file in the state directory.
     static let fileName = "store.sqlite"
     /// The store's mark in the file's header (`PRAGMA application_id`: "LOCA"), and the version of
-    /// its tables: 1 had the outbox, 2 adds the history, 3 the fleet monitors' states.
+    /// its tables: 1 had the outbox, 2 adds the history, 3 the fleet monitors' states, 4 when each
+    /// outbox row was queued.
     static let applicationID: Int64 = 0x4C4F_4341
-    static let version: Int64 = 3
+    static let version: Int64 = 4
 
     /// The tables of each version, each step from the one before.
     private static let steps: [Int64: String] = [
@@ -31,6 +32,9 @@ enum UserStore {
         CREATE TABLE fleet_state (
             monitor TEXT NOT NULL, device TEXT NOT NULL, definition TEXT NOT NULL, last_time REAL, state BLOB NOT NULL,
             PRIMARY KEY (monitor, device)) WITHOUT ROWID;
+        """,
+        4: """
+        ALTER TABLE outbox ADD COLUMN queued_at REAL NOT NULL DEFAULT 0;
         """,
     ]
 

@@ -35,6 +35,14 @@ package struct FileSignature: Sendable, Hashable {
         /// Whether the path named nothing.
         package var isMissing: Bool { error == ENOENT }
 
+        /// When the file last changed, its content or its inode (`st_mtime` or `st_ctime`, the
+        /// later: a file renamed into place, as editors save, has a new change time), in Unix
+        /// seconds; `nil` when it could not be read.
+        package var lastChange: Double? {
+            guard error == 0 else { return nil }
+            return max(Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9, Double(changed.tv_sec) + Double(changed.tv_nsec) / 1e9)
+        }
+
         /// The stamp as numbers, to be written beside what is derived from the file and compared
         /// when it is read back.
         package var numbers: [Int] {

@@ -313,7 +313,9 @@ enum Locate {
                     broker: broker, passwordFile: broker.isHTTP ? settings.httpPasswordFile : settings.mqttPasswordFile,
                     caFile: broker.isHTTP ? settings.httpCAFile : settings.mqttCAFile, version: options.mqttVersion, will: format.will,
                     httpHeaders: broker.isHTTP ? format.httpHeaders(user: broker.user) : [],
-                    outbox: store.paths.stateDirectory.map { MQTTOutbox(directory: $0, app: store.appName ?? "") },
+                    outbox: store.paths.stateDirectory.map {
+                        MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
+                    },
                     limit: options.outboxLimit, every: options.sendInterval)
             } catch {
                 StandardStreams.diagnose("error: " + error.message)

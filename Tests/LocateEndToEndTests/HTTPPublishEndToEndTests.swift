@@ -169,6 +169,32 @@ struct HTTPPublishEndToEndTests {
         #expect(try await kept(settings, destination: url) == [], "delivered records are deleted")
     }
 
+    /// A deny and an allow again written to the settings by hand while no publish runs: what an
+    /// earlier run left is older than that change, and is deleted unsent.
+    @Test func aRevokeAndAReAllowBetweenRunsSendNothingFromBefore() async throws {
+        let settings = try SettingsHome.allowingAlways()
+        let port = try freePort()
+        let url = "http://locate@127.0.0.1:\(port)/owntracks"
+        let replay = ["--as", "owntracks", "--replay", Package.track("commute").path]
+        let away = try startLocate(["publish", url] + replay + ["--replay-speed", "20"], settings: settings)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try await kept(settings, destination: url))?.count ?? 0 < 5, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        away.signal(SIGKILL)
+        _ = try await away.waitForExit(timeout: 10)
+        let before = try #require(try await kept(settings, destination: url))
+        try #require(before.count >= 5)
+        try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
+        try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
+        let receiver = try await HTTPReceiver(port: port)
+        let back = try await runLocate(["publish", url] + replay + ["--replay-speed", "0", "--count", "3"], settings: settings)
+        #expect(back.status == 0, "\(back.stderr)")
+        let delivered = receiver.delivered
+        #expect(delivered.count == 3, "\(delivered.count) delivered: what waited went too")
+        #expect(try await kept(settings, destination: url) == [])
+    }
+
     /// An endpoint that takes the connection and never answers: the request waits on a thread of
     /// its own, and every record taken meanwhile is committed to the outbox, as the end says.
     @Test func recordsTakenWhileARequestHangsAreKept() async throws {

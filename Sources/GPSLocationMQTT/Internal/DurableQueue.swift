@@ -20,6 +20,8 @@ struct QueuedMessage: Sendable {
 /// over before the loop starts, and no other thread uses it (so its connection needs no lock).
 struct DurableQueue: @unchecked Sendable {
     private let outbox: Outbox
+    /// When the settings last changed: what was kept before is deleted at the restore.
+    private let settingsChanged: Double?
 
     /// The outbox of `configuration` for `broker`'s topic.
     /// - Throws: ``MQTTError/outboxRefused(_:)`` when the store cannot be trusted or is not the
@@ -27,6 +29,7 @@ struct DurableQueue: @unchecked Sendable {
     init(_ configuration: MQTTOutbox, broker: MQTTBroker) throws(MQTTError) {
         do throws(StoreError) {
             outbox = try Outbox(directory: configuration.directory, destination: "\(broker)/\(broker.topic)", app: configuration.app)
+            settingsChanged = configuration.settingsChanged
         } catch {
             throw Self.error(error)
         }
@@ -36,7 +39,12 @@ struct DurableQueue: @unchecked Sendable {
     /// (location not authorized now) the positions are deleted, never sent.
     func restore(while admits: (@Sendable () -> Bool)?) throws(MQTTError) -> [QueuedMessage] {
         do throws(StoreError) {
-            if admits == nil { try outbox.removePositions() }
+            if admits == nil {
+                try outbox.removePositions()
+            } else if let settingsChanged {
+                // A change no run watched: a revoke and a re-allow may be between.
+                try outbox.removePositions(queuedBefore: settingsChanged)
+            }
             let kept = try outbox.kept()
             return kept.enumerated().map { index, row in
                 let message = MQTTMessage(

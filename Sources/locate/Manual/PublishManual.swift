@@ -107,7 +107,10 @@ extension ManualPage {
             while `publish` is not running; where the rows cannot be deleted (a full or read-only disk),
             the store's files are removed instead, every queue with them, rather than a position kept;
             a run that starts without full authorization deletes them unsent; what waited goes only while
-            this run's first authorization holds. So nothing queued before a revoke is ever sent, after
+            this run's first authorization holds; and what waited from before the settings files last
+            changed is deleted unsent too, since no run watched that change (a deny and an allow again
+            written by hand in between; a change that revoked nothing costs those records, the price of
+            never sending one after a revoke). So nothing queued before a revoke is ever sent, after
             any restart and any re-allow (tested). A disk that cannot keep them (full) is said once on
             stderr; the records still go, and the status is 74. A replay read as fast as it goes
             (`--replay-speed 0`) goes at the broker's pace instead of overrunning the bound while the
