@@ -42,8 +42,9 @@ let package = Package(
         .target(name: "LocateSupport"),
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
-        // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, which
-        // JSON messages carry a position), on the kit's floor.
+        // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
+        // which JSON messages carry a position; a track's input read a chunk at a time), on the
+        // kit's floor.
         .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
