@@ -43,8 +43,8 @@ let package = Package(
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
         // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
-        // which JSON messages carry a position; a track's input read a chunk at a time), on the
-        // kit's floor.
+        // NMEA 0183, which JSON messages carry a position; a track's input read a chunk at a
+        // time), on the kit's floor.
         .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
@@ -74,7 +74,7 @@ let package = Package(
         // of `locate serve` (its loop, clients' state machine behind a transport, peer
         // identification, access recorder), internal, not a product.
         .target(
-            name: "GPSDService", dependencies: ["GPSLocation", "GPSLocationConsent", "LocateSupport"],
+            name: "GPSDService", dependencies: ["GPSLocation", "GPSLocationConsent", "LocateSupport", "LocateFormats"],
             // Optimized in debug builds too: the model-based test runs its state machine through
             // a hundred thousand interleavings, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),

@@ -220,7 +220,7 @@ enum TrackReader {
         case .nmea(var reader):
             self = .locations([], next: 0)
             defer { self = .nmea(reader) }
-            return try reader.next()
+            return try reader.next().map(Location.init(replaying:))
         case .jsonLines(var reader):
             self = .locations([], next: 0)
             defer { self = .jsonLines(reader) }
