@@ -43,8 +43,8 @@ let package = Package(
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
         // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
-        // NMEA 0183, which JSON messages carry a position; a track's input read a chunk at a
-        // time), on the kit's floor.
+        // NMEA 0183, gpsd's requests, which JSON messages carry a position; a track's input read a
+        // chunk at a time), on the kit's floor.
         .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "LocateFormatsTests", dependencies: ["LocateFormats", "LocateSupport"]),
         .testTarget(name: "LocateStoreTests", dependencies: ["LocateStore", "LocateSupport"]),
         .testTarget(
-            name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
+            name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "LocateFormats", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
         .testTarget(name: "LocateFleetTests", dependencies: ["LocateFleet", "GPSLocation"]),
