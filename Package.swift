@@ -45,8 +45,9 @@ let package = Package(
         .target(name: "LocateSupport"),
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
-        // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, which
-        // JSON messages carry a position), on the kit's floor.
+        // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
+        // NMEA 0183, gpsd's requests, which JSON messages carry a position; a track's input read a
+        // chunk at a time), on the kit's floor.
         .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
@@ -76,7 +77,7 @@ let package = Package(
         // of `locate serve` (its loop, clients' state machine behind a transport, peer
         // identification, access recorder), internal, not a product.
         .target(
-            name: "GPSDService", dependencies: ["GPSLocation", "GPSLocationConsent", "LocateSupport"],
+            name: "GPSDService", dependencies: ["GPSLocation", "GPSLocationConsent", "LocateSupport", "LocateFormats"],
             // Optimized in debug builds too: the model-based test runs its state machine through
             // a hundred thousand interleavings, a second optimized and half a minute without.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
@@ -102,7 +103,7 @@ let package = Package(
         .testTarget(name: "LocateFormatsTests", dependencies: ["LocateFormats", "LocateSupport"]),
         .testTarget(name: "LocateStoreTests", dependencies: ["LocateStore", "LocateSupport"]),
         .testTarget(
-            name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "HostileInput"],
+            name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "LocateFormats", "HostileInput"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "GeoClueAgentTests", dependencies: ["GeoClueAgent", "GPSLocation", "GPSLocationConsent"]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),

@@ -1,3 +1,4 @@
+import LocateFormats
 import LocateSupport
 
 /// What a read of a client's connection gave.
@@ -39,7 +40,7 @@ protocol ClientTransport: AnyObject {
 /// The buffer every socket of the service reads into, one read at a time on the loop's thread
 /// (so that a client costs no buffer of its own while it sends nothing).
 final class ReadBuffer {
-    var bytes = [UInt8](repeating: 0, count: GPSDClientRequest.segmentSize)
+    var bytes = [UInt8](repeating: 0, count: GPSDRequest.segmentSize)
 }
 
 /// A client's socket: a loopback TCP connection or a Unix socket, non-blocking.

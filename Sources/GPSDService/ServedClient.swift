@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
+import LocateFormats
 import LocateSupport
 
 /// One client of the service, on the service loop's thread: its requests, its watch policy,
@@ -161,7 +162,7 @@ final class ServedClient {
     /// dropped). The client's end closes the connection once what it asked is answered.
     func read(_ upstream: Upstream, sequence: UInt64, now: ContinuousClock.Instant) {
         guard state != .closed else { return }
-        switch transport.receive(limit: GPSDClientRequest.segmentSize) {
+        switch transport.receive(limit: GPSDRequest.segmentSize) {
         case .nothing:
             return
         case .ended:
@@ -178,7 +179,7 @@ final class ServedClient {
     /// waits to be written.
     func answerWaiting(_ upstream: Upstream, sequence: UInt64, now: ContinuousClock.Instant) {
         while state == .open, !input.isEmpty, answerBytes < Self.answerLimit {
-            guard case .request(let request, let rest) = GPSDClientRequest.next(input, startsSegment: startsSegment) else {
+            guard case .request(let request, let rest) = GPSDRequest.next(input, startsSegment: startsSegment) else {
                 input = []
                 break
             }
@@ -189,7 +190,7 @@ final class ServedClient {
         flush(now: now)
     }
 
-    private func answer(_ request: GPSDClientRequest, _ upstream: Upstream, sequence: UInt64, now: ContinuousClock.Instant) {
+    private func answer(_ request: GPSDRequest, _ upstream: Upstream, sequence: UInt64, now: ContinuousClock.Instant) {
         guard state == .open else { return }
         hasAsked = true
         if let refusal = identity.refusal {

@@ -354,8 +354,8 @@ public actor GPSLocationManager {
     public func receiverStatus(timeout: Duration = .seconds(3)) async throws(GPSLocationError) -> ReceiverStatus {
         let before = try authorization()
         if let reason = before.denial { throw .notAuthorized(reason: reason) }
-        let answer = try await GPSDRequest.ask(
-            ReceiverStatusQuestion(endpoint: configuration.endpoint), configuration: configuration, timeout: timeout.boundedForWaiting)
+        let answer = try await ReceiverStatusQuestion(endpoint: configuration.endpoint).ask(
+            configuration: configuration, timeout: timeout.boundedForWaiting)
         var status = ReceiverStatus(devices: answer.devices)
         if let fix = answer.fix {
             let now = try authorization()

@@ -1,4 +1,5 @@
 package import GPSLocation
+import LocateFormats
 import LocateSupport
 
 /// A fleet's records, one a line, as they come: `mosquitto_sub -v` lines (topic, space, JSON

@@ -16,7 +16,14 @@ package enum UTCTimestamp {
     package static func append(_ date: Date, to bytes: inout [UInt8]) -> Bool {
         let unixTime = date.timeIntervalSince1970
         guard unixTime.isFinite, (-62_167_219_200...253_402_300_799).contains(unixTime) else { return false }
-        let totalMilliseconds = Int64((unixTime * 1000).rounded(.down))
+        // Truncated to the millisecond; but a time read from text (a whole millisecond) is held
+        // a little below it as often as above, so one within a microsecond of a millisecond (or,
+        // far from 2001, within a few units in the last place of the date's value) is that
+        // millisecond, not the one before.
+        let scaled = unixTime * 1000
+        let nearest = scaled.rounded()
+        let tolerance = max(0.001, 4000 * date.timeIntervalSinceReferenceDate.ulp)
+        let totalMilliseconds = Int64(abs(scaled - nearest) <= tolerance ? nearest : scaled.rounded(.down))
         let (days, dayMilliseconds) = floorDivide(totalMilliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let seconds = dayMilliseconds / 1000

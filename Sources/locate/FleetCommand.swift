@@ -133,3 +133,36 @@ struct FleetCommand<Detector: FleetDetector> {
         return false
     }
 }
+
+extension CommandLineOptions {
+    /// Whether the options go with a fleet's (`--by`, `--subscribe`, `--publish`): a fleet's
+    /// records from `--replay`, nothing kept, or from `--subscribe` in `--name`'s session; no
+    /// goal or time limit yet. True when none of them is given; says why not.
+    func fleetOptionsFit() -> Bool {
+        guard deviceKey != nil || subscription != nil || eventBroker != nil else { return true }
+        let problem: String? =
+            if eventBroker != nil, deviceKey == nil {
+                "'--publish' publishes a fleet's events: it needs --by topic|FIELD"
+            } else if subscription != nil, deviceKey == nil {
+                "'--subscribe' reads a fleet's records: it needs --by topic|FIELD"
+            } else if subscription != nil, monitorName == nil {
+                "'--subscribe' needs --name NAME: the broker keeps the monitor's session under it"
+            } else if subscription != nil, replay != nil {
+                "'--subscribe' reads the broker: not with --replay"
+            } else if subscription != nil, until != nil || duration != nil {
+                "'--subscribe' ends with --count or a signal: not with --until or --duration"
+            } else if subscription != nil {
+                nil
+            } else if replay == nil {
+                "'--by' reads a fleet's records from --replay FILE (- for stdin)"
+            } else if monitorName != nil {
+                "'--by' keeps no state between runs: not with --name"
+            } else if until != nil || duration != nil {
+                "'--by' ends with its input or --count: not with --until or --duration"
+            } else {
+                nil
+            }
+        if let problem { StandardStreams.diagnose("error: " + problem) }
+        return problem == nil
+    }
+}

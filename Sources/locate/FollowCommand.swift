@@ -140,3 +140,13 @@ struct FollowCommand {
         }
     }
 }
+
+extension FollowCommand {
+    /// Runs `locate --follow` of `context`.
+    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
+    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
+        let command = FollowCommand(
+            options: context.options, manager: context.manager, writer: context.writer, explainer: context.explainer)
+        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+    }
+}

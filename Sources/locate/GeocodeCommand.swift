@@ -101,3 +101,19 @@ struct GeocodeCommand {
         return object.text
     }
 }
+
+extension GeocodeCommand {
+    /// Runs `locate geocode` of `options` for `query`: records in `--json`, `--csv` (`--batch`)
+    /// or text, up to `--limit` places, in `--language` (else the user's).
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(_ options: CommandLineOptions, query: CommandLineOptions.GeocodeQuery) throws(StandardStreams.OutputError) -> ExitStatus
+    {
+        let format: Format =
+            switch options.format {
+            case .json: .json
+            case .csv: .csv(header: options.csvHeader)
+            default: .text
+            }
+        return try GeocodeCommand(query: query, format: format, limit: options.limit, language: options.placeLanguage ?? .current).run()
+    }
+}

@@ -188,3 +188,14 @@ struct HistoryCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension HistoryCommand {
+    /// Runs `locate history` of `context`, over the store's paths.
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
+        let command = HistoryCommand(
+            options: context.options, manager: context.manager, explainer: context.explainer, paths: context.store.paths,
+            writer: context.writer)
+        return try command.run()
+    }
+}

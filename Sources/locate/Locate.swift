@@ -1,11 +1,8 @@
 import Dispatch
-import FoundationEssentials
 import GPSLocation
 import GPSLocationConsent
-import GPSLocationMQTT
 import GPSLocationPlaces
 import GeoClueAgent
-import LocateFleet
 import LocateSupport
 import Synchronization
 
@@ -50,35 +47,6 @@ enum Locate {
             status = .usage
         }
         StandardIO.exit(status.rawValue)
-    }
-
-    /// Whether the options go with `--by` (a fleet's records from `--replay`, nothing kept, or
-    /// from `--subscribe` in `--name`'s session; no goal or time limit yet); says why not.
-    private static func fleetOptionsFit(_ options: CommandLineOptions) -> Bool {
-        let problem: String? =
-            if options.eventBroker != nil, options.deviceKey == nil {
-                "'--publish' publishes a fleet's events: it needs --by topic|FIELD"
-            } else if options.subscription != nil, options.deviceKey == nil {
-                "'--subscribe' reads a fleet's records: it needs --by topic|FIELD"
-            } else if options.subscription != nil, options.monitorName == nil {
-                "'--subscribe' needs --name NAME: the broker keeps the monitor's session under it"
-            } else if options.subscription != nil, options.replay != nil {
-                "'--subscribe' reads the broker: not with --replay"
-            } else if options.subscription != nil, options.until != nil || options.duration != nil {
-                "'--subscribe' ends with --count or a signal: not with --until or --duration"
-            } else if options.subscription != nil {
-                nil
-            } else if options.replay == nil {
-                "'--by' reads a fleet's records from --replay FILE (- for stdin)"
-            } else if options.monitorName != nil {
-                "'--by' keeps no state between runs: not with --name"
-            } else if options.until != nil || options.duration != nil {
-                "'--by' ends with its input or --count: not with --until or --duration"
-            } else {
-                nil
-            }
-        if let problem { StandardStreams.diagnose("error: " + problem) }
-        return problem == nil
     }
 
     /// The man page (`man`) or a completion script (`bash`, `zsh`, `fish`) for `Usage.program`.
@@ -151,16 +119,7 @@ enum Locate {
             return .success
         }
         if options.command == .geocode, let query = options.geocodeQuery {
-            let format: GeocodeCommand.Format =
-                switch options.format {
-                case .json: .json
-                case .csv: .csv(header: options.csvHeader)
-                default: .text
-                }
-            return try GeocodeCommand(
-                query: query, format: format, limit: options.limit,
-                language: options.placeLanguage ?? .current
-            ).run()
+            return try GeocodeCommand.run(options, query: query)
         }
         let store: ConsentStore
         do throws(GPSLocationError) {
@@ -189,13 +148,7 @@ enum Locate {
         }
         let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
         if options.command == .serve {
-            let command = ServeCommand(
-                listen: options.listen.isEmpty && options.nmea.isEmpty ? [ServeCommand.defaultAddress] : options.listen, nmea: options.nmea,
-                configuration: configuration, store: store)
-            return try waitFor { () async throws(StandardStreams.OutputError) in
-                // A service: SIGHUP has nothing to re-read (settings changes are taken as they come).
-                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
-            }
+            return try ServeCommand.run(options, configuration: configuration, store: store)
         }
         if options.command == .agent {
             let command = AgentCommand(store: store)
@@ -243,119 +196,18 @@ enum Locate {
         let tally = DeliveryTally(app: options.app, via: options.accessVia)
         defer { tally.record(in: AccessLog(paths: store.paths)) }
         let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places, tally: tally)
+        let context = CommandContext(
+            options: options, store: store, settings: settings, configuration: configuration, replay: replay, manager: manager,
+            explainer: explainer, writer: writer)
         switch (options.command, options.mode) {
-        case (.monitor, _):
-            if options.deviceKey != nil || options.subscription != nil || options.eventBroker != nil, !fleetOptionsFit(options) {
-                return .usage
-            }
-            // The settings' regions first: one on the command line replaces one of the same name.
-            let monitor: RegionMonitor
-            if let name = options.monitorName, options.subscription == nil {
-                do throws(GPSLocationError) {
-                    monitor = try store.namedMonitor(name, regions: settings.regions + options.regions)
-                } catch {
-                    StandardStreams.diagnose(error.description)
-                    return ExitStatus(error)
-                }
-            } else {
-                monitor = RegionMonitor(regions: settings.regions + options.regions)
-            }
-            guard !monitor.regions.isEmpty else {
-                StandardStreams.diagnose("error: no region to monitor: give --region NAME=LAT,LON,RADIUS or [region \"NAME\"] sections")
-                return .usage
-            }
-            if let until = options.until, !monitor.regions.contains(where: { $0.name == until.region }) {
-                StandardStreams.diagnose("error: '--until': no region named '\(UntrustedText.visible(until.region, limit: 80))'")
-                return .usage
-            }
-            if let key = options.deviceKey {
-                var command = FleetCommand(options: options, writer: writer, detector: DeviceRegionMonitor(monitor)) {
-                    EventRecord.region($0)
-                }
-                return try command.run(by: key, settings: settings, stateDirectory: store.paths.stateDirectory)
-            }
-            let until = options.until
-            let keeper = NamedMonitorKeeper(monitor: monitor, store: store)
-            let command = EventCommand(
-                options: options, manager: manager, writer: writer, explainer: explainer, detector: monitor,
-                record: { EventRecord.region($0) },
-                isGoal: { event in until.map { event.region.name == $0.region && event.state == $0.state } ?? false },
-                handedOut: keeper.map { keeper in { keeper.keep($0, releasedUnder: $1) } })
-            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
-        case (.visits, _):
-            guard let detector = options.visitDetector else { return .usage }
-            if options.deviceKey != nil || options.subscription != nil || options.eventBroker != nil, !fleetOptionsFit(options) {
-                return .usage
-            }
-            if let key = options.deviceKey {
-                var command = FleetCommand(options: options, writer: writer, detector: DeviceEventDetector(detector)) {
-                    EventRecord.visit($0)
-                }
-                return try command.run(by: key, settings: settings, stateDirectory: store.paths.stateDirectory)
-            }
-            if options.monitorName != nil {
-                StandardStreams.diagnose("error: 'visits --name' names the broker's session of --subscribe")
-                return .usage
-            }
-            let command = EventCommand(
-                options: options, manager: manager, writer: writer, explainer: explainer, detector: detector,
-                record: { EventRecord.visit($0) }, isGoal: { _ in false })
-            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
-        case (.publish, _):
-            guard let given = options.broker else { return .usage }
-            let (broker, http) = PublishFormat.destination(given, kind: options.publishAs)
-            var format = PublishFormat(
-                kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
-            format.http = http
-            let client: MQTTClient
-            do throws(PublishCommand.SetupError) {
-                client = try PublishCommand.client(
-                    broker: broker, passwordFile: broker.isHTTP ? settings.httpPasswordFile : settings.mqttPasswordFile,
-                    caFile: broker.isHTTP ? settings.httpCAFile : settings.mqttCAFile, version: options.mqttVersion, will: format.will,
-                    httpHeaders: broker.isHTTP ? format.httpHeaders(user: broker.user) : [],
-                    outbox: store.paths.stateDirectory.map {
-                        MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
-                    },
-                    limit: options.outboxLimit, every: options.sendInterval)
-            } catch {
-                StandardStreams.diagnose("error: " + error.message)
-                return error.status
-            }
-            let command = PublishCommand(
-                options: options, manager: manager, explainer: explainer, client: client, format: format,
-                regions: RegionMonitor(regions: settings.regions + options.regions))
-            return waitFor { await command.run() }
-        case (.record, _):
-            let history: LocationHistory
-            do throws(LocationHistory.Failure) {
-                history = try LocationHistory(paths: store.paths)
-            } catch {
-                StandardStreams.diagnose("error: " + error.description)
-                return ExitStatus(error)
-            }
-            let command = RecordCommand(
-                options: options, manager: manager, explainer: explainer, history: history,
-                consent: GPSLocationManager(authorizationSource: store, configuration: configuration), keepDays: settings.historyKeepDays)
-            return waitFor { await command.run() }
-        case (.history, _):
-            let command = HistoryCommand(options: options, manager: manager, explainer: explainer, paths: store.paths, writer: writer)
-            return try command.run()
-        case (.status, _):
-            let command = StatusCommand(options: options, manager: manager, settings: settings, accessLog: AccessLog(paths: store.paths))
-            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
-        case (_, .once):
-            let command = OnceCommand(
-                options: options, manager: manager, timeout: options.timeout ?? settings.timeout ?? GPSLocationManager.defaultTimeout,
-                writer: writer, explainer: explainer)
-            // A replay is played by a thread of its own, which the request awaits; gpsd is asked
-            // on this thread, with no concurrency at all (the hot path).
-            guard replay == nil else {
-                return try waitFor { () async throws(StandardStreams.OutputError) in try await command.runReplay() }
-            }
-            return try command.run()
-        case (_, .follow):
-            let command = FollowCommand(options: options, manager: manager, writer: writer, explainer: explainer)
-            return try waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+        case (.monitor, _): return try MonitorCommand.run(context)
+        case (.visits, _): return try VisitsCommand.run(context)
+        case (.publish, _): return PublishCommand.run(context)
+        case (.record, _): return RecordCommand.run(context)
+        case (.history, _): return try HistoryCommand.run(context)
+        case (.status, _): return try StatusCommand.run(context)
+        case (_, .once): return try OnceCommand.run(context)
+        case (_, .follow): return try FollowCommand.run(context)
         }
     }
 }

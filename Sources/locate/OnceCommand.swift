@@ -120,3 +120,21 @@ struct OnceCommand {
         return status
     }
 }
+
+extension OnceCommand {
+    /// Runs `locate --once` of `context`, within `--timeout` (else the settings', else the
+    /// manager's default). A replay is played by a thread of its own, which the request awaits;
+    /// gpsd is asked on this thread, with no concurrency at all (the hot path).
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
+        let options = context.options
+        let command = OnceCommand(
+            options: options, manager: context.manager,
+            timeout: options.timeout ?? context.settings.timeout ?? GPSLocationManager.defaultTimeout, writer: context.writer,
+            explainer: context.explainer)
+        guard context.replay == nil else {
+            return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.runReplay() }
+        }
+        return try command.run()
+    }
+}

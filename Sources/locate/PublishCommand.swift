@@ -267,3 +267,34 @@ struct PublishCommand {
         }
     }
 }
+
+extension PublishCommand {
+    /// Runs `locate publish URL` of `context`: the broker's client (or the HTTP endpoint's), with
+    /// the credentials and the outbox the settings say; 64 without a URL.
+    static func run(_ context: CommandContext) -> ExitStatus {
+        let (options, store, settings) = (context.options, context.store, context.settings)
+        guard let given = options.broker else { return .usage }
+        let (broker, http) = PublishFormat.destination(given, kind: options.publishAs)
+        var format = PublishFormat(
+            kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
+        format.http = http
+        let client: MQTTClient
+        do throws(PublishCommand.SetupError) {
+            client = try PublishCommand.client(
+                broker: broker, passwordFile: broker.isHTTP ? settings.httpPasswordFile : settings.mqttPasswordFile,
+                caFile: broker.isHTTP ? settings.httpCAFile : settings.mqttCAFile, version: options.mqttVersion, will: format.will,
+                httpHeaders: broker.isHTTP ? format.httpHeaders(user: broker.user) : [],
+                outbox: store.paths.stateDirectory.map {
+                    MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
+                },
+                limit: options.outboxLimit, every: options.sendInterval)
+        } catch {
+            StandardStreams.diagnose("error: " + error.message)
+            return error.status
+        }
+        let command = PublishCommand(
+            options: options, manager: context.manager, explainer: context.explainer, client: client, format: format,
+            regions: RegionMonitor(regions: settings.regions + options.regions))
+        return Locate.waitFor { await command.run() }
+    }
+}

@@ -110,3 +110,22 @@ struct RecordCommand {
         }
     }
 }
+
+extension RecordCommand {
+    /// Runs `locate record` of `context`: into the history of the store's paths, with the
+    /// recording app's consent and `[history] keep`.
+    static func run(_ context: CommandContext) -> ExitStatus {
+        let history: LocationHistory
+        do throws(LocationHistory.Failure) {
+            history = try LocationHistory(paths: context.store.paths)
+        } catch {
+            StandardStreams.diagnose("error: " + error.description)
+            return ExitStatus(error)
+        }
+        let command = RecordCommand(
+            options: context.options, manager: context.manager, explainer: context.explainer, history: history,
+            consent: GPSLocationManager(authorizationSource: context.store, configuration: context.configuration),
+            keepDays: context.settings.historyKeepDays)
+        return Locate.waitFor { await command.run() }
+    }
+}

@@ -1,6 +1,7 @@
 import GPSDService
 import GPSLocation
 import GPSLocationConsent
+import LocateSupport
 
 /// `locate serve`: gpsd's protocol (and NMEA) for local programs, each through its own
 /// permission, by the service of `GPSDService`. Runs until SIGINT or SIGTERM (SIGHUP has nothing
@@ -37,5 +38,22 @@ struct ServeCommand {
             return .unavailable
         }
         return .success
+    }
+}
+
+extension ServeCommand {
+    /// Runs `locate serve` of `options` (on `--listen`'s addresses and `--nmea`'s sockets, else
+    /// on the default address) until a signal: a service, so SIGHUP has nothing to re-read
+    /// (settings changes are taken as they come).
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(
+        _ options: CommandLineOptions, configuration: GPSLocationConfiguration, store: ConsentStore
+    ) throws(StandardStreams.OutputError) -> ExitStatus {
+        let command = ServeCommand(
+            listen: options.listen.isEmpty && options.nmea.isEmpty ? [defaultAddress] : options.listen, nmea: options.nmea,
+            configuration: configuration, store: store)
+        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
+            try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+        }
     }
 }

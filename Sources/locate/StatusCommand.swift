@@ -83,3 +83,14 @@ struct StatusCommand {
         return status
     }
 }
+
+extension StatusCommand {
+    /// Runs `locate status` of `context`, with the store's access log.
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
+        let command = StatusCommand(
+            options: context.options, manager: context.manager, settings: context.settings, accessLog: AccessLog(paths: context.store.paths)
+        )
+        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+    }
+}

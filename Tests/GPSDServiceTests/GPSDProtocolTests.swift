@@ -1,6 +1,7 @@
 import Foundation
 import GPSLocation
 import HostileInput
+import LocateFormats
 import LocateSupport
 import Testing
 
@@ -11,11 +12,11 @@ import Testing
 /// with what gpsd 3.22 wrote for the same requests (recorded from gpsd under gpsfake).
 struct GPSDProtocolTests {
     /// Every request of a segment, taken one at a time as a client's are.
-    private func requests(in segment: ArraySlice<UInt8>) -> [GPSDClientRequest] {
-        var requests: [GPSDClientRequest] = []
+    private func requests(in segment: ArraySlice<UInt8>) -> [GPSDRequest] {
+        var requests: [GPSDRequest] = []
         var rest = segment
         var startsSegment = true
-        while case .request(let request, let after) = GPSDClientRequest.next(rest, startsSegment: startsSegment) {
+        while case .request(let request, let after) = GPSDRequest.next(rest, startsSegment: startsSegment) {
             requests.append(request)
             rest = after
             startsSegment = false
@@ -23,7 +24,7 @@ struct GPSDProtocolTests {
         return requests
     }
 
-    private func parse(_ text: String) -> [GPSDClientRequest] {
+    private func parse(_ text: String) -> [GPSDRequest] {
         requests(in: Array(text.utf8)[...])
     }
 
@@ -33,7 +34,7 @@ struct GPSDProtocolTests {
         return change
     }
 
-    private func watch(_ build: (inout WatchChange) -> Void) -> GPSDClientRequest {
+    private func watch(_ build: (inout WatchChange) -> Void) -> GPSDRequest {
         .watch(change(build))
     }
 
@@ -145,11 +146,11 @@ struct GPSDProtocolTests {
             #"?WATCH={"enable":true,"json":true};"#, "?POLL;?DEVICES;", #"?WATCH={"device":"/dev/pts/1"}"#, #"?DEVICE={"path":"x"}"#,
         ]
         for round in 0..<3000 {
-            let segment = mutator.mutate(Array(seeds[round % seeds.count].utf8)).prefix(GPSDClientRequest.segmentSize)
+            let segment = mutator.mutate(Array(seeds[round % seeds.count].utf8)).prefix(GPSDRequest.segmentSize)
             for request in requests(in: segment) {
                 if case .unrecognized(let message) = request {
                     let line = GPSDReports.error(message)
-                    #expect(line.count < 6 * GPSDClientRequest.segmentSize + 64 && !line.dropLast(2).contains { $0 < 0x20 }, "\(message)")
+                    #expect(line.count < 6 * GPSDRequest.segmentSize + 64 && !line.dropLast(2).contains { $0 < 0x20 }, "\(message)")
                 }
             }
         }

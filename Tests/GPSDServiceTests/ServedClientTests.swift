@@ -1,5 +1,6 @@
 import Foundation
 import GPSLocation
+import LocateFormats
 import Testing
 
 @testable import GPSDService
@@ -249,7 +250,7 @@ struct ServedClientTests {
     /// would, and the next read is a segment of its own: no trap, no wait for more.
     @Test func aFullReadEndingWithinARequestIsASegmentLikeAnyOther() {
         let (client, transport, upstream) = client(nil)
-        transport.send("?VERSION; ?" + String(repeating: "A", count: GPSDClientRequest.segmentSize - 11))
+        transport.send("?VERSION; ?" + String(repeating: "A", count: GPSDRequest.segmentSize - 11))
         client.read(upstream, sequence: 1, now: now)
         transport.send("B?VERSION;")
         client.read(upstream, sequence: 1, now: now)

@@ -1,3 +1,4 @@
+import LocateFormats
 import LocateSupport
 
 /// One connection to gpsd, on a socket of the library's own: the name lookup, a connect that
@@ -60,13 +61,11 @@ final class GPSDConnection {
     /// Starts connecting to `endpoint`, to watch as `watch` says.
     init(endpoint: GPSDEndpoint, watch: Watch) {
         self.endpoint = endpoint
-        var options = "\"enable\":true,\"json\":true"
-        if watch == .relay { options += ",\"nmea\":true,\"timing\":true,\"pps\":true" }
-        if let device = endpoint.device {
-            options += ",\"device\":\"" + device + "\""  // GPSDEndpoint admits no quotes or backslashes
-        }
+        var change = WatchChange(json: true, device: endpoint.device)
+        if watch == .relay { (change.nmea, change.timing, change.pps) = (true, true, true) }
         relays = watch == .relay
-        command = Array(("?WATCH={" + options + "};" + (watch == .positions(poll: true) ? "?POLL;" : "") + "\n").utf8)
+        let poll = watch == .positions(poll: true) ? GPSDRequest.text(.poll) : ""
+        command = Array((GPSDRequest.text(watch: change) + poll + "\n").utf8)
         state = .closed
         if endpoint.host == "localhost" || TCPSocket.isNumeric(endpoint.host) {
             // No resolver involved (localhost is in /etc/hosts), so no thread for it.
@@ -234,7 +233,9 @@ final class GPSDConnection {
         case .fix where !hasAskedForDevices:
             hasAskedForDevices = true
             // A request of a few bytes on a connection that reads: it goes at once, or not at all.
-            if case .open(let socket) = state { _ = ServerSocket.sendSome(socket, Array("?DEVICES;\n".utf8), from: 0) }
+            if case .open(let socket) = state {
+                _ = ServerSocket.sendSome(socket, Array((GPSDRequest.text(.devices) + "\n").utf8), from: 0)
+            }
         default:
             break
         }

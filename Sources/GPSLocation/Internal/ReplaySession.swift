@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LocateFormats
 import LocateSupport
 
 /// The producer side of a live stream over a ``ReplayTrack``, run by one dedicated thread: it

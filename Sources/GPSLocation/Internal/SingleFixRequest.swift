@@ -105,9 +105,8 @@ struct SingleFixRequest: Sendable {
             let appState = state.appState
             let authorization = try resolve(appState: appState)
             if let kept = try keptAnswer(under: authorization) { return .answer(kept) }
-            let answer = try GPSDRequest.ask(
-                question(under: authorization), configuration: configuration, timeout: timeout, from: started, wakeUp: wakeUp,
-                isCancelled: isCancelled)
+            let answer = try question(under: authorization).ask(
+                configuration: configuration, timeout: timeout, from: started, wakeUp: wakeUp, isCancelled: isCancelled)
             // The gate, when the fix is handed out: the decision as it is now, and the app state
             // read again unless the answer came within a tick of the first reading.
             let now = try resolve(appState: started.duration(to: .now) < EventWait.tick ? appState : state.appState)

@@ -1,3 +1,4 @@
+import LocateFormats
 import LocateSupport
 import Synchronization
 
@@ -51,7 +52,7 @@ public struct ReplayTrack: Sendable {
     public let name: String
 
     /// The largest track read, 256 MiB (some three million fixes of JSON Lines).
-    public static let maximumFileSize = 256 << 20
+    public static let maximumFileSize = TrackInput.maximumSize
 
     /// A track of a host's own locations (each marked as replayed).
     public init(locations: [Location]) {
@@ -215,11 +216,11 @@ enum TrackReader {
         case .gpx(var reader):
             self = .locations([], next: 0)
             defer { self = .gpx(reader) }
-            return try reader.next()
+            return try reader.next().map(Location.init(replaying:))
         case .nmea(var reader):
             self = .locations([], next: 0)
             defer { self = .nmea(reader) }
-            return try reader.next()
+            return try reader.next().map(Location.init(replaying:))
         case .jsonLines(var reader):
             self = .locations([], next: 0)
             defer { self = .jsonLines(reader) }
@@ -230,10 +231,4 @@ enum TrackReader {
             return locations[next]
         }
     }
-}
-
-/// What is wrong with a track, and on which line (1-based), before the file's name is added.
-package struct TrackProblem: Error {
-    package let line: Int?
-    package let reason: String
 }

@@ -13,21 +13,21 @@ protocol GPSDQuestion: Sendable {
     func answerAtDeadline() throws(GPSLocationError) -> Answer
 }
 
-/// Asks gpsd one question: connect, send WATCH and `?POLL;` in one write, then read reports
-/// until the question has its answer, the deadline passes, or the asker gives up. On the
-/// caller's thread, which must be its own (never Swift's cooperative pool); `wakeUp` ends a
-/// wait at once, whatever gpsd's port does, and the connection is closed with it.
-enum GPSDRequest {
-    /// The question's answer, within `timeout` of `start` (when the asker began, which may be
-    /// a moment before this call).
+extension GPSDQuestion {
+    /// Asks gpsd this question: connect, send WATCH and `?POLL;` in one write, then read
+    /// reports until the question has its answer, the deadline passes, or the asker gives up.
+    /// On the caller's thread, which must be its own (never Swift's cooperative pool); `wakeUp`
+    /// ends a wait at once, whatever gpsd's port does, and the connection is closed with it.
+    /// - Returns: the answer, within `timeout` of `start` (when the asker began, which may be a
+    ///   moment before this call).
     /// - Throws: `GPSLocationError` (including a connection that fails or times out, bounded by
     ///   the configuration's connect timeout and `timeout`, either of which its message names,
     ///   and `cancelled`).
-    static func ask<Question: GPSDQuestion>(
-        _ question: Question, configuration: GPSLocationConfiguration, timeout: Duration, from start: ContinuousClock.Instant,
-        wakeUp: WakeUp?, isCancelled: () -> Bool
-    ) throws(GPSLocationError) -> Question.Answer {
-        var question = question
+    func ask(
+        configuration: GPSLocationConfiguration, timeout: Duration, from start: ContinuousClock.Instant, wakeUp: WakeUp?,
+        isCancelled: () -> Bool
+    ) throws(GPSLocationError) -> Answer {
+        var question = self
         let deadline = start.advanced(by: timeout)
         // The connection may take at most the configured time, and never past the deadline.
         let connectTimeout = min(configuration.connectTimeout.boundedForWaiting, timeout)
@@ -57,15 +57,13 @@ enum GPSDRequest {
     }
 
     /// `ask` on a dedicated thread, for async callers: cancelling the task ends it at once.
-    static func ask<Question: GPSDQuestion>(
-        _ question: Question, configuration: GPSLocationConfiguration, timeout: Duration
-    ) async throws(GPSLocationError) -> Question.Answer {
+    func ask(configuration: GPSLocationConfiguration, timeout: Duration) async throws(GPSLocationError) -> Answer {
         let start = ContinuousClock.now
         let unavailable = GPSLocationError.gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread")
-        return try await DedicatedThread.run(unavailable: Result<Question.Answer, GPSLocationError>.failure(unavailable)) {
-            wakeUp, isCancelled in
+        return try await DedicatedThread.run(unavailable: Result<Answer, GPSLocationError>.failure(unavailable)) {
+            [self] wakeUp, isCancelled in
             Result { () throws(GPSLocationError) in
-                try ask(question, configuration: configuration, timeout: timeout, from: start, wakeUp: wakeUp, isCancelled: isCancelled)
+                try ask(configuration: configuration, timeout: timeout, from: start, wakeUp: wakeUp, isCancelled: isCancelled)
             }
         }.get()
     }

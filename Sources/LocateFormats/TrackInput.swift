@@ -4,9 +4,12 @@ package import LocateSupport
 /// open (waiting in `poll`, so a stop cuts the wait short), or from memory. Nothing holds the
 /// whole track: what a reader keeps is bounded by a chunk and the longest line or tag it takes.
 ///
-/// At most `ReplayTrack.maximumFileSize` bytes are read; a longer input is a problem of its own.
-/// A file or bytes in memory can be read again from an offset (`rewind(to:)`); a pipe cannot.
+/// At most ``maximumSize`` bytes are read; a longer input is a problem of its own. A file or
+/// bytes in memory can be read again from an offset (`rewind(to:)`); a pipe cannot.
 package final class TrackInput {
+    /// The largest input read, 256 MiB (some three million fixes of JSON Lines).
+    package static let maximumSize = 256 << 20
+
     /// Where the bytes come from.
     private enum Origin {
         /// A file or a pipe.
@@ -21,14 +24,14 @@ package final class TrackInput {
     private var lookahead: [UInt8] = []
     /// Whether the first significant line is a topic, a space and a JSON payload (known after
     /// `firstSignificantByte()`).
-    private(set) var startsWithMessage = false
+    package private(set) var startsWithMessage = false
 
     /// Asked before each chunk: `true` ends the input there, as if it ended (the playback
     /// stopped, or its deadline passed), so even a file is not read on for nobody.
-    var shouldStop: () -> Bool = { false }
+    package var shouldStop: () -> Bool = { false }
     /// Told before each chunk is read, with `true` when the read is about to wait for a pipe's
     /// next bytes: what was read before can be handed on first.
-    var willRead: (_ mayWait: Bool) -> Void = { _ in }
+    package var willRead: (_ mayWait: Bool) -> Void = { _ in }
 
     /// An input reading `descriptor`; a pipe or a socket is waited for in `poll` with `wakeUp`
     /// and `shouldStop` checked at each turn.
@@ -43,12 +46,12 @@ package final class TrackInput {
     }
 
     /// An input over bytes in memory.
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         origin = .memory(bytes, offset: 0)
     }
 
     /// Whether the input can be read again from an offset: a file or bytes in memory.
-    var canRewind: Bool {
+    package var canRewind: Bool {
         switch origin {
         case .memory: true
         case .descriptor(let input): input.canSeek
@@ -57,7 +60,7 @@ package final class TrackInput {
 
     /// Makes the next read start `offset` bytes from the start of the input.
     /// - Throws: `TrackProblem` when it cannot be read again (a pipe), or the file cannot seek.
-    func rewind(to offset: Int) throws(TrackProblem) {
+    package func rewind(to offset: Int) throws(TrackProblem) {
         switch origin {
         case .memory(let bytes, _):
             origin = .memory(bytes, offset: min(max(0, offset), bytes.count))
@@ -75,7 +78,7 @@ package final class TrackInput {
     /// Appends the next chunk to `buffer`.
     /// - Returns: how many bytes were added; 0 at the end (or when the reader was stopped).
     /// - Throws: `TrackProblem` when the input cannot be read or is longer than the cap.
-    func read(appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
+    package func read(appendingTo buffer: inout [UInt8]) throws(TrackProblem) -> Int {
         if shouldStop() { return 0 }
         if !lookahead.isEmpty {
             defer { lookahead = [] }
@@ -101,8 +104,8 @@ package final class TrackInput {
             }
         }
         total += count
-        guard total <= ReplayTrack.maximumFileSize else {
-            throw TrackProblem(line: nil, reason: "is too large (over \(ReplayTrack.maximumFileSize >> 20) MiB)")
+        guard total <= Self.maximumSize else {
+            throw TrackProblem(line: nil, reason: "is too large (over \(Self.maximumSize >> 20) MiB)")
         }
         return count
     }
@@ -111,7 +114,7 @@ package final class TrackInput {
     /// comment lines gpsd's receiver logs begin with (within the first MiB); `nil` when the input
     /// ends, or the first MiB says nothing. Called before anything is read; what it reads is
     /// handed out again by `read`.
-    func firstSignificantByte() throws(TrackProblem) -> UInt8? {
+    package func firstSignificantByte() throws(TrackProblem) -> UInt8? {
         var bytes: [UInt8] = []
         defer { lookahead = bytes }
         var index = 0
@@ -201,5 +204,15 @@ package struct TrackLines {
             }
             if try input.read(appendingTo: &buffer) == 0 { isAtEnd = true }
         }
+    }
+}
+
+/// What is wrong with a track, and on which line (1-based), before the file's name is added.
+package struct TrackProblem: Error {
+    package let line: Int?
+    package let reason: String
+
+    package init(line: Int?, reason: String) {
+        (self.line, self.reason) = (line, reason)
     }
 }
