@@ -48,7 +48,12 @@ let package = Package(
         // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
         // NMEA 0183, gpsd's requests, which JSON messages carry a position; a track's input read a
         // chunk at a time), on the kit's floor.
-        .target(name: "LocateFormats", dependencies: ["LocateSupport"]),
+        .target(
+            name: "LocateFormats", dependencies: ["LocateSupport"],
+            // Optimized in debug builds too: serve reads its clients' requests here, and its tests
+            // flood it with a hundred clients' requests, which an unoptimized reader answers some
+            // ten times slower than the optimized engine around it.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
         // destination), on the kit's floor; SQLite.swift is its one file of C.
