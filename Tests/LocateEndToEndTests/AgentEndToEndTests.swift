@@ -51,7 +51,10 @@ struct AgentEndToEndTests {
                 let sent = changes.stdout.text.components(separatedBy: "member=PropertiesChanged")
                 return sent.count > before && sent.last?.contains("uint32 \(level)") == true
             }
-            #expect(agent.stderr.text.contains("agent: MaxAccuracyLevel \(level)"))
+            // Said on stderr too (read by the harness a moment after the bus's signal).
+            try await agent.stderr.wait(timeout: 5, for: "the level said") {
+                agent.stderr.text.contains("agent: MaxAccuracyLevel \(level)")
+            }
         }
         let now = try await bus.send(
             object + ["org.freedesktop.DBus.Properties.Get", "string:" + Self.interface, "string:MaxAccuracyLevel"])
