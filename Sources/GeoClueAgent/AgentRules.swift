@@ -33,8 +33,11 @@ struct AgentAnswer: Sendable, Hashable {
     let level: UInt32
     let denial: DenialReason?
 
-    /// Positions at `level`.
-    static func authorized(at level: UInt32) -> AgentAnswer { AgentAnswer(authorized: true, level: level, denial: nil) }
+    /// Positions at `level`; a level of none is no authorization (GeoClue, the log and the
+    /// message all say refused).
+    static func authorized(at level: UInt32) -> AgentAnswer {
+        AgentAnswer(authorized: level > AccuracyLevel.none, level: level, denial: nil)
+    }
 
     /// No position, because of `denial`.
     static func refused(_ denial: DenialReason) -> AgentAnswer { AgentAnswer(authorized: false, level: AccuracyLevel.none, denial: denial) }
@@ -51,14 +54,15 @@ enum AgentRules {
     /// `MaxAccuracyLevel` for the user's own decision (`[location]` and the policy): none when
     /// location services are off, the settings cannot be read, or location is restricted or
     /// denied (GeoClue then serves no client, and stops those it serves); the city under
-    /// reduced accuracy; exact otherwise. Not determined counts as exact: GeoClue asks nothing
-    /// about a client it does not take for a sandboxed app, and such an app is asked about
+    /// reduced accuracy; exact otherwise. Not determined is none too: GeoClue asks nothing about a
+    /// client it does not take for a sandboxed app, so nobody could be asked, and what is not
+    /// decided is not allowed (as `locate` without a terminal); a sandboxed app is asked about
     /// on its own.
     static func maxAccuracyLevel(for decision: AuthorizationDecision) -> UInt32 {
         if decision.invalidSettings != nil || !decision.locationServicesEnabled { return AccuracyLevel.none }
         switch decision.status {
-        case .restricted, .denied: return AccuracyLevel.none
-        case .notDetermined, .authorizedWhenInUse, .authorizedAlways:
+        case .restricted, .denied, .notDetermined: return AccuracyLevel.none
+        case .authorizedWhenInUse, .authorizedAlways:
             return decision.accuracy == .reducedAccuracy ? AccuracyLevel.city : AccuracyLevel.exact
         }
     }

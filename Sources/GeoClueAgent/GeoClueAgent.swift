@@ -31,7 +31,12 @@ public final class GeoClueAgent: Sendable {
         let request: AuthorizationRequest
         let app: ConsentStore
         let reply: @Sendable (AgentAnswer) -> Void
+        let asked = ContinuousClock.now
     }
+
+    /// How long GeoClue waits for an answer (D-Bus's default timeout of a call): an answer later
+    /// than that reaches no one, and its app's start was refused.
+    static let geoClueWaits = Duration.seconds(25)
 
     private let store: ConsentStore
     private let log: AccessLog
@@ -144,7 +149,9 @@ public final class GeoClueAgent: Sendable {
             app = try store.forApp(request.desktopID)
         } catch {
             // GeoClue cuts a Flatpak id at its first dash: an id that names no app is no app of the settings.
-            finish(request, .refused(.denied), refusal: "'\(request.desktopID)' cannot name an app: \(error.description)", reply: reply)
+            finish(
+                request, .refused(.denied), refusal: "'\(UntrustedText.visible(request.desktopID, limit: 80))' cannot name an app",
+                reply: reply)
             return
         }
         guard let answer = AgentRules.answer(for: Self.decision(of: app), requested: request.level) else {
@@ -182,6 +189,11 @@ public final class GeoClueAgent: Sendable {
                     diagnose("agent: the answer for \(request.desktopID) cannot be kept: \(error.description)")
                 }
             }
+            guard question.asked.duration(to: .now) < Self.geoClueWaits else {
+                // The answer is kept for its next start (above); this one GeoClue gave up on.
+                finish(request, .refused(.notDetermined), refusal: "answered after GeoClue stopped waiting", reply: question.reply)
+                continue
+            }
             finish(request, AgentRules.answer(after: reply, accuracy: decision.accuracy, requested: request.level), reply: question.reply)
         }
     }
@@ -190,7 +202,8 @@ public final class GeoClueAgent: Sendable {
     private func finish(
         _ request: AuthorizationRequest, _ answer: AgentAnswer, refusal: String? = nil, reply: @Sendable (AgentAnswer) -> Void
     ) {
-        let app = refusal == nil ? request.desktopID : nil
+        // An id that names no app is said in the refusal, not taken for [location].
+        let app = (try? store.forApp(request.desktopID)) != nil ? request.desktopID : nil
         var session = AccessSession(app: app, program: nil, user: PeerProcess.currentUser, processID: nil, via: "agent")
         session.accuracyLevel = answer.level
         session.denial = answer.denial

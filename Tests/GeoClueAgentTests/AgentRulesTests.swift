@@ -14,9 +14,9 @@ struct AgentRulesTests {
     @Test func theMaximumLevelFollowsTheGlobalDecision() {
         #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.authorizedAlways)) == 8)
         #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.authorizedWhenInUse)) == 8)
-        #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.notDetermined)) == 8)
+        #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.notDetermined)) == 0)
         #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.authorizedAlways, .reducedAccuracy)) == 4)
-        #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.notDetermined, .reducedAccuracy)) == 4)
+        #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.notDetermined, .reducedAccuracy)) == 0)
         #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.denied)) == 0)
         #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.restricted)) == 0)
         #expect(AgentRules.maxAccuracyLevel(for: Self.decision(.authorizedAlways, services: false)) == 0)

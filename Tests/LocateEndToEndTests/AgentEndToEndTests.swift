@@ -78,6 +78,30 @@ struct AgentEndToEndTests {
         #expect(try await agent.waitForExit() == 0, "\(agent.stderr.text)")
     }
 
+    /// A NameOwnerChanged sent to the agent by a peer, not by the bus (any local user may send
+    /// signals): it changes nothing of who the agent takes for GeoClue.
+    @Test func aForgedOwnerChangeIsNotTaken() async throws {
+        let bus = try await PrivateBus()
+        let settings = try SettingsHome(user: "[location]\nauthorization = always\n")
+        let (agent, name) = try await startAgent(on: bus, settings: settings)
+        try await agent.stderr.wait(for: "GeoClue's absence said") {
+            agent.stderr.text.contains("GeoClue is not on the bus; waiting for it")
+        }
+        let forged = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/dbus-send"),
+            [
+                "--bus=" + bus.address, "--type=signal", "--dest=" + name, "/org/freedesktop/DBus", "org.freedesktop.DBus.NameOwnerChanged",
+                "string:org.freedesktop.GeoClue2", "string:", "string::1.999",
+            ])
+        #expect(try await forged.waitForExit() == 0, "\(forged.stderr.text)")
+        // A call after it: once it is refused, the signal before it was handled.
+        _ = try await bus.send(["--dest=" + name, Self.object, Self.interface + ".AuthorizeApp", "string:org.example.Maps", "uint32:8"])
+        try await agent.stderr.wait(for: "the refusal said") { agent.stderr.text.contains(", not GeoClue: refused") }
+        #expect(agent.stderr.text.components(separatedBy: "GeoClue is not on the bus").count == 2, "\(agent.stderr.text)")
+        agent.signal(SIGTERM)
+        #expect(try await agent.waitForExit() == 0)
+    }
+
     @Test func withoutABusItEndsWith69() async throws {
         let settings = try SettingsHome.allowingAlways()
         let run = try await runLocate(

@@ -354,6 +354,9 @@ final class BusConnection {
         let callback: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             let watch = Unmanaged<SignalWatch>.fromOpaque(userdata).takeUnretainedValue()
+            // Only the bus itself says who owns a name: a match rule's sender does not stop a peer
+            // that sends the signal to this connection directly (any local user may send signals).
+            guard let sender = watch.library.messageSender(message), String(cString: sender) == "org.freedesktop.DBus" else { return 0 }
             var name: UnsafePointer<CChar>?
             var old: UnsafePointer<CChar>?
             var new: UnsafePointer<CChar>?

@@ -58,8 +58,9 @@ extension ManualPage {
             - **The level for everyone else.** `MaxAccuracyLevel` follows `[location]` and the policy as
               they change (the settings are watched; a change reaches GeoClue within a second, as
               `PropertiesChanged`): 0 when location services are off, `[location]` is denied or restricted,
-              or the settings cannot be read; 4 under reduced accuracy; 8 otherwise (not determined
-              included: GeoClue asks nothing about such clients, and the agent has nobody to ask). At 0,
+              the settings cannot be read, or nothing is decided yet (GeoClue asks nothing about such
+              clients, so nobody could be asked, and what is not decided is not allowed: `locate
+              permission allow` opens it); 4 under reduced accuracy; 8 otherwise. At 0,
               GeoClue refuses every new client ("Geolocation disabled") and stops those it serves, sandboxed
               or not, whatever their sections say; when the level comes back, it starts them again. A change
               between 4 and 8 applies to the clients that start after it (GeoClue 2.6 acts on 0 and not 0
