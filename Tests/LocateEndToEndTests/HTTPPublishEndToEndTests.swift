@@ -63,6 +63,9 @@ struct HTTPPublishEndToEndTests {
     /// The payloads the outbox keeps for `destination`, oldest first (Python's sqlite3 reads it).
     private func kept(_ settings: SettingsHome, destination: String) async throws -> [String]? {
         let store = settings.root.appendingPathComponent("state/locate/store.sqlite").path
+        // Not made by the reader: Python's sqlite3 would create a missing store, mode 0644, which
+        // locate then rightly refuses (a reader that ran before the publish had made its store).
+        guard FileManager.default.fileExists(atPath: store) else { return nil }
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1], timeout=5)
@@ -72,6 +75,26 @@ struct HTTPPublishEndToEndTests {
         let reader = try RunningProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, store, destination])
         guard try await reader.waitForExit(timeout: 20) == 0 else { return nil }
         return reader.stdout.lines
+    }
+
+    /// The OwnTracks replay of these tests.
+    private let replay = ["--as", "owntracks", "--replay", Package.track("commute").path]
+
+    /// A publish to an endpoint that is away (nothing listens on its port yet), SIGKILLed once
+    /// its outbox holds 5 records: the port, the URL, and what the outbox kept.
+    private func killedWhileAway(_ settings: SettingsHome) async throws -> (port: Int, url: String, kept: [String]) {
+        let port = try freePort()
+        let url = "http://locate@127.0.0.1:\(port)/owntracks"
+        let away = try startLocate(["publish", url] + replay + ["--replay-speed", "20"], settings: settings)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try await kept(settings, destination: url))?.count ?? 0 < 5, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        away.signal(SIGKILL)
+        _ = try await away.waitForExit(timeout: 10)
+        let before = try #require(try await kept(settings, destination: url))
+        try #require(before.count >= 5, "the outbox held \(before.count) records")
+        return (port, url, before)
     }
 
     @Test func ownTracksOverHTTPIsItsHTTPModeWithBasicAuthFromAPrivateFile() async throws {
@@ -146,19 +169,7 @@ struct HTTPPublishEndToEndTests {
     /// record arrives once the endpoint takes them, what waited first, in order, nothing lost.
     @Test func anEndpointAwayThenFailingLosesNothingAndKeepsTheOrder() async throws {
         let settings = try SettingsHome.allowingAlways()
-        // Nothing listens there yet: the endpoint is away.
-        let port = try freePort()
-        let url = "http://locate@127.0.0.1:\(port)/owntracks"
-        let replay = ["--as", "owntracks", "--replay", Package.track("commute").path]
-        let away = try startLocate(["publish", url] + replay + ["--replay-speed", "20"], settings: settings)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try await kept(settings, destination: url))?.count ?? 0 < 5, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        away.signal(SIGKILL)
-        _ = try await away.waitForExit(timeout: 10)
-        let before = try #require(try await kept(settings, destination: url))
-        try #require(before.count >= 5, "the outbox held \(before.count) records")
+        let (port, url, before) = try await killedWhileAway(settings)
         let receiver = try await HTTPReceiver(port: port, failures: 2)
         let back = try await runLocate(["publish", url] + replay + ["--replay-speed", "0", "--count", "3"], settings: settings)
         #expect(back.status == 0, "\(back.stderr)")
@@ -173,18 +184,7 @@ struct HTTPPublishEndToEndTests {
     /// earlier run left is older than that change, and is deleted unsent.
     @Test func aRevokeAndAReAllowBetweenRunsSendNothingFromBefore() async throws {
         let settings = try SettingsHome.allowingAlways()
-        let port = try freePort()
-        let url = "http://locate@127.0.0.1:\(port)/owntracks"
-        let replay = ["--as", "owntracks", "--replay", Package.track("commute").path]
-        let away = try startLocate(["publish", url] + replay + ["--replay-speed", "20"], settings: settings)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try await kept(settings, destination: url))?.count ?? 0 < 5, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        away.signal(SIGKILL)
-        _ = try await away.waitForExit(timeout: 10)
-        let before = try #require(try await kept(settings, destination: url))
-        try #require(before.count >= 5)
+        let (port, url, _) = try await killedWhileAway(settings)
         try settings.write("[location]\nauthorization = denied\n", to: settings.userFile)
         try settings.write("[location]\nauthorization = always\n", to: settings.userFile)
         let receiver = try await HTTPReceiver(port: port)
