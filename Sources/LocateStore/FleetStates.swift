@@ -50,18 +50,12 @@ package final class FleetStates {
     package func load() throws(StoreError) -> [Row] {
         try database.query("SELECT device, last_time, state FROM fleet_state WHERE monitor = ?", [.text(monitor)]).compactMap { row in
             guard row.count == 3, case .text(let device) = row[0] else { return nil }
-            let lastTime: Double? =
-                switch row[1] {
-                case .real(let value): value
-                case .integer(let value): Double(value)
-                default: nil
-                }
             let state: [UInt8] =
                 switch row[2] {
                 case .blob(let bytes): bytes
                 default: []
                 }
-            return Row(device: device, lastTime: lastTime, state: state)
+            return Row(device: device, lastTime: row[1].number, state: state)
         }
     }
 
@@ -73,7 +67,7 @@ package final class FleetStates {
             for row in rows {
                 try database.query(
                     "INSERT OR REPLACE INTO fleet_state (monitor, device, definition, last_time, state) VALUES (?, ?, ?, ?, ?)",
-                    [.text(monitor), .text(row.device), .text(definition), row.lastTime.map { .real($0) } ?? .null, .blob(row.state)])
+                    [.text(monitor), .text(row.device), .text(definition), .optional(row.lastTime), .blob(row.state)])
             }
         }
     }

@@ -93,17 +93,3 @@ package final class History {
         }
     }
 }
-
-extension SQLValue {
-    /// `value` as a real, or null.
-    fileprivate static func optional(_ value: Double?) -> SQLValue { value.map { .real($0) } ?? .null }
-
-    /// The number a column holds (an integer or a real), or `nil` (null, text, a blob).
-    fileprivate var number: Double? {
-        switch self {
-        case .real(let value): value
-        case .integer(let value): Double(value)
-        default: nil
-        }
-    }
-}

@@ -102,6 +102,18 @@ package enum SQLValue: Sendable, Equatable {
     case text(String)
     case blob([UInt8])
     case null
+
+    /// `value` as a real, or null.
+    package static func optional(_ value: Double?) -> SQLValue { value.map { .real($0) } ?? .null }
+
+    /// The number a column holds (an integer or a real), or `nil` (null, text, a blob).
+    package var number: Double? {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
 }
 
 /// One connection to a database file, owned by one thread at a time; its prepared statements

@@ -77,6 +77,13 @@ package enum FlatJSON {
         return reader.scalar()
     }
 
+    /// `text` as a JSON string, quoted as ``appendQuoted(_:to:)`` quotes it.
+    package static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Appends `text` as a JSON string literal (RFC 8259): quotes, backslashes and control
     /// characters escaped, and so is every scalar `UntrustedText.visible` shows as an escape
     /// (`UntrustedText.isHidden`: DEL, C1 controls, format characters such as bidirectional

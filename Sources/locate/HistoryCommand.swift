@@ -135,7 +135,7 @@ struct HistoryCommand {
     static func days(of locations: [Location], places: PlaceFinder?) -> [Day] {
         var days: [Day] = []
         var previous: Location?
-        var visits = (try? VisitDetector()) ?? nil
+        var visits = try? VisitDetector()
         for location in locations {
             guard let time = location.time, let date = LocalTime.date(of: time.timeIntervalSince1970) else { continue }
             if days.last?.date != date {
@@ -173,19 +173,13 @@ struct HistoryCommand {
                 object.add(RecordKey.points.rawValue, json: String(day.points))
                 object.add(RecordKey.distance.rawValue, json: distance)
                 object.add(RecordKey.movingSeconds.rawValue, json: String(moving))
-                object.add(RecordKey.places.rawValue, json: "[" + day.places.map(Self.quoted).joined(separator: ",") + "]")
+                object.add(RecordKey.places.rawValue, json: "[" + day.places.map(FlatJSON.quoted).joined(separator: ",") + "]")
                 try StandardStreams.writeRecord(object.text)
             } else {
                 let named = day.places.isEmpty ? "" : " " + day.places.joined(separator: "; ")
                 try StandardStreams.writeRecord("\(day.date) \(day.points) \(distance) \(moving)\(named)")
             }
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        FlatJSON.appendQuoted(text, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

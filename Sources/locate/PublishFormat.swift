@@ -262,7 +262,7 @@ struct PublishFormat: Sendable {
     var discovery: MQTTMessage? {
         guard kind == .homeassistant else { return nil }
         var device = JSONObjectWriter()
-        device.add("identifiers", json: "[" + Self.quoted("locate_" + objectID) + "]")
+        device.add("identifiers", json: "[" + FlatJSON.quoted("locate_" + objectID) + "]")
         device.add("name", string: topic)
         device.add("manufacturer", string: "locate")
         device.add("model", string: "gpsd")
@@ -304,12 +304,6 @@ struct PublishFormat: Sendable {
         if let time { object.add("time", FieldValue.time(time)) }
         if let reason { object.add("reason", string: reason) }
         return object.text
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        FlatJSON.appendQuoted(text, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One record of `format`, without its line end.
