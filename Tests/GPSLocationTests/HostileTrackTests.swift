@@ -13,6 +13,7 @@ struct HostileTrackTests {
         <?xml version="1.0"?><gpx version="1.1"><trk><trkseg>
         <trkpt lat="64.14" lon="-21.91"><ele>30</ele><time>2026-01-01T08:00:00Z</time><hdop>0.9</hdop></trkpt>
         <trkpt lat="64.1401" lon="-21.9101"><time>2026-01-01T08:00:01Z</time></trkpt>
+        <trkpt lat="64.1402" lon="-21.9102"><ele>31</ele><magvar>346.8</magvar><geoidheight>45.0</geoidheight><desc>a &amp; b</desc><fix>dgps</fix><sat>8</sat><vdop>1.25</vdop><pdop>1.50</pdop></trkpt>
         </trkseg></trk></gpx>
         """,
         """
@@ -38,11 +39,17 @@ struct HostileTrackTests {
                 for location in locations {
                     #expect((-90...90).contains(location.latitude) && (-180...180).contains(location.longitude), "\(location)")
                     #expect(location.source == .replay)
-                    for value in [location.horizontalAccuracy, location.speed, location.hdop, location.altitudeMSL] {
+                    let details = location.details
+                    for value in [
+                        location.horizontalAccuracy, location.speed, location.hdop, location.altitudeMSL, details.vdop, details.pdop,
+                        details.magneticVariation, details.geoidSeparation,
+                    ] {
                         #expect(value.map { $0.isFinite } ?? true, "\(location)")
                     }
                     #expect(location.horizontalAccuracy.map { $0 >= 0 } ?? true && location.course.map { (0...360).contains($0) } ?? true)
                     #expect(location.time.map { $0.timeIntervalSince1970.isFinite } ?? true)
+                    #expect(details.magneticVariation.map { (-180...180).contains($0) } ?? true, "\(location)")
+                    #expect(location.satellitesUsed.map { (0...255).contains($0) } ?? true, "\(location)")
                     #expect(!UntrustedText.hasHidden(location.device ?? ""))
                 }
             } catch {

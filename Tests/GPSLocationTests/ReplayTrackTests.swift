@@ -43,6 +43,27 @@ struct ReplayTrackTests {
         #expect(locations.allSatisfy { $0.source == .replay })
     }
 
+    /// A point as `locate --gpx` writes one replays as the location it was written from: the
+    /// mode or the fix's type, the satellites, the dilutions, the variation (west, from GPX's 0
+    /// to 360) and the geoid's separation.
+    @Test func gpxPointsCarryEveryValueLocateWrites() throws {
+        let gpx = """
+            <gpx version="1.1" creator="locate"><trk><name>locate</name><trkseg>
+            <trkpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><magvar>346.8</magvar><geoidheight>45.0</geoidheight><fix>dgps</fix><sat>8</sat><hdop>0.90</hdop><vdop>1.25</vdop><pdop>1.50</pdop></trkpt>
+            <trkpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><fix>2d</fix></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let locations = try track(gpx).allLocations()
+        #expect(locations.count == 2)
+        let first = try #require(locations.first)
+        #expect(first.mode == .threeDimensional && first.satellitesUsed == 8 && first.hdop == 0.9)
+        #expect(first.altitudeMSL == 12.5 && first.altitudeHAE == 57.5)
+        #expect(
+            first.details
+                == Location.Details(fix: .dgps, vdop: 1.25, pdop: 1.5, magneticVariation: -13.2, geoidSeparation: 45))
+        #expect(locations[1].mode == .twoDimensional, "the fix's mode, not the elevation's")
+    }
+
     @Test func gpxWithoutTrackUsesRoutesThenWaypoints() throws {
         let route = #"<gpx><wpt lat="1" lon="1"/><rte><rtept lat="2" lon="2"/><rtept lat="3" lon="3"/></rte></gpx>"#
         #expect(try track(route).allLocations().map(\.latitude) == [2, 3])

@@ -118,7 +118,7 @@ extension ManualPage {
 
             `--replay FILE` reads a track instead of gpsd, with `--once`, `--follow`, `monitor` and `visits`, so
             a script can be tried without a receiver: GPX 1.1 (the points of its tracks, else of its routes,
-            else its waypoints), NMEA 0183 logs such as gpsd's receiver logs (RMC and GGA; `#` comment lines,
+            else its waypoints, with every value `--gpx` writes), NMEA 0183 logs such as gpsd's receiver logs (RMC and GGA; `#` comment lines,
             and sentences with a bad checksum, are skipped as gpsd skips them) and locate's own JSON Lines
             (`locate --follow --json > run.jsonl`, then `locate --replay run.jsonl`, or `grep … run.jsonl |
             locate --replay - …` from a pipe). Fixes come in the file's order at `--replay-speed` times their
