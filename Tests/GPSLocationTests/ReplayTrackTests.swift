@@ -88,6 +88,19 @@ struct ReplayTrackTests {
         #expect(locations[0].altitudeMSL == 30 && locations[0].altitudeHAE == 75 && locations[0].satellitesUsed == 8)
         #expect(abs((locations[0].speed ?? 0) - 6.41 * 1852 / 3600) < 1e-9)
         #expect(locations[0].horizontalAccuracy == 0.9)
+        #expect(locations[0].details.pdop == 1.6 && locations[0].details.vdop == 1.3, "GSA's dilutions")
+        #expect(locations[1].details.pdop == nil, "no GSA in the second epoch")
+    }
+
+    /// GSA's mode is the fix's: a 2D fix stays 2D though GGA gives an altitude.
+    @Test func nmeaTakesTheModeOfGSA() throws {
+        let nmea = """
+            $GPRMC,080000.00,A,6408.40000,N,02154.60686,W,6.41,0.0,010126,,,A*71
+            $GPGGA,080000.00,6408.40000,N,02154.60686,W,1,08,0.9,30.0,M,45.0,M,,*47
+            $GPGSA,A,2,,,,,,,,,,,,,1.60,0.90,1.30*0F
+            """
+        let location = try #require(try track(nmea).allLocations().first)
+        #expect(location.mode == .twoDimensional && location.altitudeMSL == 30)
     }
 
     /// gpsd's receiver logs start with `#` comments; some receivers' RMC and GGA of one epoch
