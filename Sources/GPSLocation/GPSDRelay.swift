@@ -1,3 +1,4 @@
+import LocateFormats
 import LocateSupport
 import Synchronization
 
@@ -57,33 +58,22 @@ package struct GPSDMessage: Sendable, Hashable {
 
     /// A JSON report gpsd sent, which libgps decoded as `report`; `nil` for one without a class.
     init?(json bytes: [UInt8], report: GPSDReport) {
-        // gpsd writes `{"class":"NAME"` first, and `,"device":"PATH"` next when it names one.
-        let classPrefix = Array(#"{"class":""#.utf8)
-        guard bytes.starts(with: classPrefix), let close = bytes[classPrefix.count...].firstIndex(of: UInt8(ascii: "\"")) else {
-            return nil
-        }
-        let name = bytes[classPrefix.count..<close]
-        let devicePrefix = Array(#","device":""#.utf8)
-        var device: String?
-        let rest = bytes[(close + 1)...]
-        if rest.starts(with: devicePrefix), let end = rest.dropFirst(devicePrefix.count).firstIndex(of: UInt8(ascii: "\"")) {
-            device = UntrustedText.visible(String(decoding: bytes[(close + 1 + devicePrefix.count)..<end], as: UTF8.self), limit: 256)
-        }
+        guard let head = GPSDReports.head(bytes) else { return nil }
         let kind: Kind
-        switch String(decoding: name, as: UTF8.self) {
-        case "VERSION": kind = .version
-        case "DEVICES": kind = .devices
-        case "DEVICE": kind = .device
-        case "WATCH": kind = .watch
-        case "ERROR": kind = .error
-        case "TPV":
+        switch head.name {
+        case .version?: kind = .version
+        case .devices?: kind = .devices
+        case .device?: kind = .device
+        case .watch?: kind = .watch
+        case .error?: kind = .error
+        case .tpv?:
             if case .fix(let location) = report { kind = .fix(location) } else { kind = .noFix }
-        case "SKY": kind = .sky
-        case "GST": kind = .gst
-        case "TOFF", "PPS": kind = .timing
-        default: kind = .other
+        case .sky?: kind = .sky
+        case .gst?: kind = .gst
+        case .toff?, .pps?: kind = .timing
+        case .poll?, .att?, nil: kind = .other
         }
-        self.init(kind: kind, device: device, bytes: bytes)
+        self.init(kind: kind, device: head.device, bytes: bytes)
     }
 }
 
