@@ -114,20 +114,19 @@ package final class GPSDRelay: Sendable {
 
     private let queue = Mutex(Queue())
     private let consumerWakeUp: WakeUp
-    private let producerWakeUp: WakeUp
-    private let stopped = Flag()
+    private let loop: LoopThread
 
     /// Starts relaying from gpsd at `configuration`'s endpoint.
     /// - Throws: ``GPSLocationError/gpsdUnreachable(endpoint:reason:)`` when the relay's thread or
     ///   its wake-ups cannot be had (no descriptors or threads left).
     package init(configuration: GPSLocationConfiguration, authorizationSource source: any AuthorizationSource) throws(GPSLocationError) {
-        guard let consumerWakeUp = WakeUp(), let producerWakeUp = WakeUp() else {
+        guard let consumerWakeUp = WakeUp(), let loop = LoopThread() else {
             throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors")
         }
         self.consumerWakeUp = consumerWakeUp
-        self.producerWakeUp = producerWakeUp
-        let started = DedicatedThread.start { [self] in
-            RelaySession(configuration: configuration, source: source, wakeUp: producerWakeUp).run(self)
+        self.loop = loop
+        let started = loop.start { [self] wait in
+            RelaySession(configuration: configuration, source: source, wakeUp: loop.wakeUp).run(self, waiting: &wait)
         }
         guard started else { throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread") }
     }
@@ -151,11 +150,10 @@ package final class GPSDRelay: Sendable {
 
     /// Stops relaying and closes the connection to gpsd; safe to call more than once.
     package func stop() {
-        stopped.set()
-        producerWakeUp.signal()
+        loop.stop()
     }
 
-    var isStopped: Bool { stopped.isSet }
+    var isStopped: Bool { loop.isStopped }
 
     /// Hands `events` to the host (the relay's thread).
     func push(_ events: [Event]) {
@@ -178,12 +176,13 @@ private struct RelaySession {
     let source: any AuthorizationSource
     let wakeUp: WakeUp
 
-    func run(_ relay: GPSDRelay) {
+    /// Relays until `relay` is stopped, waiting on the relay's wake-up (which the source's
+    /// decisions signal too).
+    func run(_ relay: GPSDRelay, waiting wait: inout EventWait) {
         let follower = DecisionFollower(source, wakeUp: wakeUp)
         var link = GPSDLink(configuration: configuration, watch: .relay, reconnects: .always, now: .now)
         defer { link.close() }
         var decision = (try? source.currentDecision()) ?? AuthorizationDecision(status: .denied)
-        var wait = EventWait(wakeUp: wakeUp)
         var events: [GPSDLink.Event] = []
         var out: [GPSDRelay.Event] = []
         while !relay.isStopped {
