@@ -46,8 +46,8 @@ let package = Package(
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
         // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
-        // NMEA 0183, gpsd's requests, which JSON messages carry a position; a track's input read a
-        // chunk at a time), on the kit's floor.
+        // NMEA 0183, gpsd's requests and reports, which JSON messages carry a position; a track's
+        // input read a chunk at a time), on the kit's floor.
         .target(
             name: "LocateFormats", dependencies: ["LocateSupport"],
             // Optimized in debug builds too: serve reads its clients' requests here, and its tests

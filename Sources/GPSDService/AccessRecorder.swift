@@ -16,7 +16,6 @@ final class AccessRecorder: Sendable {
     private struct Pending {
         var receivers: [AccessSession]?
         var ended: [AccessSession] = []
-        var stopped = false
         /// When an attempt of each app, program and reason was last kept.
         var attempts: [Attempt: ContinuousClock.Instant] = [:]
     }
@@ -36,19 +35,16 @@ final class AccessRecorder: Sendable {
     private let log: AccessLog
     private let diagnose: @Sendable (String) -> Void
     private let pending = Mutex(Pending())
-    private let wakeUp: WakeUp
-    private let finished = Flag()
-    private let finishedWakeUp: WakeUp
+    private let loop: LoopThread
 
     /// Starts the recorder's thread; `nil` when no thread can be had.
     /// - Parameter diagnose: told what becomes of the log (it cannot be written, or can again).
     init?(log: AccessLog, diagnose: @escaping @Sendable (String) -> Void) {
-        guard let wakeUp = WakeUp(), let finishedWakeUp = WakeUp() else { return nil }
-        self.finishedWakeUp = finishedWakeUp
+        guard let loop = LoopThread() else { return nil }
+        self.loop = loop
         self.log = log
         self.diagnose = diagnose
-        self.wakeUp = wakeUp
-        guard DedicatedThread.start({ [self] in run() }) else { return nil }
+        guard loop.start({ [self] wait in run(waiting: &wait) }) else { return nil }
     }
 
     /// The sessions of the clients served now.
@@ -69,27 +65,25 @@ final class AccessRecorder: Sendable {
             pending.ended.append(session)
             return true
         }
-        if kept { wakeUp.signal() }
+        if kept { loop.wakeUp.signal() }
     }
 
     /// Writes what waits, removes the receivers' entry, and ends the thread; returns when done
     /// (at most a few seconds), on the caller's thread, which it blocks: the service loop's.
     func stop() {
-        pending.withLock { $0.stopped = true }
-        wakeUp.signal()
-        var wait = EventWait(wakeUp: finishedWakeUp)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-        while !finished.isSet, ContinuousClock.now < deadline { wait.wait(for: nil, until: deadline) }
+        loop.stop()
+        loop.waitForEnd(until: .now.advanced(by: .seconds(5)))
     }
 
-    private func run() {
-        var wait = EventWait(wakeUp: wakeUp)
+    private func run(waiting wait: inout EventWait) {
         var wanted: [AccessSession]?
         var written: [AccessSession]?
         var unwritten: [AccessSession] = []
         var lost = 0
         var failing = false
         while true {
+            // Read before what waits is taken: a session that ended before the stop is in it.
+            let isStopped = loop.isStopped
             let now = pending.withLock { pending in
                 defer {
                     pending.receivers = nil
@@ -108,7 +102,7 @@ final class AccessRecorder: Sendable {
                     try log.record(session)
                     unwritten.removeFirst()
                 }
-                if now.stopped {
+                if isStopped {
                     try log.setReceivers([])
                 } else if let wanted, wanted != written {
                     try log.setReceivers(wanted)
@@ -126,13 +120,11 @@ final class AccessRecorder: Sendable {
                 }
                 failing = true
             }
-            if now.stopped {
+            if isStopped {
                 if !unwritten.isEmpty || lost > 0 { diagnose("serve: \(unwritten.count + lost) sessions were not logged") }
                 break
             }
             wait.wait(for: nil, until: .now.advanced(by: .seconds(1)))
         }
-        finished.set()
-        finishedWakeUp.signal()
     }
 }

@@ -113,7 +113,7 @@ public final class GPSDService: Sendable {
         guard let diagnostics = SocketDiagnostics() else {
             throw Failure(kind: .unavailable, description: "the kernel's socket diagnostics (NETLINK_SOCK_DIAG) cannot be had")
         }
-        guard let wakeUp = WakeUp() else { throw Failure(kind: .unavailable, description: "out of file descriptors") }
+        guard let loop = LoopThread() else { throw Failure(kind: .unavailable, description: "out of file descriptors") }
         var sockets: [ServiceLoop.Listening] = []
         func closeAll() {
             for socket in sockets {
@@ -145,7 +145,7 @@ public final class GPSDService: Sendable {
         self.configuration = configuration
         self.store = store
         self.diagnostics = diagnostics
-        inbox = ServiceInbox(wakeUp: wakeUp)
+        inbox = ServiceInbox(loop: loop)
         self.explainDenial = explainDenial
         self.diagnose = diagnose
     }
@@ -186,27 +186,20 @@ public final class GPSDService: Sendable {
         let (store, diagnostics, diagnose) = (store, diagnostics, diagnose)
         let sockets = sockets
         let inbox = inbox
-        let started = await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
-                let started = DedicatedThread.start {
-                    ServiceLoop(
-                        listeners: sockets, relay: relay, inbox: inbox, identifier: identifier, recorder: recorder, store: store,
-                        diagnostics: diagnostics, explain: explain, diagnose: diagnose
-                    ).run()
-                    relay.stop()
-                    recorder.stop()
-                    for socket in sockets {
-                        // The file goes while the socket still listens: until then another serve
-                        // finds it live and leaves it, so the file removed is this one's.
-                        ServerSocket.removeSocket(of: socket.listener)
-                        TCPSocket.close(socket.listener.descriptor)
-                    }
-                    done.resume(returning: true)
-                }
-                if !started { done.resume(returning: false) }
+        let started = await inbox.loop.run(unavailable: false) { wait in
+            ServiceLoop(
+                listeners: sockets, relay: relay, inbox: inbox, identifier: identifier, recorder: recorder, store: store,
+                diagnostics: diagnostics, explain: explain, diagnose: diagnose
+            ).run(waiting: &wait)
+            relay.stop()
+            recorder.stop()
+            for socket in sockets {
+                // The file goes while the socket still listens: until then another serve
+                // finds it live and leaves it, so the file removed is this one's.
+                ServerSocket.removeSocket(of: socket.listener)
+                TCPSocket.close(socket.listener.descriptor)
             }
-        } onCancel: {
-            inbox.stop()
+            return true
         }
         guard started else {
             relay.stop()

@@ -12,6 +12,7 @@ enum NMEASentences {
         guard let mode = cell.mode else { return [] }
         var fix = NMEA.Fix(latitude: cell.latitude, longitude: cell.longitude)
         fix.time = cell.time
-        return NMEA.sentences(fix, threeDimensional: mode == .threeDimensional)
+        fix.mode = mode == .threeDimensional ? .threeDimensional : .twoDimensional
+        return NMEA.sentences(fix)
     }
 }

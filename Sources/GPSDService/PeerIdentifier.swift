@@ -14,20 +14,22 @@ struct IdentifiedConnection: Sendable {
 }
 
 /// What the service loop shares with its other threads: the connections the identifier named,
-/// a stop, and the wake-up that tells the loop of either.
+/// and the loop's thread, whose wake-up tells it of them and whose stop ends it.
 final class ServiceInbox: Sendable {
-    let wakeUp: WakeUp
-    let stopped = Flag()
+    let loop: LoopThread
     private let identified = Mutex<[IdentifiedConnection]>([])
 
-    init(wakeUp: WakeUp) {
-        self.wakeUp = wakeUp
+    init(loop: LoopThread) {
+        self.loop = loop
     }
+
+    /// Whether the loop is to end.
+    var isStopped: Bool { loop.isStopped }
 
     /// A connection, named.
     func post(_ connection: IdentifiedConnection) {
         identified.withLock { $0.append(connection) }
-        wakeUp.signal()
+        loop.wakeUp.signal()
     }
 
     /// The connections named since the last take.
@@ -40,8 +42,7 @@ final class ServiceInbox: Sendable {
 
     /// Ends the loop: every client is closed.
     func stop() {
-        stopped.set()
-        wakeUp.signal()
+        loop.stop()
     }
 }
 
@@ -52,28 +53,28 @@ final class ServiceInbox: Sendable {
 /// one walk of the processes, so that 200 clients connecting at once cost a few walks.
 final class PeerIdentifier: Sendable {
     private let waiting = Mutex<[(descriptor: Int32, isUnix: Bool, speaks: ServedProtocol)]>([])
-    private let wakeUp: WakeUp
+    private let loop: LoopThread
     private let inbox: ServiceInbox
     private let store: ConsentStore
 
-    /// Starts the identifier's thread; `nil` when no thread can be had.
+    /// Starts the identifier's thread, which ends with the service loop (the inbox's stop);
+    /// `nil` when no thread can be had.
     init?(inbox: ServiceInbox, store: ConsentStore) {
-        guard let wakeUp = WakeUp() else { return nil }
-        self.wakeUp = wakeUp
+        guard let loop = LoopThread() else { return nil }
+        self.loop = loop
         self.inbox = inbox
         self.store = store
-        guard DedicatedThread.start({ [self] in run() }) else { return nil }
+        guard loop.start({ [self] wait in run(waiting: &wait) }) else { return nil }
     }
 
     /// Names `descriptor` and posts it to the inbox.
     func identify(_ descriptor: Int32, isUnix: Bool, speaking speaks: ServedProtocol) {
         waiting.withLock { $0.append((descriptor, isUnix, speaks)) }
-        wakeUp.signal()
+        loop.wakeUp.signal()
     }
 
-    private func run() {
-        var wait = EventWait(wakeUp: wakeUp)
-        while !inbox.stopped.isSet {
+    private func run(waiting wait: inout EventWait) {
+        while !inbox.isStopped {
             let batch = waiting.withLock { waiting in
                 defer { waiting = [] }
                 return waiting

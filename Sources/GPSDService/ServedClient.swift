@@ -250,7 +250,7 @@ final class ServedClient {
                 if let record = current(latest.tpv), case .fix(let location) = record.message.kind,
                     let release = gate.release(location, takenUnder: admission), pace.admits(release, app: identity.app)
                 {
-                    tpv.append(GPSDReports.cell(release.location, device: device.path))
+                    tpv.append(Self.cellReport(release.location, device: device.path))
                     delivers = .reducedAccuracy
                 }
             }
@@ -299,10 +299,18 @@ final class ServedClient {
                 let release = gate.release(location, takenUnder: admission), pace.admits(release, app: identity.app)
             else { return }
             var bytes: [UInt8] = []
-            if policy.json { bytes += GPSDReports.line(GPSDReports.cell(release.location, device: message.device)) }
+            if policy.json { bytes += GPSDReports.line(Self.cellReport(release.location, device: message.device)) }
             if policy.nmea { bytes += NMEASentences.sentences(ofCell: release.location) }
             append(bytes, admission: admission, isStreamed: true, delivers: .reducedAccuracy)
         }
+    }
+
+    /// The TPV of a grid cell (a location released under reduced accuracy): its centre, time
+    /// and mode only.
+    private static func cellReport(_ cell: Location, device: String?) -> [UInt8] {
+        GPSDReports.cell(
+            latitude: cell.latitude, longitude: cell.longitude, time: cell.time, threeDimensional: cell.mode == .threeDimensional,
+            device: device)
     }
 
     // MARK: - Authorization

@@ -81,9 +81,8 @@ final class ServiceLoop {
         watcher = FileWatcher((store.paths.userFile.map { [$0] } ?? []) + store.paths.policyCandidates)
     }
 
-    /// Runs until the inbox is stopped, then closes every client.
-    func run() {
-        var waiting = EventWait(wakeUp: inbox.wakeUp)
+    /// Runs until the inbox is stopped, waiting on its loop's wake-up, then closes every client.
+    func run(waiting: inout EventWait) {
         var nextTick = ContinuousClock.now.advanced(by: EventWait.tick)
         // Connections are taken while descriptors are left for them and a reserve besides
         // (gpsd, the socket diagnostics, the identifier's and the log's files). Else, or when
@@ -101,7 +100,7 @@ final class ServiceLoop {
             acceptsAgain = .now.advanced(by: EventWait.tick)
         }
         var requests: [PollRequest] = []
-        while !inbox.stopped.isSet {
+        while !inbox.isStopped {
             if let resume = acceptsAgain, resume <= .now { acceptsAgain = nil }
             if acceptsAgain == nil, clients.count + identifying >= capacity { outOfDescriptors() }
             // (A negative descriptor is one poll passes over.)

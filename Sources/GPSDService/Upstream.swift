@@ -1,4 +1,5 @@
 import GPSLocation
+import LocateFormats
 import LocateSupport
 
 /// One line from gpsd as the service passes it on: the message, its place in the order of
@@ -57,12 +58,12 @@ struct Upstream {
         case .version:
             version = record.line
         case .devices:
-            let objects = FlatJSON.objectSpans(inArray: "devices", of: message.bytes[...]) ?? []
+            let objects = FlatJSON.objectSpans(inArray: GPSDReports.Key.devices.rawValue, of: message.bytes[...]) ?? []
             devices = objects.compactMap { object in Self.path(of: object).map { ($0, Array(object)) } }
             latest = latest.filter { entry in devices.contains { $0.path == entry.key } }
         case .device:
             guard let path = Self.path(of: message.bytes[...]) else { return }
-            let removed = FlatJSON.parse(message.bytes)?["activated"] == .number(0)
+            let removed = FlatJSON.parse(message.bytes)?[GPSDReports.Key.activated.rawValue] == .number(0)
             if let index = devices.firstIndex(where: { $0.path == path }) {
                 if removed {
                     devices.remove(at: index)
@@ -106,7 +107,7 @@ struct Upstream {
 
     /// The path a DEVICE object names, if it names one.
     private static func path(of object: ArraySlice<UInt8>) -> String? {
-        guard case .string(let path)? = FlatJSON.parse(Array(object))?["path"] else { return nil }
+        guard case .string(let path)? = FlatJSON.parse(Array(object))?[GPSDReports.Key.path.rawValue] else { return nil }
         return UntrustedText.visible(path, limit: 256)
     }
 }

@@ -1,3 +1,4 @@
+import LocateFormats
 import LocateSupport
 import Synchronization
 
@@ -57,33 +58,22 @@ package struct GPSDMessage: Sendable, Hashable {
 
     /// A JSON report gpsd sent, which libgps decoded as `report`; `nil` for one without a class.
     init?(json bytes: [UInt8], report: GPSDReport) {
-        // gpsd writes `{"class":"NAME"` first, and `,"device":"PATH"` next when it names one.
-        let classPrefix = Array(#"{"class":""#.utf8)
-        guard bytes.starts(with: classPrefix), let close = bytes[classPrefix.count...].firstIndex(of: UInt8(ascii: "\"")) else {
-            return nil
-        }
-        let name = bytes[classPrefix.count..<close]
-        let devicePrefix = Array(#","device":""#.utf8)
-        var device: String?
-        let rest = bytes[(close + 1)...]
-        if rest.starts(with: devicePrefix), let end = rest.dropFirst(devicePrefix.count).firstIndex(of: UInt8(ascii: "\"")) {
-            device = UntrustedText.visible(String(decoding: bytes[(close + 1 + devicePrefix.count)..<end], as: UTF8.self), limit: 256)
-        }
+        guard let head = GPSDReports.head(bytes) else { return nil }
         let kind: Kind
-        switch String(decoding: name, as: UTF8.self) {
-        case "VERSION": kind = .version
-        case "DEVICES": kind = .devices
-        case "DEVICE": kind = .device
-        case "WATCH": kind = .watch
-        case "ERROR": kind = .error
-        case "TPV":
+        switch head.name {
+        case .version?: kind = .version
+        case .devices?: kind = .devices
+        case .device?: kind = .device
+        case .watch?: kind = .watch
+        case .error?: kind = .error
+        case .tpv?:
             if case .fix(let location) = report { kind = .fix(location) } else { kind = .noFix }
-        case "SKY": kind = .sky
-        case "GST": kind = .gst
-        case "TOFF", "PPS": kind = .timing
-        default: kind = .other
+        case .sky?: kind = .sky
+        case .gst?: kind = .gst
+        case .toff?, .pps?: kind = .timing
+        case .poll?, .att?, nil: kind = .other
         }
-        self.init(kind: kind, device: device, bytes: bytes)
+        self.init(kind: kind, device: head.device, bytes: bytes)
     }
 }
 
@@ -124,20 +114,19 @@ package final class GPSDRelay: Sendable {
 
     private let queue = Mutex(Queue())
     private let consumerWakeUp: WakeUp
-    private let producerWakeUp: WakeUp
-    private let stopped = Flag()
+    private let loop: LoopThread
 
     /// Starts relaying from gpsd at `configuration`'s endpoint.
     /// - Throws: ``GPSLocationError/gpsdUnreachable(endpoint:reason:)`` when the relay's thread or
     ///   its wake-ups cannot be had (no descriptors or threads left).
     package init(configuration: GPSLocationConfiguration, authorizationSource source: any AuthorizationSource) throws(GPSLocationError) {
-        guard let consumerWakeUp = WakeUp(), let producerWakeUp = WakeUp() else {
+        guard let consumerWakeUp = WakeUp(), let loop = LoopThread() else {
             throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "out of file descriptors")
         }
         self.consumerWakeUp = consumerWakeUp
-        self.producerWakeUp = producerWakeUp
-        let started = DedicatedThread.start { [self] in
-            RelaySession(configuration: configuration, source: source, wakeUp: producerWakeUp).run(self)
+        self.loop = loop
+        let started = loop.start { [self] wait in
+            RelaySession(configuration: configuration, source: source, wakeUp: loop.wakeUp).run(self, waiting: &wait)
         }
         guard started else { throw .gpsdUnreachable(endpoint: configuration.endpoint, reason: "cannot start a thread") }
     }
@@ -161,11 +150,10 @@ package final class GPSDRelay: Sendable {
 
     /// Stops relaying and closes the connection to gpsd; safe to call more than once.
     package func stop() {
-        stopped.set()
-        producerWakeUp.signal()
+        loop.stop()
     }
 
-    var isStopped: Bool { stopped.isSet }
+    var isStopped: Bool { loop.isStopped }
 
     /// Hands `events` to the host (the relay's thread).
     func push(_ events: [Event]) {
@@ -188,12 +176,13 @@ private struct RelaySession {
     let source: any AuthorizationSource
     let wakeUp: WakeUp
 
-    func run(_ relay: GPSDRelay) {
+    /// Relays until `relay` is stopped, waiting on the relay's wake-up (which the source's
+    /// decisions signal too).
+    func run(_ relay: GPSDRelay, waiting wait: inout EventWait) {
         let follower = DecisionFollower(source, wakeUp: wakeUp)
         var link = GPSDLink(configuration: configuration, watch: .relay, reconnects: .always, now: .now)
         defer { link.close() }
         var decision = (try? source.currentDecision()) ?? AuthorizationDecision(status: .denied)
-        var wait = EventWait(wakeUp: wakeUp)
         var events: [GPSDLink.Event] = []
         var out: [GPSDRelay.Event] = []
         while !relay.isStopped {

@@ -189,21 +189,16 @@ public final class ConsentStore: AuthorizationSource {
     /// `GPSLocationError.invalidSettings` only when the files cannot be watched.
     public func decisionUpdates() -> AsyncUpdates<AuthorizationDecision> {
         let (updates, continuation) = AsyncUpdates<AuthorizationDecision>.makeStream(bufferingNewest: 8)
-        guard let wakeUp = WakeUp() else {
+        guard let loop = LoopThread() else {
             continuation.finish(throwing: unwatchable("out of file descriptors"))
             return updates
         }
-        let stopped = Flag()
-        continuation.onTermination {
-            stopped.set()
-            wakeUp.signal()
-        }
-        let started = DedicatedThread.start { [self] in
+        continuation.onTermination { loop.stop() }
+        let started = loop.start { [self] wait in
             // The watcher comes first, so that a change made while the files are read is seen.
             let watcher = FileWatcher((paths.userFile.map { [$0] } ?? []) + paths.policyCandidates)
-            var wait = EventWait(wakeUp: wakeUp)
             var last: AuthorizationDecision?
-            while !stopped.isSet {
+            while !loop.isStopped {
                 let decision: AuthorizationDecision
                 do throws(GPSLocationError) {
                     decision = try currentDecision()

@@ -95,15 +95,12 @@ package enum GPSDRequest: Equatable, Sendable {
     /// `?DEVICE={...}`: a path alone asks for that receiver; anything else would configure it.
     private static func device(_ object: [String: FlatJSON.Value]?) -> GPSDRequest {
         guard let object else { return .unrecognized(message: "Invalid DEVICE: not a flat JSON object") }
-        let asked = object.filter { $0.key != classKey }
+        // Every object of gpsd's may have a class; a path is `?DEVICE`'s receiver.
+        let asked = object.filter { $0.key != GPSDReports.Key.class.rawValue }
         if asked.isEmpty { return .device(path: nil) }
-        guard asked.count == 1, case .string(let path)? = asked[pathKey] else { return .configure }
+        guard asked.count == 1, case .string(let path)? = asked[GPSDReports.Key.path.rawValue] else { return .configure }
         return .device(path: path)
     }
-
-    /// The member every object of gpsd's may have, and `?DEVICE`'s receiver.
-    private static let classKey = "class"
-    private static let pathKey = "path"
 
     /// The index just past the `}` that closes the object `bytes` starts with, strings skipped.
     private static func objectEnd(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>.Index? {

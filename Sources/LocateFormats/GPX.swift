@@ -4,11 +4,12 @@ import LocateSupport
 /// GPX 1.1, read and written here only, its element names spelled once (``Element``): a
 /// point's values as ``Point``, what ``Reader`` reads of a document and what ``Writer`` writes.
 ///
-/// The reader takes a point's position, `time`, `ele` and `hdop`, and the `speed` and `course`
-/// GPX 1.0 allowed; the writer writes the position, `ele`, `time`, `magvar`, `geoidheight`,
-/// `desc`, `src`, `fix`, `sat`, `hdop`, `vdop` and `pdop`, in the order GPX 1.1's `wptType`
-/// requires. What one writes, the other reads back as it was for the values both take (the
-/// position to 7 decimals, `ele` to 0.1 m, `time` to the millisecond, `hdop` to 0.01).
+/// The writer writes a point's position, `ele`, `time`, `magvar`, `geoidheight`, `desc`, `src`,
+/// `fix`, `sat`, `hdop`, `vdop` and `pdop`, in the order GPX 1.1's `wptType` requires; the
+/// reader takes each of them, and the `speed` and `course` GPX 1.0 allowed. What one writes, the
+/// other reads back as it was (the position to 7 decimals, `ele`, `magvar` and `geoidheight` to
+/// 0.1, `time` to the millisecond, the dilutions to 0.01, `desc` and `src` up to 256 bytes as
+/// written, white space around them left out).
 package enum GPX {
     /// The elements read or written, each spelled here once.
     package enum Element: Sendable, CaseIterable {
@@ -66,19 +67,19 @@ package enum GPX {
         package var elevation: Double?
         /// `time`: the instant of the point.
         package var time: Date?
-        /// `magvar`: degrees, east positive (GPX writes a variation west as 360 less it). Written only.
+        /// `magvar`: degrees, east positive, more than -180 and up to 180 (GPX writes a variation
+        /// west as 360 less it, and the reader reads such a value back as west).
         package var magneticVariation: Double?
-        /// `geoidheight`: metres of the geoid above the WGS 84 ellipsoid. Written only.
+        /// `geoidheight`: metres of the geoid above the WGS 84 ellipsoid.
         package var geoidHeight: Double?
-        /// `desc` and `src`: a description and the source of the point, plain text. Written only.
+        /// `desc` and `src`: a description and the source of the point, plain text.
         package var description: String?
         package var source: String?
-        /// `fix`: the kind of fix. Written only.
+        /// `fix`: the kind of fix (`nil` for GPX's `none` too).
         package var fix: Fix?
-        /// `sat`: satellites used. Written only.
+        /// `sat`: satellites used.
         package var satellites: Int?
-        /// `hdop`: the horizontal dilution of precision; `vdop` and `pdop` (written only) the
-        /// vertical and the positional.
+        /// `hdop`, `vdop` and `pdop`: the horizontal, vertical and positional dilutions of precision.
         package var hdop: Double?
         package var vdop: Double?
         package var pdop: Double?
@@ -92,7 +93,7 @@ package enum GPX {
         }
     }
 
-    /// GPX's `fixType` (of its `none`, `2d`, `3d`, `dgps`, `pps`, those written).
+    /// GPX's `fixType` (of its `none`, `2d`, `3d`, `dgps`, `pps`, those that say there is a fix).
     package enum Fix: String, Sendable, CaseIterable {
         case twoDimensional = "2d"
         case threeDimensional = "3d"
@@ -132,10 +133,12 @@ package enum GPX {
 extension GPX {
     /// A GPX document's points, read as it comes, in one pass: the points of its tracks
     /// (`trkpt`), or, when it has none, of its routes (`rtept`), or else its waypoints (`wpt`),
-    /// in document order, each with its `time`, `ele`, `hdop`, and the `speed` and `course` GPX
-    /// 1.0 allowed. Elements it does not know (names, extensions) are skipped. A small scanner,
-    /// not a full XML parser: no DTDs, no entities where a number or a time is read; what it
-    /// cannot read is an error on its line, never a guess.
+    /// in document order, each with every child the writer writes (``Point``), and the `speed`
+    /// and `course` GPX 1.0 allowed. Elements it does not know (names, extensions) are skipped.
+    /// A small scanner, not a full XML parser: no DTDs, no entities where a number, a time or a
+    /// fix is read; what it cannot read there is an error on its line, never a guess. In `desc`
+    /// and `src`, XML's five entities and character references are read; any other `&` is kept
+    /// as it is, and a text longer than the scanner keeps (256 bytes) is left out.
     ///
     /// Which kind of point a document gives is decided as the points come: a track point goes
     /// out at once (the first one answers a request for one fix, however far into the file it
@@ -302,27 +305,103 @@ extension GPX {
         /// Sets what the point's child `element`, whose end tag the scanner is at, says.
         /// - Throws: `TrackProblem` without a line (the caller's tag has it).
         private func apply(_ element: Element, to point: inout Point) throws(TrackProblem) {
-            switch element {
-            case .time, .ele, .hdop, .speed, .course: break
-            default: return
+            /// The child's text, white space around it left out; `nil` when longer than kept.
+            func text() throws(TrackProblem) -> ArraySlice<UInt8>? {
+                guard !childHoldsElements else { throw TrackProblem(line: nil, reason: "<\(element.name)> holds elements, not a value") }
+                return scanner.text
             }
-            guard !childHoldsElements else { throw TrackProblem(line: nil, reason: "<\(element.name)> holds elements, not a value") }
             func value(_ range: ClosedRange<Double>) throws(TrackProblem) -> Double {
-                guard let value = scanner.text.flatMap({ Self.number($0, in: range) }) else {
+                guard let value = try text().flatMap({ Self.number($0, in: range) }) else {
                     throw TrackProblem(line: nil, reason: "<\(element.name)> is not a number in range")
                 }
                 return value
             }
             switch element {
+            case .gpx, .trk, .trkseg, .trkpt, .rtept, .wpt, .name: return
             case .time:
-                guard let time = scanner.text.flatMap(UTCTimestamp.parse(utf8:)) else {
+                guard let time = try text().flatMap(UTCTimestamp.parse(utf8:)) else {
                     throw TrackProblem(line: nil, reason: "<\(element.name)> is not an ISO 8601 time with a zone")
                 }
                 point.time = time
             case .ele: point.elevation = try value(-10_000...100_000)
+            case .magvar:
+                // GPX's 0 to 360: more than 180 is a variation west, 360 less it (subtracted in
+                // the text's own digits where it is a plain decimal, so 346.8 is -13.2).
+                let variation = try value(0...360)
+                guard variation > 180 else {
+                    point.magneticVariation = variation
+                    return
+                }
+                point.magneticVariation = try text().flatMap { NMEADecimal.value($0, less: 360) } ?? variation - 360
+            case .geoidheight: point.geoidHeight = try value(-200...200)
+            case .desc: point.description = try text().map(Self.characters)
+            case .src: point.source = try text().map(Self.characters)
+            case .fix:
+                let text = try text() ?? []
+                if text.elementsEqual(Self.noFix.utf8) {
+                    point.fix = nil
+                    return
+                }
+                guard let fix = Fix.allCases.first(where: { text.elementsEqual($0.rawValue.utf8) }) else {
+                    throw TrackProblem(line: nil, reason: "<\(element.name)> is not none, 2d, 3d, dgps or pps")
+                }
+                point.fix = fix
+            case .sat:
+                guard let text = try text(), (1...3).contains(text.count),
+                    text.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                    let count = Int(String(decoding: text, as: UTF8.self)), count <= 255
+                else { throw TrackProblem(line: nil, reason: "<\(element.name)> is not a number of satellites (0 to 255)") }
+                point.satellites = count
             case .hdop: point.hdop = try value(0...100)
+            case .vdop: point.vdop = try value(0...100)
+            case .pdop: point.pdop = try value(0...100)
             case .speed: point.speed = try value(0...10_000)
-            default: point.course = try value(0...360)
+            case .course: point.course = try value(0...360)
+            }
+        }
+
+        /// GPX's `fixType` that says there is none.
+        private static let noFix = "none"
+
+        /// The characters of a text element: XML's five entities and its character references
+        /// as the characters they stand for; any other `&` as it is (a CDATA section's text is
+        /// not told apart from the rest).
+        private static func characters(_ text: ArraySlice<UInt8>) -> String {
+            guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
+            var result = ""
+            var rest = Substring(decoding: text, as: UTF8.self)
+            while let ampersand = rest.firstIndex(of: "&") {
+                result += rest[..<ampersand]
+                rest = rest[ampersand...]
+                guard let semicolon = rest.prefix(12).firstIndex(of: ";"),
+                    let character = reference(rest[rest.index(after: ampersand)..<semicolon])
+                else {
+                    result.append("&")
+                    rest = rest.dropFirst()
+                    continue
+                }
+                result.append(character)
+                rest = rest[rest.index(after: semicolon)...]
+            }
+            return result + rest
+        }
+
+        /// The character an entity or a character reference (between `&` and `;`) stands for.
+        private static func reference(_ name: Substring) -> Character? {
+            switch name {
+            case "amp": return "&"
+            case "lt": return "<"
+            case "gt": return ">"
+            case "quot": return "\""
+            case "apos": return "'"
+            default:
+                guard name.first == "#" else { return nil }
+                let digits = name.dropFirst()
+                let isHex = digits.first == "x"
+                guard let code = UInt32(isHex ? digits.dropFirst() : digits, radix: isHex ? 16 : 10), code != 0,
+                    let scalar = Unicode.Scalar(code)
+                else { return nil }
+                return Character(scalar)
             }
         }
 

@@ -4,7 +4,7 @@ import LocateSupport
 /// in the input; the scanner tells its line), and whether it ends an element or closes itself.
 /// Its attributes and the text before it are the scanner's until the next tag.
 struct GPXTag {
-    /// The element, `nil` for one the reader does not act on.
+    /// The element, `nil` for one GPX's reader and writer do not know.
     let name: GPX.Element?
     let offset: Int
     let isEnd: Bool
@@ -385,16 +385,17 @@ struct GPXScanner {
         return true
     }
 
-    /// The element the reader acts on that `range` names, by the length of its name first (a
-    /// name put in the wrong length never matches, and the round-trip tests say so).
+    /// The elements by the length of their names, made once.
+    private static let elementsByLength: [[GPX.Element]] = {
+        var table = [[GPX.Element]](repeating: [], count: GPX.Element.allCases.reduce(0) { max($0, $1.name.utf8CodeUnitCount) } + 1)
+        for element in GPX.Element.allCases { table[element.name.utf8CodeUnitCount].append(element) }
+        return table
+    }()
+
+    /// The element that `range` names, compared with those of its length only.
     private static func name(_ bytes: Span<UInt8>, _ range: Range<Int>) -> GPX.Element? {
-        func named(_ element: GPX.Element) -> Bool { equal(bytes, range, element.name) }
-        switch range.count {
-        case 3: return named(.gpx) ? .gpx : named(.wpt) ? .wpt : named(.ele) ? .ele : nil
-        case 4: return named(.time) ? .time : named(.hdop) ? .hdop : nil
-        case 5: return named(.trkpt) ? .trkpt : named(.rtept) ? .rtept : named(.speed) ? .speed : nil
-        case 6: return named(.course) ? .course : nil
-        default: return nil
-        }
+        guard range.count < elementsByLength.count else { return nil }
+        for element in elementsByLength[range.count] where equal(bytes, range, element.name) { return element }
+        return nil
     }
 }

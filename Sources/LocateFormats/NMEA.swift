@@ -2,10 +2,10 @@ package import FoundationEssentials
 import LocateSupport
 
 /// NMEA 0183, read and written here only, its sentences spelled once (``Sentence``): a fix's
-/// values as ``Fix``, what ``Reader`` reads of a log (RMC and GGA) and what
-/// ``sentences(_:threeDimensional:)`` writes (GGA, RMC and GSA). What one writes, the other
-/// reads back as it was (coordinates to 0.0001 of a minute, the time to 0.01 s, speed to 0.001
-/// knot, course to 0.01 degree, altitude and geoid separation to 0.1 m, HDOP to 0.01).
+/// values as ``Fix``, what ``Reader`` reads of a log and what ``sentences(_:)`` writes (GGA, RMC
+/// and GSA). What one writes, the other reads back as it was (coordinates to 0.0001 of a
+/// minute, the time to 0.01 s, speed to 0.001 knot, course to 0.01 degree, altitude and geoid
+/// separation to 0.1 m, the dilutions to 0.01).
 package enum NMEA {
     /// The sentences read or written (the formatter after the talker), each spelled here once.
     package enum Sentence: String, Sendable {
@@ -13,8 +13,14 @@ package enum NMEA {
         case rmc = "RMC"
         /// The fix: the time of day, the position, its quality, satellites, HDOP, altitude.
         case gga = "GGA"
-        /// Dilution and the satellites used: written for the fix's mode only.
+        /// The fix's mode (2D or 3D), the satellites used and the dilutions.
         case gsa = "GSA"
+    }
+
+    /// GSA's fix mode, of those that say there is a fix.
+    package enum Mode: Int, Sendable, CaseIterable {
+        case twoDimensional = 2
+        case threeDimensional = 3
     }
 
     /// The talker of the sentences written: a GPS receiver's.
@@ -26,7 +32,8 @@ package enum NMEA {
         case dgps, pps, rtkFixed, rtkFloat, deadReckoning, manual, simulator
     }
 
-    /// A fix's values, as RMC and GGA of one epoch carry them; `nil` is a field left empty.
+    /// A fix's values, as RMC, GGA and GSA of one epoch carry them; `nil` is a field left empty
+    /// (or, for the mode and the dilutions GSA carries, no GSA).
     package struct Fix: Sendable, Equatable {
         /// Degrees, north and east positive.
         package var latitude: Double
@@ -38,10 +45,14 @@ package enum NMEA {
         package var knots: Double?
         /// RMC's course over ground, degrees from true north.
         package var course: Double?
-        /// GGA's quality, satellites used and HDOP.
+        /// GGA's quality, satellites used (or else the number GSA lists) and HDOP (or else GSA's).
         package var quality: Quality?
         package var satellites: Int?
         package var hdop: Double?
+        /// GSA's mode and its positional and vertical dilutions of precision.
+        package var mode: Mode?
+        package var pdop: Double?
+        package var vdop: Double?
         /// GGA's altitude above mean sea level and the geoid's separation from the WGS 84
         /// ellipsoid, metres.
         package var altitude: Double?
@@ -62,10 +73,10 @@ package enum NMEA {
 // MARK: - Writing
 
 extension NMEA {
-    /// A fix's GGA, RMC and GSA (saying a 2D or 3D fix), each `$...*CS` and CR LF, with the
-    /// fields of what the fix does not have left empty; none for a fix without a time, or one
-    /// outside the years 0000 to 9999. A quality not given is written as a GPS fix's.
-    package static func sentences(_ fix: Fix, threeDimensional: Bool) -> [UInt8] {
+    /// A fix's GGA, RMC and, when it has a mode, GSA, each `$...*CS` and CR LF, with the fields
+    /// of what the fix does not have left empty; none for a fix without a time, or one outside
+    /// the years 0000 to 9999. A quality not given is written as a GPS fix's.
+    package static func sentences(_ fix: Fix) -> [UInt8] {
         // The time to the hundredth written, rounded first so that 59.996 s is the next minute.
         guard let time = fix.time.map({ Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 100).rounded() / 100) }),
             let (year, month, day, secondOfDay) = UTCTimestamp.civil(time)
@@ -88,9 +99,14 @@ extension NMEA {
             talker + Sentence.rmc.rawValue, clock, "A", latitude, longitude, decimal(fix.knots, 3), decimal(fix.course, 2), date, "", "",
             "A",
         ]
-        // The satellites used and the dilutions are not known here: twelve empty ids, then PDOP, HDOP, VDOP.
-        let gsa = [talker + Sentence.gsa.rawValue, "A", threeDimensional ? "3" : "2"] + Array(repeating: "", count: 15)
-        return [gga, rmc, gsa].flatMap { sentence($0.joined(separator: ",")) }
+        var sentences = [gga, rmc]
+        if let mode = fix.mode {
+            // Which satellites were used is not known here: twelve empty ids, then PDOP, HDOP, VDOP.
+            sentences.append(
+                [talker + Sentence.gsa.rawValue, "A", String(mode.rawValue)] + Array(repeating: "", count: 12)
+                    + [decimal(fix.pdop, 2), decimal(fix.hdop, 2), decimal(fix.vdop, 2)])
+        }
+        return sentences.flatMap { sentence($0.joined(separator: ",")) }
     }
 
     /// `$BODY*CS\r\n`.
@@ -126,15 +142,21 @@ extension NMEA {
     /// An NMEA 0183 log's fixes, read as it comes: RMC and GGA sentences (any talker: GP, GN,
     /// GL ...) of one epoch (the same time of day) make one fix; RMC gives the date, speed and
     /// course, GGA the quality, altitude, satellites and HDOP; when the two disagree on the
-    /// position (some receivers' do), the first of the epoch stands, as gpsd reports it. A
-    /// sentence whose checksum is wrong or that is cut short is skipped, as gpsd skips it; one
-    /// that says there is no fix (RMC status V, GGA quality 0) or has empty fields gives no fix;
-    /// other sentences are ignored. Fixes before the first RMC date have no time.
+    /// position (some receivers' do), the first of the epoch stands, as gpsd reports it. GSA,
+    /// which has no time, belongs to the epoch being gathered: it gives the mode (2D or 3D),
+    /// PDOP and VDOP, and the HDOP and the number of satellites used where GGA gives none (the
+    /// satellites GSA lists, summed over an epoch's GSAs, one a constellation on a multi-GNSS
+    /// receiver; of the mode and the dilutions, the first GSA's stand). A sentence whose checksum
+    /// is wrong or that is cut short is skipped, as gpsd skips it; one that says there is no fix
+    /// (RMC status V, GGA quality 0) or has empty fields gives no fix; a GSA that says no fix
+    /// (mode 1) says only that, and changes nothing; other sentences are ignored. Fixes before
+    /// the first RMC date have no time.
     ///
     /// The fields of a sentence whose checksum is right and that says it has a fix are checked
     /// against the sentence's grammar: a coordinate is `ddmm.mmm` (or `dddmm.mmm`) with minutes
     /// under 60 and no sign, a hemisphere is a letter of its axis, a time of day and a date are
-    /// real ones, speeds, courses, HDOP and satellites are unsigned. A field that breaks it is an
+    /// real ones, speeds, courses, dilutions, satellites and GSA's satellite ids are unsigned. A
+    /// field that breaks it is an
     /// error on its line: a receiver does not write one, so it is not guessed at.
     package struct Reader {
         /// One epoch being gathered.
@@ -151,6 +173,12 @@ extension NMEA {
             var satellites: Int?
             var hdop: Double?
             var quality: Quality?
+            /// What the epoch's GSAs say: the first mode and dilutions, the satellites of all.
+            var mode: Mode?
+            var pdop: Double?
+            var vdop: Double?
+            var listedHDOP: Double?
+            var listedSatellites = 0
         }
 
         private var lines: TrackLines
@@ -178,6 +206,10 @@ extension NMEA {
             let bytes = Array(line)
             guard Self.sentenceFields(bytes, into: &fields), fields.count >= 7, fields[0].count >= 5 else { return nil }
             let kind = bytes[(fields[0].upperBound - 3)..<fields[0].upperBound]
+            if kind.elementsEqual(Sentence.gsa.rawValue.utf8) {
+                try takeGSA(bytes, number: number)
+                return nil
+            }
             let isRMC = kind.elementsEqual(Sentence.rmc.rawValue.utf8)
             guard isRMC || kind.elementsEqual(Sentence.gga.rawValue.utf8), !fields[1].isEmpty else { return nil }
             guard isRMC ? fields.count >= 10 : fields.count >= 12 else { return nil }
@@ -231,6 +263,29 @@ extension NMEA {
             return finished
         }
 
+        /// Adds a GSA to the epoch being gathered (none before a log's first epoch); a GSA
+        /// cut short or without a fix (mode 1, or none) changes nothing.
+        private mutating func takeGSA(_ bytes: [UInt8], number: Int) throws(TrackProblem) {
+            guard var current = epoch, fields.count >= 18 else { return }
+            let sentence = Fields(bytes: bytes, fields: fields, line: number, name: .gsa)
+            guard fields[2].count == 1, let mode = Mode(rawValue: Int(bytes[fields[2].lowerBound]) - Int(UInt8(ascii: "0"))) else {
+                return
+            }
+            _ = try sentence.word(1, allowed: ["A", "M"], "A or M")
+            var listed = 0
+            for index in 3...14 {
+                guard let id = try sentence.unsigned(index, upTo: 999, "a satellite's id") else { continue }
+                guard id == id.rounded(.down) else { throw sentence.problem(index, "a satellite's id") }
+                listed += 1
+            }
+            let pdop = try sentence.unsigned(15, upTo: 99.99, "a PDOP")
+            let hdop = try sentence.unsigned(16, upTo: 99.99, "an HDOP")
+            let vdop = try sentence.unsigned(17, upTo: 99.99, "a VDOP")
+            if current.mode == nil { (current.mode, current.pdop, current.listedHDOP, current.vdop) = (mode, pdop, hdop, vdop) }
+            current.listedSatellites += listed
+            epoch = current
+        }
+
         /// The fix of a finished epoch, if it had one.
         private mutating func finish(_ epoch: Epoch?) -> Fix? {
             guard let epoch, epoch.hasFix, let latitude = epoch.latitude, let longitude = epoch.longitude else { return nil }
@@ -240,7 +295,10 @@ extension NMEA {
                 UTCTimestamp.nmea(date: Substring(decoding: $0, as: UTF8.self), time: Substring(decoding: epoch.timeOfDay, as: UTF8.self))
             }
             (fix.knots, fix.course) = (epoch.knots, epoch.course)
-            (fix.quality, fix.satellites, fix.hdop) = (epoch.quality, epoch.satellites, epoch.hdop)
+            fix.quality = epoch.quality
+            fix.satellites = epoch.satellites ?? (epoch.listedSatellites > 0 ? epoch.listedSatellites : nil)
+            fix.hdop = epoch.hdop ?? epoch.listedHDOP
+            (fix.mode, fix.pdop, fix.vdop) = (epoch.mode, epoch.pdop, epoch.vdop)
             (fix.altitude, fix.geoidSeparation) = (epoch.altitude, epoch.geoidSeparation)
             return fix
         }

@@ -12,12 +12,19 @@ package enum NMEADecimal {
 
     /// ``value(_:_:)`` of the bytes of `text`.
     package static func value(_ text: ArraySlice<UInt8>) -> Double? {
+        value(text, less: 0)
+    }
+
+    /// ``value(_:)`` less `offset`, subtracted in the decimal's own digits, so that the quotient
+    /// is still the correctly rounded value while the difference's digits fit a double's 53 bits
+    /// (`346.8` less 360 is the double nearest -13.2, which `346.8 - 360` is not).
+    package static func value(_ text: ArraySlice<UInt8>, less offset: Int) -> Double? {
         let bytes = text
         let range = text.indices
         var index = range.lowerBound
         let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
-        var mantissa: UInt64 = 0
+        var mantissa: Int64 = 0
         var digits = 0
         var fractionDigits = 0
         var sawPoint = false
@@ -28,7 +35,7 @@ package enum NMEADecimal {
             } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                 digits += 1
                 guard digits <= 15 else { return nil }
-                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
                 if sawPoint { fractionDigits += 1 }
             } else {
                 return nil
@@ -36,7 +43,13 @@ package enum NMEADecimal {
             index += 1
         }
         guard digits > 0 else { return nil }
-        let value = Double(mantissa) / powersOfTen[fractionDigits]
-        return negative ? -value : value
+        if offset == 0 {
+            // Kept apart so that `-0` is still negative zero.
+            let value = Double(mantissa) / powersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
+        let (scaled, overflow) = Int64(offset).multipliedReportingOverflow(by: Int64(powersOfTen[fractionDigits]))
+        guard !overflow else { return nil }
+        return Double((negative ? -mantissa : mantissa) - scaled) / powersOfTen[fractionDigits]
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Threads of the library's own, for work that blocks (in `poll`), so that it never runs on
-/// Swift's cooperative pool.
+/// Swift's cooperative pool; a loop that runs until it is stopped is a ``LoopThread``.
 package enum DedicatedThread {
     /// Runs `body` on a new detached thread, with SIGPIPE blocked on it: a write to a connection
     /// that gpsd closed must be an `EPIPE`, never a signal that kills the host program.

@@ -8,8 +8,9 @@ import Testing
 @testable import GPSDService
 
 /// The service's side of gpsd's protocol on its own: requests read as gpsd 3.22 reads them (the
-/// forms real clients send, and hostile segments), and the reports it writes itself, compared
-/// with what gpsd 3.22 wrote for the same requests (recorded from gpsd under gpsfake).
+/// forms real clients send, and hostile segments), a client's watch policy, a cell's sentences
+/// and the receivers kept as gpsd tells of them (the reports it writes are LocateFormats',
+/// tested in GPSDReportsTests).
 struct GPSDProtocolTests {
     /// Every request of a segment, taken one at a time as a client's are.
     private func requests(in segment: ArraySlice<UInt8>) -> [GPSDRequest] {
@@ -154,47 +155,6 @@ struct GPSDProtocolTests {
                 }
             }
         }
-    }
-
-    @Test func theServicesOwnReportsAreGpsdsToTheByte() {
-        // As gpsd 3.22 wrote them for the same requests.
-        #expect(
-            String(decoding: GPSDReports.watch(WatchPolicy(enabled: true, json: true)), as: UTF8.self)
-                == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#
-                + "\r\n")
-        #expect(
-            String(decoding: GPSDReports.watch(WatchPolicy(enabled: true, json: true, device: "/dev/pts/1")), as: UTF8.self)
-                == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false,"device":"/dev/pts/1"}"#
-                + "\r\n")
-        #expect(
-            String(decoding: GPSDReports.watch(WatchPolicy(enabled: true, raw: 2)), as: UTF8.self)
-                == #"{"class":"WATCH","enable":true,"json":false,"nmea":false,"raw":2,"scaled":false,"timing":false,"split24":false,"pps":false}"#
-                + "\r\n")
-        let poll = String(
-            decoding: GPSDReports.poll(now: Date(timeIntervalSince1970: 0), active: 0, tpv: [], gst: [], sky: []), as: UTF8.self)
-        #expect(poll == #"{"class":"POLL","time":"1970-01-01T00:00:00.000Z","active":0,"tpv":[],"gst":[],"sky":[]}"# + "\r\n")
-    }
-
-    @Test func aTPVLosesItsTimingMembersForAWatchWithoutTiming() {
-        let timing = Array(
-            #"{"class":"TPV","device":"/dev/pts/1","mode":3,"lat":64.1,"geoidSep":45.000,"rtime": 1796245841.849211775,"sor": 0.000000000,"chars":70875,"sats": 8,"week":0,"tow":0.000,"rollovers":2,"eph":17.100,"sep":30.400}"#
-                .utf8)
-        #expect(
-            String(decoding: GPSDReports.withoutTiming(timing), as: UTF8.self)
-                == #"{"class":"TPV","device":"/dev/pts/1","mode":3,"lat":64.1,"geoidSep":45.000,"eph":17.100,"sep":30.400}"#)
-        let plain = Array(#"{"class":"TPV","mode":3,"eph":1.0}"#.utf8)
-        #expect(GPSDReports.withoutTiming(plain) == plain)
-    }
-
-    @Test func aCellIsItsCentreAndTimeAlone() throws {
-        let cell = try Location(
-            latitude: 64.125, longitude: -21.95, time: Date(timeIntervalSince1970: 1_767_254_400), horizontalAccuracy: 5560,
-            mode: .threeDimensional, accuracy: .reducedAccuracy)
-        #expect(
-            String(decoding: GPSDReports.cell(cell, device: "/dev/pts/1"), as: UTF8.self)
-                == #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-01-01T08:00:00.000Z","lat":64.125000000,"lon":-21.950000000}"#
-        )
-        #expect(String(decoding: GPSDReports.noFix(device: nil), as: UTF8.self) == "{\"class\":\"TPV\",\"mode\":1}\r\n")
     }
 
     @Test func aCellsSentencesAreChecksummedAndSayNothingFiner() throws {

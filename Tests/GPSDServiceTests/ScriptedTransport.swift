@@ -1,4 +1,5 @@
 import Foundation
+import LocateFormats
 
 @testable import GPSDService
 @testable import GPSLocation

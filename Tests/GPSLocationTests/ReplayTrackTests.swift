@@ -43,6 +43,27 @@ struct ReplayTrackTests {
         #expect(locations.allSatisfy { $0.source == .replay })
     }
 
+    /// A point as `locate --gpx` writes one replays as the location it was written from: the
+    /// mode or the fix's type, the satellites, the dilutions, the variation (west, from GPX's 0
+    /// to 360) and the geoid's separation.
+    @Test func gpxPointsCarryEveryValueLocateWrites() throws {
+        let gpx = """
+            <gpx version="1.1" creator="locate"><trk><name>locate</name><trkseg>
+            <trkpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><time>2026-01-01T08:00:06.250Z</time><magvar>346.8</magvar><geoidheight>45.0</geoidheight><fix>dgps</fix><sat>8</sat><hdop>0.90</hdop><vdop>1.25</vdop><pdop>1.50</pdop></trkpt>
+            <trkpt lat="64.1504322" lon="-21.9404567"><ele>12.5</ele><fix>2d</fix></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let locations = try track(gpx).allLocations()
+        #expect(locations.count == 2)
+        let first = try #require(locations.first)
+        #expect(first.mode == .threeDimensional && first.satellitesUsed == 8 && first.hdop == 0.9)
+        #expect(first.altitudeMSL == 12.5 && first.altitudeHAE == 57.5)
+        #expect(
+            first.details
+                == Location.Details(fix: .dgps, vdop: 1.25, pdop: 1.5, magneticVariation: -13.2, geoidSeparation: 45))
+        #expect(locations[1].mode == .twoDimensional, "the fix's mode, not the elevation's")
+    }
+
     @Test func gpxWithoutTrackUsesRoutesThenWaypoints() throws {
         let route = #"<gpx><wpt lat="1" lon="1"/><rte><rtept lat="2" lon="2"/><rtept lat="3" lon="3"/></rte></gpx>"#
         #expect(try track(route).allLocations().map(\.latitude) == [2, 3])
@@ -67,6 +88,19 @@ struct ReplayTrackTests {
         #expect(locations[0].altitudeMSL == 30 && locations[0].altitudeHAE == 75 && locations[0].satellitesUsed == 8)
         #expect(abs((locations[0].speed ?? 0) - 6.41 * 1852 / 3600) < 1e-9)
         #expect(locations[0].horizontalAccuracy == 0.9)
+        #expect(locations[0].details.pdop == 1.6 && locations[0].details.vdop == 1.3, "GSA's dilutions")
+        #expect(locations[1].details.pdop == nil, "no GSA in the second epoch")
+    }
+
+    /// GSA's mode is the fix's: a 2D fix stays 2D though GGA gives an altitude.
+    @Test func nmeaTakesTheModeOfGSA() throws {
+        let nmea = """
+            $GPRMC,080000.00,A,6408.40000,N,02154.60686,W,6.41,0.0,010126,,,A*71
+            $GPGGA,080000.00,6408.40000,N,02154.60686,W,1,08,0.9,30.0,M,45.0,M,,*47
+            $GPGSA,A,2,,,,,,,,,,,,,1.60,0.90,1.30*0F
+            """
+        let location = try #require(try track(nmea).allLocations().first)
+        #expect(location.mode == .twoDimensional && location.altitudeMSL == 30)
     }
 
     /// gpsd's receiver logs start with `#` comments; some receivers' RMC and GGA of one epoch

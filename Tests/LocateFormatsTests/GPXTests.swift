@@ -23,9 +23,8 @@ struct GPXTests {
         return output
     }
 
-    /// Random points at the writer's precision, with the values only written drawn too (the
-    /// reader passes over them): read back, they are the points written, of both shapes and
-    /// across segments.
+    /// Random points at the writer's precision, every value the writer writes drawn: read back,
+    /// they are the points written, of both shapes and across segments.
     @Test(arguments: [GPX.Writer.Shape.waypoint, .track])
     func writtenPointsReadBackTheSame(shape: GPX.Writer.Shape) throws {
         var generator = SystemRandomNumberGenerator()
@@ -34,7 +33,6 @@ struct GPXTests {
             Double(Int.random(in: range, using: &generator)) / (0..<decimals).reduce(1.0) { scale, _ in scale * 10 }
         }
         var written: [GPX.Point] = []
-        var expected: [GPX.Point] = []
         for _ in 0..<500 {
             var point = GPX.Point(latitude: decimal(-900_000_000...900_000_000, 7), longitude: decimal(-1_800_000_000...1_800_000_000, 7))
             point.elevation = some { decimal(-100_000...1_000_000, 1) }
@@ -42,10 +40,10 @@ struct GPXTests {
             point.time = some { Date(timeIntervalSince1970: decimal(0...4_102_444_800_000, 3)) }
                 .flatMap(UTCTimestamp.iso8601).flatMap(UTCTimestamp.parse)
             point.hdop = some { decimal(0...10_000, 2) }
-            expected.append(point)
-            point.magneticVariation = some { decimal(-1_800...1_800, 1) }
-            point.geoidHeight = some { decimal(-1_000...1_000, 1) }
-            point.description = some { "a <b> & \"c\"" }
+            // West of -180 is 180 east, the same meridian (read back as 180).
+            point.magneticVariation = some { decimal(-1_799...1_800, 1) }
+            point.geoidHeight = some { decimal(-2_000...2_000, 1) }
+            point.description = some { ["a <b> & \"c\" 'd' &amp;", "Café ½ \u{1F6F0}", "no_fix"].randomElement(using: &generator)! }
             point.source = some { "fallback" }
             point.fix = some { GPX.Fix.allCases.randomElement(using: &generator) }.flatMap { $0 }
             point.satellites = some { Int.random(in: 0...64, using: &generator) }
@@ -60,15 +58,15 @@ struct GPXTests {
             }
         }
         let read = try points(bytes)
-        #expect(read.count == expected.count)
-        for (point, wanted) in zip(read, expected) {
+        #expect(read.count == written.count)
+        for (point, wanted) in zip(read, written) {
             #expect(point == wanted)
         }
     }
 
     /// The lines of a waypoint and of a track, as `locate --gpx` writes them and gpsbabel reads
     /// them; a variation west is GPX's 0 to 360, text is escaped.
-    @Test func theLinesAreGPXOwn() {
+    @Test func theLinesAreGPXOwn() throws {
         var point = GPX.Point(latitude: 64.1504322, longitude: -21.9404567)
         point.elevation = 12.5
         point.time = Date(timeIntervalSince1970: 1_767_254_406.25)
@@ -89,6 +87,7 @@ struct GPXTests {
                     </gpx>
 
                     """)
+        #expect(try points(document(.waypoint) { writer, output in writer.append(point, to: &output) }) == [point])
         var bare = GPX.Point(latitude: 1, longitude: 2)
         bare.fix = .twoDimensional
         bare.description = "a <b> & \"c\""
@@ -113,6 +112,7 @@ struct GPXTests {
                 </gpx>
 
                 """)
+        #expect(try points(track) == [bare, bare])
     }
 
     /// A Garmin-style track (a waypoint before it, extensions with a `time` of their own, an
@@ -145,5 +145,44 @@ struct GPXTests {
 
         let route = #"<gpx><wpt lat="1" lon="1"/><rte><rtept lat="2" lon="2"/><rtept lat="3" lon="3"/></rte></gpx>"#
         #expect(try points(Array(route.utf8)).map(\.latitude) == [2, 3])
+
+        // A variation east as it is, GPX's none as no fix, a description in CDATA with a bare `&`
+        // and references, white space around values.
+        let logger = """
+            <gpx><wpt lat="1" lon="2">
+              <magvar> 13.5 </magvar><geoidheight>-31.2</geoidheight>
+              <desc><![CDATA[Fish & chips]]> &#233;&#x1F6F0;&lt;&bogus;</desc><src>
+                a logger</src><fix>none</fix><sat>012</sat><vdop>2</vdop><pdop>3.5</pdop>
+            </wpt></gpx>
+            """
+        var logged = GPX.Point(latitude: 1, longitude: 2)
+        (logged.magneticVariation, logged.geoidHeight, logged.satellites, logged.vdop, logged.pdop) = (13.5, -31.2, 12, 2, 3.5)
+        (logged.description, logged.source) = ("Fish & chips é\u{1F6F0}<&bogus;", "a logger")
+        #expect(try points(Array(logger.utf8)) == [logged])
+    }
+
+    /// A value the reader cannot take is an error on its line, as for the values read before;
+    /// an element inside a value is no value.
+    @Test(arguments: [
+        ("<magvar>361</magvar>", "<magvar> is not a number in range"),
+        ("<magvar>-1</magvar>", "<magvar> is not a number in range"),
+        ("<geoidheight>1e9</geoidheight>", "<geoidheight> is not a number in range"),
+        ("<vdop>x</vdop>", "<vdop> is not a number in range"),
+        ("<pdop>-0.5</pdop>", "<pdop> is not a number in range"),
+        ("<sat>-1</sat>", "<sat> is not a number of satellites (0 to 255)"),
+        ("<sat>256</sat>", "<sat> is not a number of satellites (0 to 255)"),
+        ("<sat>8.0</sat>", "<sat> is not a number of satellites (0 to 255)"),
+        ("<fix>4d</fix>", "<fix> is not none, 2d, 3d, dgps or pps"),
+        ("<fix></fix>", "<fix> is not none, 2d, 3d, dgps or pps"),
+        ("<desc><b>bold</b></desc>", "<desc> holds elements, not a value"),
+    ])
+    func malformedValuesAreErrorsOnTheirLine(_ child: String, _ reason: String) {
+        let document = "<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">\n\(child)\n</trkpt></trkseg></trk></gpx>"
+        do {
+            let read = try points(Array(document.utf8))
+            Issue.record("read \(read)")
+        } catch {
+            #expect(error.line == 4 && error.reason == reason, "\(error.line ?? 0): \(error.reason)")
+        }
     }
 }

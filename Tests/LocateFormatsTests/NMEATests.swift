@@ -53,8 +53,14 @@ struct NMEATests {
             fix.hdop = some { decimal(0...9_999, 2) }
             fix.altitude = some { decimal(-100_000...1_000_000, 1) }
             fix.geoidSeparation = some { decimal(-10_000...10_000, 1) }
+            // GSA, and with it PDOP and VDOP, only for a fix with a mode.
+            fix.mode = some { NMEA.Mode.allCases.randomElement(using: &generator) }.flatMap { $0 }
+            if fix.mode != nil {
+                fix.pdop = some { decimal(0...9_999, 2) }
+                fix.vdop = some { decimal(0...9_999, 2) }
+            }
             written.append(fix)
-            bytes += NMEA.sentences(fix, threeDimensional: Bool.random(using: &generator))
+            bytes += NMEA.sentences(fix)
         }
         let read = try fixes(bytes)
         #expect(read.count == written.count)
@@ -63,27 +69,35 @@ struct NMEATests {
         }
     }
 
-    /// A fix's sentences, to the byte (checksums as `gpsd` and GeoClue check them), and a
-    /// fix with nothing but its position and time (what `locate serve` writes of a grid cell).
+    /// A fix's sentences, to the byte (checksums as `gpsd` and GeoClue check them), read back
+    /// as the fix; a fix with nothing but its position, time and mode (what `locate serve`
+    /// writes of a grid cell); a fix without a mode has no GSA.
     @Test func theSentencesAreNMEAOwn() throws {
         var fix = NMEA.Fix(latitude: 64.14, longitude: -(21 + 54.6069 / 60))
         fix.time = Date(timeIntervalSince1970: 1_767_254_400)
         (fix.knots, fix.course, fix.quality, fix.satellites, fix.hdop, fix.altitude, fix.geoidSeparation) =
             (6.41, 359.6, .gps, 8, 0.9, 30, 45)
+        (fix.mode, fix.pdop, fix.vdop) = (.threeDimensional, 1.6, 1.3)
+        let sentences = NMEA.sentences(fix)
         #expect(
-            String(decoding: NMEA.sentences(fix, threeDimensional: true), as: UTF8.self)
+            String(decoding: sentences, as: UTF8.self)
                 == "$GPGGA,080000.00,6408.4000,N,02154.6069,W,1,08,0.90,30.0,M,45.0,M,,*70\r\n"
-                + "$GPRMC,080000.00,A,6408.4000,N,02154.6069,W,6.410,359.60,010126,,,A*7F\r\n" + "$GPGSA,A,3,,,,,,,,,,,,,,,*1C\r\n")
+                + "$GPRMC,080000.00,A,6408.4000,N,02154.6069,W,6.410,359.60,010126,,,A*7F\r\n"
+                + "$GPGSA,A,3,,,,,,,,,,,,,1.60,0.90,1.30*0E\r\n")
+        #expect(try fixes(sentences) == [fix])
         var cell = NMEA.Fix(latitude: -33.9999999, longitude: 151.5)
         // 59.999994' of a degree rounds to 60.0000': the degree goes up instead; 59.996 s is the next minute.
         cell.time = Date(timeIntervalSince1970: 1_767_254_459.996)
-        let lines = String(decoding: NMEA.sentences(cell, threeDimensional: false), as: UTF8.self).split(separator: "\r\n")
+        cell.mode = .twoDimensional
+        let lines = String(decoding: NMEA.sentences(cell), as: UTF8.self).split(separator: "\r\n")
         #expect(
             lines.map { $0.prefix { $0 != "*" } } == [
                 "$GPGGA,080100.00,3400.0000,S,15130.0000,E,1,,,,M,,M,,", "$GPRMC,080100.00,A,3400.0000,S,15130.0000,E,,,010126,,,A",
                 "$GPGSA,A,2,,,,,,,,,,,,,,,",
             ])
-        #expect(NMEA.sentences(NMEA.Fix(latitude: 1, longitude: 2), threeDimensional: true).isEmpty, "no time, no sentences")
+        cell.mode = nil
+        #expect(String(decoding: NMEA.sentences(cell), as: UTF8.self).split(separator: "\r\n").count == 2, "no mode, no GSA")
+        #expect(NMEA.sentences(NMEA.Fix(latitude: 1, longitude: 2)).isEmpty, "no time, no sentences")
     }
 
     /// A real receiver's epoch whose RMC and GGA disagree on the position (bundg_zeus_9.log of
@@ -115,5 +129,47 @@ struct NMEATests {
         #expect(read.map(\.time) == [Date(timeIntervalSince1970: 1_767_254_400), Date(timeIntervalSince1970: 1_767_254_401)])
         #expect(read.map(\.quality) == [.gps, .dgps] && read.map(\.knots) == [6.41, 6.41] && read.map(\.course) == [0, 359.6])
         #expect(read[1].latitude == 64 + 8.40178 / 60 && read[1].longitude == -(21 + 54.60687 / 60))
+        #expect(read.map(\.mode) == [.threeDimensional, nil] && read.map(\.pdop) == [1.6, nil] && read.map(\.vdop) == [1.3, nil])
+        #expect(read.map(\.hdop) == [0.9, 0.9] && read.map(\.satellites) == [8, 8], "GGA's stand beside GSA's")
+    }
+
+    /// A multi-GNSS receiver's epoch: a GGA without satellites or HDOP, and a GSA a
+    /// constellation (NMEA 4.10's, with a system id) whose satellites add up, the first one's
+    /// mode and dilutions standing; a GSA before the log's first epoch, or one that says there is
+    /// no fix, changes nothing.
+    @Test func theGSAsOfAnEpochGiveItsModeDilutionsAndSatellites() throws {
+        let log = """
+            $GPGSA,A,3,,,,,,,,,,,,,1.60,0.90,1.30*0E
+            $GNRMC,120000.00,A,3731.0697,N,12653.1762,E,0.010,,150326,,,D*65
+            $GNGGA,120000.00,3731.0697,N,12653.1762,E,2,,,41.5,M,18.2,M,,*68
+            $GNGSA,A,3,02,05,12,15,,,,,,,,,1.40,0.80,1.10,1*0C
+            $GNGSA,A,3,65,71,72,,,,,,,,,,1.40,0.80,1.10,2*0F
+            $GNGSA,A,2,81,,,,,,,,,,,,9.90,9.90,9.90,3*0B
+            $GPRMC,080000.00,A,6408.4000,N,02154.6069,W,,,010126,,,A*45
+            $GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99*30
+            """
+        let read = try fixes(log)
+        #expect(read.count == 2)
+        #expect(read.map(\.mode) == [.threeDimensional, nil] && read.map(\.satellites) == [8, nil])
+        #expect(read.map(\.pdop) == [1.4, nil] && read.map(\.hdop) == [0.8, nil] && read.map(\.vdop) == [1.1, nil])
+    }
+
+    /// A GSA that says there is a fix is read by its grammar, as RMC and GGA are: a field that
+    /// breaks it is an error on its line; one with a wrong checksum is skipped.
+    @Test(arguments: [
+        ("$GPGSA,X,3,,,,,,,,,,,,,1.6,0.9,1.3*27", "GSA field 1 is 'X', not A or M"),
+        ("$GPGSA,A,3,ab,,,,,,,,,,,,1.6,0.9,1.3*3D", "GSA field 3 is 'ab', not a satellite's id"),
+        ("$GPGSA,A,3,12.5,,,,,,,,,,,,1.6,0.9,1.3*26", "GSA field 3 is '12.5', not a satellite's id"),
+        ("$GPGSA,A,3,,,,,,,,,,,,,-1,0.9,1.3*0B", "GSA field 15 is '-1', not a PDOP"),
+        ("$GPGSA,A,3,,,,,,,,,,,,,-1,0.9,1.3*0C", nil),
+    ])
+    func aMalformedGSAIsAnErrorOnItsLine(_ gsa: String, _ reason: String?) {
+        let log = "$GPRMC,080000.00,A,6408.4000,N,02154.6069,W,,,010126,,,A*45\n" + gsa + "\n"
+        do {
+            let read = try fixes(log)
+            #expect(reason == nil && read.count == 1 && read.first?.pdop == nil, "read \(read)")
+        } catch {
+            #expect(error.line == 2 && error.reason == reason, "\(error.line ?? 0): \(error.reason)")
+        }
     }
 }

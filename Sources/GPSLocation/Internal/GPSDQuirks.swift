@@ -1,11 +1,16 @@
+import LocateFormats
+
 /// What gpsd 3.22 gets wrong in its own JSON, put right before it is parsed.
 enum GPSDQuirks {
+    /// `{"class":"ATT",`: the start of an ATT report with more members.
+    private static let attitudeStart = GPSDReports.start(.att) + [UInt8(ascii: ",")]
+
     /// gpsd 3.22 writes an ATT report of an NMEA receiver's `$GPHDT` with a doubled comma and a
     /// missing one around its time (`"device":"/dev/pts/1",,"time":"…Z""heading":123.4`), which
     /// no JSON parser takes. The report with both put right, or `nil` for a line that is no
     /// such ATT report (or needs nothing put right).
     static func repairedAttitude(_ line: ArraySlice<UInt8>) -> [UInt8]? {
-        guard line.starts(with: #"{"class":"ATT","#.utf8) else { return nil }
+        guard line.starts(with: attitudeStart) else { return nil }
         let quote = UInt8(ascii: "\"")
         let comma = UInt8(ascii: ",")
         var repaired: [UInt8] = []

@@ -6,8 +6,8 @@ import Synchronization
 /// its fixes in the order of the file, each marked ``LocationSource/replay``.
 ///
 /// Three formats are read, told apart by their first bytes: GPX 1.1 (`<`: the points of its
-/// tracks, or else of its routes, or else its waypoints), NMEA 0183 logs (`$`: RMC and GGA
-/// sentences, one fix per epoch; sentences with a wrong checksum or without a fix are skipped,
+/// tracks, or else of its routes, or else its waypoints), NMEA 0183 logs (`$`: RMC, GGA
+/// and GSA sentences, one fix per epoch; sentences with a wrong checksum or without a fix are skipped,
 /// as gpsd skips them) and `locate`'s own JSON Lines (`{`: fix records; other record types such
 /// as status events are skipped), which may also hold OwnTracks location records (other OwnTracks
 /// types are skipped) and may be `mosquitto_sub -v` lines (a topic, a space, a JSON payload; the

@@ -10,13 +10,12 @@ import Synchronization
 /// made on the thread by `run`'s set-up, it never leaves it.
 final class BusThread<Context>: Sendable {
     private let work = Mutex<[@Sendable (BusConnection, Context) -> Void]>([])
-    private let wakeUp: WakeUp
-    private let stopped = Flag()
+    private let loop: LoopThread
 
     /// A thread not started yet; `nil` when the process is out of descriptors.
     init?() {
-        guard let wakeUp = WakeUp() else { return nil }
-        self.wakeUp = wakeUp
+        guard let loop = LoopThread() else { return nil }
+        self.loop = loop
     }
 
     /// Connects to `address` (`nil`: the system bus), lets `setUp` export objects and watch
@@ -25,15 +24,8 @@ final class BusThread<Context>: Sendable {
     /// - Throws: `BusError` when the bus cannot be connected to, `setUp` fails, the connection
     ///   is lost, or no thread can be had.
     func run(address: String?, setUp: @escaping @Sendable (BusConnection) throws(BusError) -> Context) async throws(BusError) {
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Result<Void, BusError>, Never>) in
-                let started = DedicatedThread.start { [self] in
-                    done.resume(returning: serve(address: address, setUp: setUp))
-                }
-                if !started { done.resume(returning: .failure(BusError(description: "cannot start a thread"))) }
-            }
-        } onCancel: {
-            stop()
+        let outcome = await loop.run(unavailable: .failure(BusError(description: "cannot start a thread"))) { [self] wait in
+            serve(address: address, setUp: setUp, waiting: &wait)
         }
         try outcome.get()
     }
@@ -41,21 +33,21 @@ final class BusThread<Context>: Sendable {
     /// Runs `work` on the thread, with the connection and the context, before it next waits.
     func perform(_ work: @escaping @Sendable (BusConnection, Context) -> Void) {
         self.work.withLock { $0.append(work) }
-        wakeUp.signal()
+        loop.wakeUp.signal()
     }
 
     /// Ends ``run(address:setUp:)``.
     func stop() {
-        stopped.set()
-        wakeUp.signal()
+        loop.stop()
     }
 
-    private func serve(address: String?, setUp: (BusConnection) throws(BusError) -> Context) -> Result<Void, BusError> {
+    private func serve(
+        address: String?, setUp: (BusConnection) throws(BusError) -> Context, waiting wait: inout EventWait
+    ) -> Result<Void, BusError> {
         do throws(BusError) {
             let connection = try BusConnection(address: address)
             let context = try setUp(connection)
-            var wait = EventWait(wakeUp: wakeUp)
-            while !stopped.isSet {
+            while !loop.isStopped {
                 let now = work.withLock { work in
                     defer { work = [] }
                     return work

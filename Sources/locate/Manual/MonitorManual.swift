@@ -118,7 +118,7 @@ extension ManualPage {
 
             `--replay FILE` reads a track instead of gpsd, with `--once`, `--follow`, `monitor` and `visits`, so
             a script can be tried without a receiver: GPX 1.1 (the points of its tracks, else of its routes,
-            else its waypoints), NMEA 0183 logs such as gpsd's receiver logs (RMC and GGA; `#` comment lines,
+            else its waypoints, with every value `--gpx` writes), NMEA 0183 logs such as gpsd's receiver logs (RMC, GGA and GSA; `#` comment lines,
             and sentences with a bad checksum, are skipped as gpsd skips them) and locate's own JSON Lines
             (`locate --follow --json > run.jsonl`, then `locate --replay run.jsonl`, or `grep … run.jsonl |
             locate --replay - …` from a pipe). Fixes come in the file's order at `--replay-speed` times their
@@ -140,8 +140,9 @@ extension ManualPage {
             bytes in 0.64 s, where the reader before it took 16 s). A file that cannot be read, a track
             without a fix, or a malformed point, is status 65 with the file and line (a point is found malformed when the playback
             reaches it, after the fixes before it). In NMEA, a sentence that
-            claims a fix (RMC status A, GGA quality 1 to 9) is read by its grammar: coordinates `ddmm.mmm`
-            with minutes under 60 and no sign, real times and dates, unsigned speeds, courses and HDOP; a
+            claims a fix (RMC status A, GGA quality 1 to 9, GSA mode 2 or 3) is read by its grammar: coordinates
+            `ddmm.mmm` with minutes under 60 and no sign, real times and dates, unsigned speeds, courses,
+            dilutions and satellite ids; a
             sentence without a fix says only that (receivers fill its other fields with anything). A replay
             stopped before its first fix (a signal, `--duration`) is status 75, with no fallback: nothing
             stands in for a recorded track. So with `--once`: no fix within `--timeout` is 75 with a message
