@@ -58,7 +58,8 @@ upcoming:
 # a --once), and the hot functions linked side by side (Scripts/locate.order, written by make
 # order) so a run faults in few pages of the binary. ldd lists libm, libc and the loader.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
-	-Xswiftc -L -Xswiftc $(CURDIR)/Scripts/link -Xswiftc -use-ld=lld
+	-Xswiftc -L -Xswiftc $(CURDIR)/Scripts/link -Xswiftc -use-ld=lld \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
 ORDER_FLAGS := -Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/locate.order \
 	-Xlinker --no-warn-symbol-ordering
 
