@@ -30,6 +30,9 @@ package enum GPSDReports {
     /// ``WatchChange/Key``'s).
     package enum Key: String, Sendable, CaseIterable {
         case `class`, device, path, activated, devices, message, time, active, tpv, gst, sky, mode, lat, lon
+        /// A TPV's other members that `TPVScan` reads.
+        case status, altHAE, altMSL, eph, epv, speed, eps, track, epd, climb, epx, epy, ept, magvar, geoidSep
+        case leapseconds, dgpsSta, datum
         case release, rev
         case protocolMajor = "proto_major"
         case protocolMinor = "proto_minor"

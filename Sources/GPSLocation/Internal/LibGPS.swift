@@ -1,5 +1,6 @@
 internal import CLibGPS
 import FoundationEssentials
+import LocateFormats
 import LocateSupport
 
 // The libgps boundary: the only Swift file that touches libgps's C types. gpsd's socket is the
@@ -17,7 +18,8 @@ enum LibGPS {
     }()
 }
 
-/// Turns gpsd's messages into `GPSDReport` values, through libgps's own JSON parser. It
+/// Turns gpsd's messages into `GPSDReport` values, through libgps's own JSON parser (a TPV in
+/// gpsd's plain form through `TPVScan`, which reads it as libgps does). It
 /// remembers the latest sky view, whose satellites, their count and HDOP go with the fixes that
 /// follow it.
 ///
@@ -67,7 +69,12 @@ final class GPSDMessageDecoder {
     /// How long a sky view goes with the fixes that follow it: a few epochs of a 1 Hz receiver.
     static let skyLifetime = Duration.seconds(5)
 
-    init() {
+    /// Whether a TPV in gpsd's plain form is read by `TPVScan` rather than by libgps's parser
+    /// (the same values, several times faster); off only for the test that holds them side by side.
+    private let readsTPVItself: Bool
+
+    init(readsTPVItself: Bool = true) {
+        self.readsTPVItself = readsTPVItself
         data = .allocate(capacity: 1)
         data.initialize(to: gps_data_t())
     }
@@ -83,6 +90,9 @@ final class GPSDMessageDecoder {
         buffer[range.upperBound] = 0
         if PollResponse.isPoll(buffer[range]) {
             return decodePoll(buffer[range])
+        }
+        if readsTPVItself, let scan = TPVScan(buffer.span.extracting(range)) {
+            return scan.mode == MODE_NOT_SEEN ? .other : decodeTPV(TPVFields(scan, in: buffer, at: range.lowerBound))
         }
         let status = buffer.withUnsafeMutableBytes { raw in
             // The buffer holds at least the NUL written above, so it has an address.
@@ -119,7 +129,7 @@ final class GPSDMessageDecoder {
             return .other
         }
         if set & MODE_SET != 0 {
-            return decodeTPV()
+            return decodeTPV(TPVFields(data.pointee))
         }
         if set & DEVICELIST_SET != 0 {
             return .devices(devicePaths())
@@ -181,22 +191,22 @@ final class GPSDMessageDecoder {
     /// longitude, and (locate's) a time; every double may be NaN ("check all floats with isfinite()", libgps(3)). libgps
     /// takes any number gpsd sends, so a position off the globe is no fix either, and any other
     /// value outside `Plausible`'s ranges (a time before 1980, a negative error) is unknown.
-    private func decodeTPV() -> GPSDReport {
-        let fix = data.pointee.fix
+    private func decodeTPV(_ fix: TPVFields) -> GPSDReport {
         let mode: FixMode
         switch fix.mode {
         case MODE_2D: mode = .twoDimensional
         case MODE_3D: mode = .threeDimensional
         default: return .noFix
         }
-        guard data.pointee.set & LATLON_SET != 0, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else {
+        // libgps's LATLON_SET: a finite longitude.
+        guard fix.longitude.isFinite, Plausible.isPosition(latitude: fix.latitude, longitude: fix.longitude) else {
             return .noFix
         }
-        let device = deviceBytes()
-        let seconds = Double(fix.time.tv_sec) + Double(fix.time.tv_nsec) / 1e9
+        let device = fix.device
+        let seconds = Double(fix.seconds) + Double(fix.nanoseconds) / 1e9
         // A fix has a time, as CoreLocation's always do: a report without one (a receiver's first
         // epochs, a GGA before an RMC brought the date) is no fix yet, and the next epoch is waited for.
-        guard fix.time.tv_sec != 0, let time = Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:)) else {
+        guard fix.seconds != 0, let time = Plausible.value(seconds, in: Plausible.time).map(Date.init(timeIntervalSince1970:)) else {
             return .noFix
         }
         func altitude(_ value: Double) -> Double? {
@@ -211,8 +221,8 @@ final class GPSDMessageDecoder {
             xAccuracy: Plausible.value(fix.epx, in: Plausible.error), yAccuracy: Plausible.value(fix.epy, in: Plausible.error),
             timeAccuracy: Plausible.value(fix.ept, in: Plausible.error),
             heading: heading.flatMap { $0.origin.isCurrent(for: device, at: now) ? $0.degrees : nil },
-            magneticVariation: Plausible.value(fix.magnetic_var, in: Plausible.magneticVariation),
-            geoidSeparation: Plausible.value(fix.geoid_sep, in: Plausible.geoidSeparation))
+            magneticVariation: Plausible.value(fix.magneticVariation, in: Plausible.magneticVariation),
+            geoidSeparation: Plausible.value(fix.geoidSeparation, in: Plausible.geoidSeparation))
         var location = Location(
             unchecked: fix.latitude, longitude: fix.longitude, time: time,
             altitudeMSL: altitude(fix.altMSL), altitudeHAE: altitude(fix.altHAE),
@@ -266,5 +276,66 @@ final class GPSDMessageDecoder {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return text.isEmpty ? nil : UntrustedText.visible(text, limit: 256)
+    }
+}
+
+/// The values of a TPV that a fix is made of, as libgps holds them (NaN for a number not sent,
+/// 0 for a mode or status not sent): read by libgps into its `gps_data_t`, or by `TPVScan`
+/// with libgps's own number reader.
+private struct TPVFields {
+    var mode: Int32
+    var status: Int32
+    var seconds: Int
+    var nanoseconds: Int
+    var latitude, longitude, altHAE, altMSL, eph, epv, speed, eps, track, epd, climb, epx, epy, ept: Double
+    var magneticVariation, geoidSeparation: Double
+    var device: [UInt8]
+}
+
+extension TPVFields {
+    /// What libgps parsed.
+    init(_ data: gps_data_t) {
+        let fix = data.fix
+        mode = fix.mode
+        status = fix.status
+        seconds = Int(fix.time.tv_sec)
+        nanoseconds = Int(fix.time.tv_nsec)
+        latitude = fix.latitude
+        longitude = fix.longitude
+        altHAE = fix.altHAE
+        altMSL = fix.altMSL
+        eph = fix.eph
+        epv = fix.epv
+        speed = fix.speed
+        eps = fix.eps
+        track = fix.track
+        epd = fix.epd
+        climb = fix.climb
+        epx = fix.epx
+        epy = fix.epy
+        ept = fix.ept
+        magneticVariation = fix.magnetic_var
+        geoidSeparation = fix.geoid_sep
+        device = withUnsafeBytes(of: data.dev.path) { Array($0.prefix { $0 != 0 }) }
+    }
+
+    /// What `scan` found in the line at `start` of `buffer`, its numbers read by `safe_atof`
+    /// exactly as libgps reads them (the byte after each is `,` or `}`, where it stops).
+    init(_ scan: TPVScan, in buffer: [UInt8], at start: Int) {
+        let device = Array(buffer[start + scan.device.lowerBound..<start + scan.device.upperBound])
+        self = buffer.withUnsafeBytes { raw in
+            let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self)
+            func real(_ which: TPVScan.Real) -> Double {
+                let range = scan.reals[which.rawValue]
+                guard let base, !range.isEmpty else { return .nan }
+                return safe_atof(base + start + range.lowerBound)
+            }
+            return TPVFields(
+                mode: scan.mode, status: scan.status, seconds: scan.seconds, nanoseconds: scan.nanoseconds,
+                latitude: real(.latitude), longitude: real(.longitude), altHAE: real(.altHAE), altMSL: real(.altMSL),
+                eph: real(.eph), epv: real(.epv), speed: real(.speed), eps: real(.eps), track: real(.track), epd: real(.epd),
+                climb: real(.climb), epx: real(.epx), epy: real(.epy), ept: real(.ept), magneticVariation: real(.magvar),
+                geoidSeparation: real(.geoidSep), device: device)
+        }
     }
 }
