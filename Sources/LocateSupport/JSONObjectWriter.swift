@@ -62,7 +62,8 @@ package struct JSONObjectWriter {
     /// The bytes given to `init(appendingTo:)` (or none), the object and a line end (one JSON
     /// Lines record).
     package consuming func finishLine() -> [UInt8] {
-        bytes += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
 

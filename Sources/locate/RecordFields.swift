@@ -139,11 +139,16 @@ extension FieldValue {
         case .number(let value, let decimals): return NumberFormatting.append(value, decimals: decimals, to: &bytes)
         case .text(let text): bytes += UntrustedText.visible(text).utf8
         case .time(let date): return UTCTimestamp.append(date, to: &bytes)
-        case .flag(let flag): bytes += flag ? Array("true".utf8) : Array("false".utf8)
+        case .flag(let flag): bytes += flag ? Self.trueText : Self.falseText
         case .unknown: return false
         }
         return true
     }
+
+    // Made once: a literal's bytes made into an array for each value would cost an allocation.
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
+    private static let nullText = Array("null".utf8)
 
     /// Appends the value as JSON: text and times quoted, numbers and flags bare, unknown `null`.
     func appendJSON(to bytes: inout [UInt8]) {
@@ -155,7 +160,7 @@ extension FieldValue {
             _ = appendPlain(to: &bytes)
             bytes.append(UInt8(ascii: "\""))
         case .number, .flag, .unknown:
-            if !appendPlain(to: &bytes) { bytes += Array("null".utf8) }
+            if !appendPlain(to: &bytes) { bytes += Self.nullText }
         }
     }
 }
