@@ -19,21 +19,6 @@ package struct JSONObjectWriter {
         self.bytes.append(UInt8(ascii: "{"))
     }
 
-    /// `"key":`, quoted once, for a key written many times (a record field).
-    package static func encodedKey(_ key: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        FlatJSON.appendQuoted(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        return bytes
-    }
-
-    /// Adds a member under a key from `encodedKey(_:)`; `appendValue` appends the value's JSON text.
-    package mutating func add(encodedKey: [UInt8], value appendValue: (inout [UInt8]) -> Void) {
-        startMember()
-        bytes += encodedKey
-        appendValue(&bytes)
-    }
-
     /// Adds a member; `appendValue` appends the value's JSON text.
     package mutating func add(_ key: String, value appendValue: (inout [UInt8]) -> Void) {
         startMember()

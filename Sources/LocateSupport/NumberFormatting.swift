@@ -39,23 +39,22 @@ package enum NumberFormatting {
         return true
     }
 
-    private static let unitPowers: [UInt64] = (0..<20).map { power in (0..<power).reduce(UInt64(1)) { value, _ in value * 10 } }
-
     /// Appends `value` in decimal, with leading zeros up to `width` digits (at most 20).
-    /// (Zeros are appended, then the digits written over them from the right: division by the
-    /// constant 10 only; the hot path of every record.)
+    /// (The digits are made from the right into a buffer on the stack, by division by the
+    /// constant 10 only, then appended in order: the hot path of every record.)
     package static func appendDigits(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        var count = 1
-        while count < 20, value >= unitPowers[count] { count += 1 }
-        // A plain loop: append(contentsOf: repeatElement(...)) takes the generic sequence path,
-        // several times slower for the few bytes of a number.
-        for _ in 0..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
+        var digits = InlineArray<20, UInt8>(repeating: UInt8(ascii: "0"))
+        var count = 0
         var rest = value
-        var index = bytes.endIndex
-        while rest > 0 {
-            index -= 1
-            bytes[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        repeat {
+            digits[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
+            count += 1
+        } while rest > 0
+        count = min(max(count, width), 20)
+        while count > 0 {
+            count -= 1
+            bytes.append(digits[count])
         }
     }
 }

@@ -10,20 +10,41 @@ struct JSONFormat: OutputFormat {
     /// The fields of a record (`RecordKind.fields(includingPlaces:)`).
     let fields: [RecordField]
     let needsPlaces: Bool
+    /// Every field's `"key":`, one after the other, and where each ends: made once, so that a
+    /// record's keys are copied from one buffer (a key of its own per field would be an array
+    /// retained and released for every field of every record).
+    private let keys: [UInt8]
+    private let keyEnds: [Int]
 
     init(includesEvents: Bool, fields: [RecordField] = RecordFields.all) {
         self.includesEvents = includesEvents
         self.fields = fields
         needsPlaces = fields.contains { $0.key == .city }
+        var keys: [UInt8] = []
+        keyEnds = fields.map { field in
+            FlatJSON.appendQuoted(field.name, to: &keys)
+            keys.append(UInt8(ascii: ":"))
+            return keys.count
+        }
+        self.keys = keys
     }
 
+    /// About what a record takes, so that its line is written without growing the buffer.
+    private static let recordCapacity = 1024
+
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        var object = JSONObjectWriter(appendingTo: output)
-        output = []
-        for field in fields {
-            object.add(encodedKey: field.jsonKey) { field.value(source).appendJSON(to: &$0) }
+        output.reserveCapacity(output.count + Self.recordCapacity)
+        output.append(UInt8(ascii: "{"))
+        var keyStart = 0
+        for index in fields.indices {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            let keyEnd = keyEnds[index]
+            for position in keyStart..<keyEnd { output.append(keys[position]) }
+            keyStart = keyEnd
+            fields[index].value(source).appendJSON(to: &output)
         }
-        output = object.finishLine()
+        output.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "\n"))
         return true
     }
 

@@ -35,8 +35,6 @@ struct RecordSource {
 /// `RecordKey`) and how it is read off a record.
 struct RecordField: Sendable {
     let key: RecordKey
-    /// `"name":`, ready for a JSON object.
-    let jsonKey: [UInt8]
     let value: @Sendable (RecordSource) -> FieldValue
 
     /// The key as the record spells it.
@@ -44,7 +42,6 @@ struct RecordField: Sendable {
 
     init(_ key: RecordKey, value: @escaping @Sendable (RecordSource) -> FieldValue) {
         self.key = key
-        jsonKey = JSONObjectWriter.encodedKey(key.rawValue)
         self.value = value
     }
 
