@@ -89,7 +89,7 @@ struct FleetCommand<Detector: FleetDetector> {
                         try keeper?.commit(detector)
                     } catch {
                         StandardStreams.diagnose("error: the fleet's states cannot be kept: " + error.description)
-                        return error.kind == .failed ? .ioError : .configuration
+                        return ExitStatus(error)
                     }
                 }
             }

@@ -66,12 +66,11 @@ struct SubscribedRecords: DeviceRecordSource {
 
     /// The records of `broker`'s filter for `options`' named monitor, devices named by `key`;
     /// connection news said on stderr, once per cause.
-    /// - Throws: `PublishCommand.SetupError` when the settings' files or libmosquitto refuse.
+    /// - Throws: `MQTTSetup.Failure` when the settings' files or libmosquitto refuse.
     static func open(
         _ broker: MQTTBroker, options: CommandLineOptions, settings: ConsentSettings, by key: DeviceKey
-    ) throws(PublishCommand.SetupError) -> SubscribedRecords {
-        let configuration = try PublishCommand.configuration(
-            broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion)
+    ) throws(MQTTSetup.Failure) -> SubscribedRecords {
+        let configuration = try MQTTSetup.configuration(broker, settings: settings, version: options.mqttVersion)
         let command = options.command == .visits ? "visits" : "monitor"
         var lastFailure: String?
         let filter = broker.topic
@@ -94,7 +93,7 @@ struct SubscribedRecords: DeviceRecordSource {
             }
             return SubscribedRecords(subscription: subscription, by: key)
         } catch {
-            throw PublishCommand.SetupError(message: error.description, status: .unavailable)
+            throw MQTTSetup.Failure(message: error.description, status: ExitStatus(error))
         }
     }
 }
@@ -124,15 +123,11 @@ extension FleetCommand {
                 keeper = kept
             } catch {
                 StandardStreams.diagnose("error: the fleet's states: " + error.description)
-                return switch error.kind {
-                case .refused: .configuration
-                case .inUse: .timedOut
-                case .failed: .ioError
-                }
+                return ExitStatus(error)
             }
         }
         var source: SubscribedRecords?
-        do throws(PublishCommand.SetupError) {
+        do throws(MQTTSetup.Failure) {
             if let broker = options.subscription {
                 source = try SubscribedRecords.open(broker, options: options, settings: settings, by: key)
             }

@@ -25,83 +25,6 @@ struct PublishCommand {
     let regions: RegionMonitor
     let started = ContinuousClock.now
 
-    /// How long a clean end waits for the broker to take what is queued and the `offline`.
-    static let finishDeadline = Duration.seconds(3)
-
-    /// Why the client cannot be made: what to say, and the exit status.
-    struct SetupError: Error {
-        let message: String
-        let status: ExitStatus
-    }
-
-    /// The client for `broker`, started: the password from `[mqtt] password-file` (a private
-    /// file of the user's), the CA file from `[mqtt] ca-file`, the will of `format`, and the
-    /// outbox on disk (`outbox`; `nil` when no home directory is known) of at most `limit` records,
-    /// sent at once or in bursts `every` so often.
-    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read (the outbox's too),
-    ///   64 for a password without a user, 74 for an outbox the disk fails, 75 for an outbox
-    ///   another `locate publish` sends now, 69 when the system or libmosquitto refuses.
-    static func client(
-        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage?,
-        httpHeaders: [String] = [], outbox: MQTTOutbox?, limit: Int, every interval: Duration?
-    ) throws(SetupError) -> MQTTClient {
-        var configuration = try Self.configuration(broker: broker, passwordFile: passwordFile, caFile: caFile, version: version)
-        configuration.will = will
-        configuration.httpHeaders = httpHeaders
-        configuration.outbox = outbox
-        configuration.queueLimit = limit
-        configuration.sendInterval = interval
-        do throws(MQTTError) {
-            let client = try MQTTClient(configuration: configuration)
-            try client.start()
-            return client
-        } catch {
-            let status: ExitStatus =
-                switch error {
-                case .outboxRefused: .configuration
-                case .outboxFailed: .ioError
-                case .outboxInUse: .timedOut
-                default: .unavailable
-                }
-            throw SetupError(message: error.description, status: status)
-        }
-    }
-
-    /// The configuration for `broker`: the password from `[mqtt] password-file` (a private file
-    /// of the user's; `[http] password-file` for an HTTP endpoint), the CA file from `[mqtt]
-    /// ca-file` (`[http] ca-file`); for publishing and subscribing alike.
-    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read, 64 for a password without a user.
-    static func configuration(
-        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion
-    ) throws(SetupError) -> MQTTConfiguration {
-        var password: String?
-        if let passwordFile {
-            guard broker.user != nil else {
-                throw SetupError(
-                    message: broker.isHTTP
-                        ? "[http] password-file is set but the URL names no user (http[s]://USER@HOST/PATH)"
-                        : "[mqtt] password-file is set but the URL names no user (mqtt://USER@HOST/TOPIC)", status: .usage)
-            }
-            password = try read(passwordFile, what: "[\(broker.isHTTP ? "http" : "mqtt")] password-file", owner: .userPrivate)
-        }
-        if let caFile { _ = try read(caFile, what: "[\(broker.isHTTP ? "http" : "mqtt")] ca-file", owner: .userOrRoot) }
-        return MQTTConfiguration(broker: broker, password: password, caFile: caFile, protocolVersion: version)
-    }
-
-    /// The first line of the file at `path`, checked as `owner`'s (every directory on the way too).
-    private static func read(_ path: String, what: String, owner: TrustedFile.Owner) throws(SetupError) -> String {
-        let shown = UntrustedText.visible(path, limit: 200)
-        let bytes: [UInt8]?
-        do throws(TrustedFile.Refusal) {
-            try TrustedFile.checkPath(path, to: .file, owner: owner)
-            bytes = try TrustedFile.read(path, owner: owner, limit: 64 * 1024)
-        } catch {
-            throw SetupError(message: "\(what) \(shown) \(error.description)", status: .configuration)
-        }
-        guard let bytes else { throw SetupError(message: "\(what) \(shown) does not exist", status: .configuration) }
-        return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-    }
-
     func run() async -> ExitStatus {
         // A second signal gives up on the farewell; the end still says what was not delivered.
         let outcome = try? await StreamLifetime.run(
@@ -204,7 +127,7 @@ struct PublishCommand {
             status = ExitStatus(error)
         }
         progress.stream.noteHeldBack(updates.locationsHeldBack)
-        await client.finish(farewell: format.farewell, within: Self.finishDeadline)
+        await client.finish(farewell: format.farewell, within: MQTTSetup.finishDeadline)
         reporter.cancel()
         // The access log records this publish session here (app, accuracy, first and last
         // delivery, count), once `locate serve`'s log lands: `progress.published` records.
@@ -279,15 +202,16 @@ extension PublishCommand {
             kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
         format.http = http
         let client: MQTTClient
-        do throws(PublishCommand.SetupError) {
-            client = try PublishCommand.client(
-                broker: broker, passwordFile: broker.isHTTP ? settings.httpPasswordFile : settings.mqttPasswordFile,
-                caFile: broker.isHTTP ? settings.httpCAFile : settings.mqttCAFile, version: options.mqttVersion, will: format.will,
-                httpHeaders: broker.isHTTP ? format.httpHeaders(user: broker.user) : [],
-                outbox: store.paths.stateDirectory.map {
-                    MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
-                },
-                limit: options.outboxLimit, every: options.sendInterval)
+        do throws(MQTTSetup.Failure) {
+            var configuration = try MQTTSetup.configuration(broker, settings: settings, version: options.mqttVersion)
+            configuration.will = format.will
+            configuration.httpHeaders = broker.isHTTP ? format.httpHeaders(user: broker.user) : []
+            configuration.outbox = store.paths.stateDirectory.map {
+                MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
+            }
+            configuration.queueLimit = options.outboxLimit
+            configuration.sendInterval = options.sendInterval
+            client = try MQTTSetup.client(configuration)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
             return error.status

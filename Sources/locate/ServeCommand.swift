@@ -28,14 +28,14 @@ struct ServeCommand {
                 }, diagnose: StandardStreams.diagnose)
         } catch {
             StandardStreams.diagnose("serve: \(error.description)")
-            return error.kind == .untrustedPath ? .configuration : .unavailable
+            return ExitStatus(error)
         }
         for (address, _) in service.listeners { StandardStreams.diagnose("serve: listening on \(address)") }
         do throws(GPSDService.Failure) {
             try await service.run()
         } catch {
             StandardStreams.diagnose("serve: \(error.description)")
-            return .unavailable
+            return ExitStatus(error)
         }
         return .success
     }
