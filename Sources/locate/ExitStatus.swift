@@ -95,6 +95,10 @@ extension ExitStatus {
     }
 }
 
+/// Thrown by a step of a command's set-up that has said on stderr what went wrong: the status
+/// the run ends with.
+extension ExitStatus: Error {}
+
 extension FallbackReason {
     /// Why the fallback stands in after `error`: not authorized, no fix in time, or gpsd unavailable.
     init(_ error: GPSLocationError) {

@@ -18,12 +18,15 @@ struct FleetPublisher {
     private var format: JSONFormat
     private let reporter: Task<Void, Never>
 
-    /// A started client for `broker`, with the settings' password and CA file.
+    /// A started client for `broker` in protocol `version`, with the settings' password and CA
+    /// file, for the records of `kind`'s events.
     /// - Throws: `MQTTSetup.Failure` when the settings' files or libmosquitto refuse.
-    init(_ broker: MQTTBroker, options: CommandLineOptions, settings: ConsentSettings) throws(MQTTSetup.Failure) {
-        client = try MQTTSetup.client(try MQTTSetup.configuration(broker, settings: settings, version: options.mqttVersion))
+    init(
+        _ broker: MQTTBroker, version: MQTTConfiguration.ProtocolVersion, kind: RecordKind, settings: ConsentSettings
+    ) throws(MQTTSetup.Failure) {
+        client = try MQTTSetup.client(try MQTTSetup.configuration(broker, settings: settings, version: version))
         topic = broker.topic
-        format = JSONFormat(includesEvents: false, fields: options.recordKind.fields(includingPlaces: false, devices: true))
+        format = JSONFormat(includesEvents: false, fields: kind.fields(includingPlaces: false, devices: true))
         reporter = MQTTClientReporter.start(client, connected: "publishing events to \(client.configuration.broker)", kind: "event")
     }
 

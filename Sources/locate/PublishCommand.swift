@@ -15,7 +15,7 @@ import LocateSupport
 /// is back, or first in the next run for the same broker, topic and app (positions taken under
 /// an authorization this run no longer has, or reduced to, are deleted from disk, never sent).
 struct PublishCommand {
-    let options: CommandLineOptions
+    let options: PublishOptions
     let manager: GPSLocationManager
     let explainer: AuthorizationMessages
     let client: MQTTClient
@@ -28,7 +28,7 @@ struct PublishCommand {
     func run() async -> ExitStatus {
         // A second signal gives up on the farewell; the end still says what was not delivered.
         let outcome = try? await StreamLifetime.run(
-            for: options.duration, second: { [client] in client.abandon() }, { .success(await publish()) })
+            for: options.stream.duration, second: { [client] in client.abandon() }, { .success(await publish()) })
         return outcome ?? .failure
     }
 
@@ -47,8 +47,8 @@ struct PublishCommand {
         let reporter = MQTTClientReporter.start(
             client, connected: broker.isHTTP ? "\(broker) answers" : "connected to \(broker)", kind: "record")
         if let discovery = format.discovery { client.announce(discovery) }
-        var progress = Progress(stream: StreamProgress(replay: options.replayName))
-        var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
+        var progress = Progress(stream: StreamProgress(replay: options.stream.replayName))
+        var updates = await manager.liveUpdates(options.stream.liveUpdateOptions).makeAsyncIterator()
         progress.stream.note(updates.authorization)
         // What an earlier run left goes first, while this run's first authorization holds, and
         // only if it is precise: under any other, those positions are deleted, unsent.
@@ -74,7 +74,7 @@ struct PublishCommand {
                     guard let admission = updates.lastLocationAdmission else { continue }
                     let now = Date()
                     // A replay read as fast as it goes goes at the broker's pace, not past the outbox's bound.
-                    if options.replay != nil, options.replaySpeed == 0 { await client.waitForRoom() }
+                    if options.stream.replay != nil, options.stream.replaySpeed == 0 { await client.waitForRoom() }
                     client.publish(format.location(location, now: now)) { admission.isAdmitted }
                     // Available again only with a fresh position out first: Home Assistant shows
                     // the state it had the moment it reads `online`, which must not be the one from
@@ -118,7 +118,7 @@ struct PublishCommand {
                         break
                     }
                 }
-                if let count = options.count, progress.published >= count { break }
+                if let count = options.stream.count, progress.published >= count { break }
             }
         } catch .cancelled {
         } catch {
@@ -192,33 +192,33 @@ struct PublishCommand {
 }
 
 extension PublishCommand {
-    /// Runs `locate publish URL` of `context`: the broker's client (or the HTTP endpoint's), with
-    /// the credentials and the outbox the settings say; 64 without a URL.
-    static func run(_ context: CommandContext) -> ExitStatus {
-        let (options, store, settings) = (context.options, context.store, context.settings)
-        guard let given = options.broker else { return .usage }
-        let (broker, http) = PublishFormat.destination(given, kind: options.publishAs)
-        var format = PublishFormat(
-            kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
-        format.http = http
-        let client: MQTTClient
-        do throws(MQTTSetup.Failure) {
-            var configuration = try MQTTSetup.configuration(broker, settings: settings, version: options.mqttVersion)
-            configuration.will = format.will
-            configuration.httpHeaders = broker.isHTTP ? format.httpHeaders(user: broker.user) : []
-            configuration.outbox = store.paths.stateDirectory.map {
-                MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
+    /// Runs `locate publish URL` to `given` with `options`: the broker's client (or the HTTP
+    /// endpoint's), with the credentials and the outbox the settings say.
+    static func run(_ options: PublishOptions, to given: MQTTBroker) -> ExitStatus {
+        CommandContext.run(options.stream, via: "locate publish", asks: true, isStream: true) { context in
+            let (store, settings) = (context.store, context.settings)
+            let (broker, http) = PublishFormat.destination(given, kind: options.kind)
+            var format = PublishFormat(kind: options.kind, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
+            format.http = http
+            let client: MQTTClient
+            do throws(MQTTSetup.Failure) {
+                var configuration = try MQTTSetup.configuration(broker, settings: settings, version: options.mqttVersion)
+                configuration.will = format.will
+                configuration.httpHeaders = broker.isHTTP ? format.httpHeaders(user: broker.user) : []
+                configuration.outbox = store.paths.stateDirectory.map {
+                    MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
+                }
+                configuration.queueLimit = options.outboxLimit
+                configuration.sendInterval = options.sendInterval
+                client = try MQTTSetup.client(configuration)
+            } catch {
+                StandardStreams.diagnose("error: " + error.message)
+                return error.status
             }
-            configuration.queueLimit = options.outboxLimit
-            configuration.sendInterval = options.sendInterval
-            client = try MQTTSetup.client(configuration)
-        } catch {
-            StandardStreams.diagnose("error: " + error.message)
-            return error.status
+            let command = PublishCommand(
+                options: options, manager: context.manager, explainer: context.explainer, client: client, format: format,
+                regions: RegionMonitor(regions: settings.regions + options.regions))
+            return Locate.waitFor { await command.run() }
         }
-        let command = PublishCommand(
-            options: options, manager: context.manager, explainer: context.explainer, client: client, format: format,
-            regions: RegionMonitor(regions: settings.regions + options.regions))
-        return Locate.waitFor { await command.run() }
     }
 }
