@@ -189,7 +189,7 @@ extension HistoryCommand {
     /// - Throws: `OutputError` when stdout cannot be written.
     static func run(_ options: HistoryOptions) throws(StandardStreams.OutputError) -> ExitStatus {
         try CommandContext.run(
-            options.stream, output: options.output, records: options.output.recordFormat(gpx: .waypoint), via: "locate history",
+            options.stream, output: options.output, records: options.output.recordFormat(gpx: .track), via: "locate history",
             asks: !options.forget, isStream: false
         ) { context throws(StandardStreams.OutputError) in
             let command = HistoryCommand(
