@@ -33,7 +33,8 @@ struct ParsedArguments {
     var template: String?
     var nullText: String?
 
-    // The slices, each set by the options of its command (or commands).
+    // The slices, each set by the options of its command (or commands); the shared ones (`stream`,
+    // `output`, `fleet`) join a command's own when its options are checked.
     var stream = StreamOptions()
     var output = OutputOptions()
     var once = OnceOptions()
