@@ -63,3 +63,17 @@ struct AccessCommand {
         return UntrustedText.visible("\(who) since \(time(session.started)): \(what)")
     }
 }
+
+extension AccessCommand {
+    /// Runs `locate access`: the access log of `app`'s store (`--app`), as text or `json`.
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(app: String?, json: Bool) throws(StandardStreams.OutputError) -> ExitStatus {
+        let store: ConsentStore
+        do throws(ExitStatus) {
+            store = try ConsentSetup.store(app: app)
+        } catch {
+            return error
+        }
+        return try AccessCommand(log: AccessLog(paths: store.paths), json: json).run()
+    }
+}

@@ -1,5 +1,6 @@
 import GPSLocationConsent
 import GeoClueAgent
+import LocateSupport
 
 /// `locate agent`: GeoClue's agent, answering desktop apps' location requests from the consent
 /// store (`GeoClueAgent`), on the system bus. Runs until SIGINT or SIGTERM (SIGHUP has nothing to
@@ -17,5 +18,23 @@ struct AgentCommand {
             return .unavailable
         }
         return .success
+    }
+}
+
+extension AgentCommand {
+    /// Runs `locate agent` over the consent store (of `app`, from `LOCATE_APP`) until a signal:
+    /// a service, so SIGHUP has nothing to re-read (settings changes are taken as they come).
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(app: String?) throws(StandardStreams.OutputError) -> ExitStatus {
+        let setup: ConsentSetup
+        do throws(ExitStatus) {
+            setup = try ConsentSetup(app: app)
+        } catch {
+            return error
+        }
+        let command = AgentCommand(store: setup.store)
+        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
+            try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+        }
     }
 }

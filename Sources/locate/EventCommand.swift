@@ -12,13 +12,17 @@ import LocateSupport
 /// sent to the background pauses until it is back. gpsd that cannot be reached at the start is
 /// 69; gpsd lost later is waited for, as `--follow` waits.
 struct EventCommand<Detector: LocationEventDetector> {
-    let options: CommandLineOptions
+    let options: StreamOptions
+    /// What the command does, as its end by a revoke says it ("region monitoring").
+    let activity: String
     let manager: GPSLocationManager
     let writer: RecordWriter
     let explainer: AuthorizationMessages
     let detector: Detector
     /// The record of an event.
     let record: @Sendable (Detector.Event) -> EventRecord
+    /// `--until`, `monitor`'s goal: a stream that ends without meeting it is no success.
+    var until: MonitorOptions.RegionCondition? = nil
     /// Whether an event meets `--until` (never, without it).
     let isGoal: @Sendable (Detector.Event) -> Bool
     /// Told each event once it is handed out, with the authorization it was released under
@@ -51,7 +55,7 @@ struct EventCommand<Detector: LocationEventDetector> {
     /// when positions came but `--until` was not met.
     private func statusIfEndedNow(_ progress: StreamProgress, started: ContinuousClock.Instant) -> ExitStatus {
         let status = progress.statusIfEndedNow(endpoint: manager.configuration.endpoint, started: started)
-        return status == .success && options.until != nil ? .timedOut : status
+        return status == .success && until != nil ? .timedOut : status
     }
 
     /// Writes events until the stream ends; the exit status for how it ended: 0 when `--until`
@@ -98,14 +102,13 @@ struct EventCommand<Detector: LocationEventDetector> {
                     return ExitStatus(error)
                 }
                 if isGoal(event) { return .success }
-                if let count = options.count, printed >= count { return options.until == nil ? .success : .timedOut }
+                if let count = options.count, printed >= count { return until == nil ? .success : .timedOut }
             case .status(let event):
                 progress.note(event)
                 writer.report(StatusEvent(event, endpoint: endpoint, explanation: explainer.explain))
                 try await writer.flush()
                 if case .authorizationChanged(_, let denial?) = event {
-                    let what = options.command == .monitor ? "region monitoring" : "visit detection"
-                    StandardStreams.diagnose("\(what) ends: \(explainer.explain(denial))")
+                    StandardStreams.diagnose("\(activity) ends: \(explainer.explain(denial))")
                     return .notAuthorized
                 }
             }
@@ -118,7 +121,7 @@ struct EventCommand<Detector: LocationEventDetector> {
             return ExitStatus(reason)
         }
         // The stream ended (a replay's last fix, --duration, a signal) before any --until was met.
-        guard let until = options.until else { return .success }
+        guard let until else { return .success }
         StandardStreams.diagnose("region '\(UntrustedText.visible(until.region, limit: 80))' was not \(until.state.rawValue) by the end")
         return .timedOut
     }

@@ -1,5 +1,8 @@
+import GPSDService
 import GPSLocation
 import GPSLocationConsent
+import GPSLocationMQTT
+import LocateFleet
 
 /// The exit statuses of `locate`, as listed in `--help` and locate(1) (sysexits.h values), and the
 /// one mapping from what went wrong to a status.
@@ -59,7 +62,42 @@ extension ExitStatus {
         case .failed: self = .ioError
         }
     }
+
+    /// The exit status for a fleet's states that cannot be used (78), are another run's now
+    /// (75), or cannot be kept (74).
+    init(_ failure: FleetStateKeeper.Failure) {
+        switch failure.kind {
+        case .refused: self = .configuration
+        case .inUse: self = .timedOut
+        case .failed: self = .ioError
+        }
+    }
+
+    /// The exit status for an MQTT client or subscription that cannot be had: an outbox that
+    /// cannot be trusted or read (78), that the disk fails (74) or that another `locate publish`
+    /// sends now (75); otherwise the system or libmosquitto refused (69).
+    init(_ error: MQTTError) {
+        switch error {
+        case .outboxRefused: self = .configuration
+        case .outboxFailed: self = .ioError
+        case .outboxInUse: self = .timedOut
+        case .invalidURL, .unusable: self = .unavailable
+        }
+    }
+
+    /// The exit status for a service that cannot serve: a socket's directory that cannot be
+    /// trusted (78), or an address or a resource it cannot have (69).
+    init(_ failure: GPSDService.Failure) {
+        switch failure.kind {
+        case .untrustedPath: self = .configuration
+        case .cannotListen, .unavailable: self = .unavailable
+        }
+    }
 }
+
+/// Thrown by a step of a command's set-up that has said on stderr what went wrong: the status
+/// the run ends with.
+extension ExitStatus: Error {}
 
 extension FallbackReason {
     /// Why the fallback stands in after `error`: not authorized, no fix in time, or gpsd unavailable.

@@ -16,7 +16,13 @@ import LocateSupport
 /// an MQTT subscription (`--subscribe`) is another source, its messages parsed by
 /// `DeviceLocation.parse(topic:payload:by:)`, given to `run(from:)` the same way.
 struct FleetCommand<Detector: FleetDetector> {
-    let options: CommandLineOptions
+    let options: FleetOptions
+    /// The stream's options: `--replay` (where the records come from without `--subscribe`) and `--count`.
+    let stream: StreamOptions
+    /// The command (`monitor` or `visits`), whose name a subscription's session has.
+    let command: String
+    /// The kind of the event records, as `--publish` sends them too.
+    let kind: RecordKind
     var writer: RecordWriter
     var detector: Detector
     /// The record of an event.
@@ -32,8 +38,14 @@ struct FleetCommand<Detector: FleetDetector> {
     private var isBatched = false
     private var printed = 0
 
-    init(options: CommandLineOptions, writer: RecordWriter, detector: Detector, record: @escaping (Detector.Event) -> EventRecord) {
+    init(
+        _ command: String, options: FleetOptions, stream: StreamOptions, kind: RecordKind, writer: RecordWriter, detector: Detector,
+        record: @escaping (Detector.Event) -> EventRecord
+    ) {
+        self.command = command
         self.options = options
+        self.stream = stream
+        self.kind = kind
         self.writer = writer
         self.detector = detector
         self.record = record
@@ -44,7 +56,7 @@ struct FleetCommand<Detector: FleetDetector> {
     mutating func run(by key: DeviceKey) throws(StandardStreams.OutputError) -> ExitStatus {
         var reader: DeviceRecordReader
         do throws(GPSLocationError) {
-            let path = options.replay ?? "-"
+            let path = stream.replay ?? "-"
             reader =
                 path == "-"
                 ? DeviceRecordReader(readingFrom: 0, name: "standard input", by: key) : try DeviceRecordReader(contentsOf: path, by: key)
@@ -89,7 +101,7 @@ struct FleetCommand<Detector: FleetDetector> {
                         try keeper?.commit(detector)
                     } catch {
                         StandardStreams.diagnose("error: the fleet's states cannot be kept: " + error.description)
-                        return error.kind == .failed ? .ioError : .configuration
+                        return ExitStatus(error)
                     }
                 }
             }
@@ -123,7 +135,7 @@ struct FleetCommand<Detector: FleetDetector> {
             writer.write(eventRecord, device: location.device)
             publisher?.publish(eventRecord, device: location.device)
             printed += 1
-            if let count = options.count, printed >= count {
+            if let count = stream.count, printed >= count {
                 try writer.flushHere()
                 try writer.finishHere()
                 return true
@@ -131,38 +143,5 @@ struct FleetCommand<Detector: FleetDetector> {
         }
         if !isBatched || writer.isBatchFull { try writer.flushHere() }
         return false
-    }
-}
-
-extension CommandLineOptions {
-    /// Whether the options go with a fleet's (`--by`, `--subscribe`, `--publish`): a fleet's
-    /// records from `--replay`, nothing kept, or from `--subscribe` in `--name`'s session; no
-    /// goal or time limit yet. True when none of them is given; says why not.
-    func fleetOptionsFit() -> Bool {
-        guard deviceKey != nil || subscription != nil || eventBroker != nil else { return true }
-        let problem: String? =
-            if eventBroker != nil, deviceKey == nil {
-                "'--publish' publishes a fleet's events: it needs --by topic|FIELD"
-            } else if subscription != nil, deviceKey == nil {
-                "'--subscribe' reads a fleet's records: it needs --by topic|FIELD"
-            } else if subscription != nil, monitorName == nil {
-                "'--subscribe' needs --name NAME: the broker keeps the monitor's session under it"
-            } else if subscription != nil, replay != nil {
-                "'--subscribe' reads the broker: not with --replay"
-            } else if subscription != nil, until != nil || duration != nil {
-                "'--subscribe' ends with --count or a signal: not with --until or --duration"
-            } else if subscription != nil {
-                nil
-            } else if replay == nil {
-                "'--by' reads a fleet's records from --replay FILE (- for stdin)"
-            } else if monitorName != nil {
-                "'--by' keeps no state between runs: not with --name"
-            } else if until != nil || duration != nil {
-                "'--by' ends with its input or --count: not with --until or --duration"
-            } else {
-                nil
-            }
-        if let problem { StandardStreams.diagnose("error: " + problem) }
-        return problem == nil
     }
 }

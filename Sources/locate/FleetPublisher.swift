@@ -18,20 +18,15 @@ struct FleetPublisher {
     private var format: JSONFormat
     private let reporter: Task<Void, Never>
 
-    /// A started client for `broker`, with the settings' password and CA file.
-    /// - Throws: `PublishCommand.SetupError` when the settings' files or libmosquitto refuse.
-    init(_ broker: MQTTBroker, options: CommandLineOptions, settings: ConsentSettings) throws(PublishCommand.SetupError) {
-        let configuration = try PublishCommand.configuration(
-            broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion)
-        do throws(MQTTError) {
-            let client = try MQTTClient(configuration: configuration)
-            try client.start()
-            self.client = client
-        } catch {
-            throw PublishCommand.SetupError(message: error.description, status: .unavailable)
-        }
+    /// A started client for `broker` in protocol `version`, with the settings' password and CA
+    /// file, for the records of `kind`'s events.
+    /// - Throws: `MQTTSetup.Failure` when the settings' files or libmosquitto refuse.
+    init(
+        _ broker: MQTTBroker, version: MQTTConfiguration.ProtocolVersion, kind: RecordKind, settings: ConsentSettings
+    ) throws(MQTTSetup.Failure) {
+        client = try MQTTSetup.client(try MQTTSetup.configuration(broker, settings: settings, version: version))
         topic = broker.topic
-        format = JSONFormat(includesEvents: false, fields: options.recordKind.fields(includingPlaces: false, devices: true))
+        format = JSONFormat(includesEvents: false, fields: kind.fields(includingPlaces: false, devices: true))
         reporter = MQTTClientReporter.start(client, connected: "publishing events to \(client.configuration.broker)", kind: "event")
     }
 
@@ -54,7 +49,7 @@ struct FleetPublisher {
     /// Gives what is queued 3 s to go out, then ends the client.
     func finish() {
         let client = client
-        Locate.waitFor { () async -> Void in await client.finish(farewell: [], within: PublishCommand.finishDeadline) }
+        Locate.waitFor { () async -> Void in await client.finish(farewell: [], within: MQTTSetup.finishDeadline) }
         reporter.cancel()
         if client.waiting > 0 {
             StandardStreams.diagnose("\(client.waiting) events were not published: the broker did not take them in time")

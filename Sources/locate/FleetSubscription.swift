@@ -64,20 +64,18 @@ struct SubscribedRecords: DeviceRecordSource {
     /// The client id a named fleet monitor's session has.
     static func session(command: String, name: String) -> String { "locate-\(command)-\(name)" }
 
-    /// The records of `broker`'s filter for `options`' named monitor, devices named by `key`;
-    /// connection news said on stderr, once per cause.
-    /// - Throws: `PublishCommand.SetupError` when the settings' files or libmosquitto refuse.
+    /// The records of `broker`'s filter in the persistent session `session` (in protocol
+    /// `version`), devices named by `key`; connection news said on stderr, once per cause.
+    /// - Throws: `MQTTSetup.Failure` when the settings' files or libmosquitto refuse.
     static func open(
-        _ broker: MQTTBroker, options: CommandLineOptions, settings: ConsentSettings, by key: DeviceKey
-    ) throws(PublishCommand.SetupError) -> SubscribedRecords {
-        let configuration = try PublishCommand.configuration(
-            broker: broker, passwordFile: settings.mqttPasswordFile, caFile: settings.mqttCAFile, version: options.mqttVersion)
-        let command = options.command == .visits ? "visits" : "monitor"
+        _ broker: MQTTBroker, session: String, version: MQTTConfiguration.ProtocolVersion, settings: ConsentSettings, by key: DeviceKey
+    ) throws(MQTTSetup.Failure) -> SubscribedRecords {
+        let configuration = try MQTTSetup.configuration(broker, settings: settings, version: version)
         var lastFailure: String?
         let filter = broker.topic
         do throws(MQTTError) {
             let subscription = try MQTTSubscription(
-                configuration: configuration, filter: filter, session: session(command: command, name: options.monitorName ?? "")
+                configuration: configuration, filter: filter, session: session
             ) { event in
                 switch event {
                 case .connected:
@@ -94,14 +92,13 @@ struct SubscribedRecords: DeviceRecordSource {
             }
             return SubscribedRecords(subscription: subscription, by: key)
         } catch {
-            throw PublishCommand.SetupError(message: error.description, status: .unavailable)
+            throw MQTTSetup.Failure(message: error.description, status: ExitStatus(error))
         }
     }
 }
 
 extension FleetCommand {
     /// The records of `--subscribe` when it is given, else of `--replay`, devices named by `key`.
-    /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
     /// With `--publish`, the events go to its broker as well. A named subscription's device
     /// states are kept in the store under `stateDirectory`, opened (and refused when it cannot be
     /// trusted, 78) before anything else.
@@ -109,14 +106,14 @@ extension FleetCommand {
     mutating func run(
         by key: DeviceKey, settings: ConsentSettings, stateDirectory: String?
     ) throws(StandardStreams.OutputError) -> ExitStatus {
-        if options.subscription != nil, let name = options.monitorName {
+        let session = SubscribedRecords.session(command: command, name: options.name ?? "")
+        if options.subscription != nil, options.name != nil {
             guard let stateDirectory else {
                 StandardStreams.diagnose(
                     "error: a named monitor keeps its devices' states, and no state directory is known (HOME is not set)")
                 return .configuration
             }
             do throws(FleetStateKeeper.Failure) {
-                let session = SubscribedRecords.session(command: options.command == .visits ? "visits" : "monitor", name: name)
                 let kept = try FleetStateKeeper(directory: stateDirectory, monitor: session, detector: &detector)
                 if kept.dropped > 0 {
                     StandardStreams.diagnose("the monitor's regions or rules changed: the \(kept.dropped) devices it knew start afresh")
@@ -124,19 +121,17 @@ extension FleetCommand {
                 keeper = kept
             } catch {
                 StandardStreams.diagnose("error: the fleet's states: " + error.description)
-                return switch error.kind {
-                case .refused: .configuration
-                case .inUse: .timedOut
-                case .failed: .ioError
-                }
+                return ExitStatus(error)
             }
         }
         var source: SubscribedRecords?
-        do throws(PublishCommand.SetupError) {
+        do throws(MQTTSetup.Failure) {
             if let broker = options.subscription {
-                source = try SubscribedRecords.open(broker, options: options, settings: settings, by: key)
+                source = try SubscribedRecords.open(broker, session: session, version: options.mqttVersion, settings: settings, by: key)
             }
-            if let broker = options.eventBroker { publisher = try FleetPublisher(broker, options: options, settings: settings) }
+            if let broker = options.eventBroker {
+                publisher = try FleetPublisher(broker, version: options.mqttVersion, kind: kind, settings: settings)
+            }
         } catch {
             StandardStreams.diagnose("error: " + error.message)
             return error.status

@@ -12,7 +12,7 @@ import LocateSupport
 /// fallback record follows, with 75 when gpsd answered without a fix and 69 when it never
 /// answered (or closed every connection, as a gpsd serving as many clients as it takes does).
 struct FollowCommand {
-    let options: CommandLineOptions
+    let options: StreamOptions
     let manager: GPSLocationManager
     let writer: RecordWriter
     let explainer: AuthorizationMessages
@@ -142,11 +142,16 @@ struct FollowCommand {
 }
 
 extension FollowCommand {
-    /// Runs `locate --follow` of `context`.
+    /// Runs `locate --follow` with `options`.
     /// - Throws: `OutputError.failed` when stdout cannot be written (a closed pipe is a normal end).
-    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
-        let command = FollowCommand(
-            options: context.options, manager: context.manager, writer: context.writer, explainer: context.explainer)
-        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+    static func run(_ options: FollowOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        try CommandContext.run(
+            options.stream, output: options.output, records: options.output.recordFormat(gpx: .track), via: "locate --follow", asks: true,
+            isStream: true
+        ) { context throws(StandardStreams.OutputError) in
+            let command = FollowCommand(
+                options: options.stream, manager: context.manager, writer: context.writer, explainer: context.explainer)
+            return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
+        }
     }
 }

@@ -18,7 +18,7 @@ struct GeocodeCommand {
         case csv(header: Bool)
     }
 
-    let query: CommandLineOptions.GeocodeQuery
+    let query: GeocodeQuery
     let format: Format
     let limit: Int
     let language: PlaceLanguage
@@ -103,17 +103,17 @@ struct GeocodeCommand {
 }
 
 extension GeocodeCommand {
-    /// Runs `locate geocode` of `options` for `query`: records in `--json`, `--csv` (`--batch`)
-    /// or text, up to `--limit` places, in `--language` (else the user's).
+    /// Runs `locate geocode` for `query` with `options`: records in `--json`, `--csv` (`--batch`)
+    /// or text, up to `--limit` places, in `--lang` (else the user's).
     /// - Throws: `OutputError` when stdout cannot be written.
-    static func run(_ options: CommandLineOptions, query: CommandLineOptions.GeocodeQuery) throws(StandardStreams.OutputError) -> ExitStatus
-    {
+    static func run(_ query: GeocodeQuery, _ options: GeocodeOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        let output = options.output
         let format: Format =
-            switch options.format {
+            switch output.format {
             case .json: .json
-            case .csv: .csv(header: options.csvHeader)
+            case .csv: .csv(header: output.csvHeader)
             default: .text
             }
-        return try GeocodeCommand(query: query, format: format, limit: options.limit, language: options.placeLanguage ?? .current).run()
+        return try GeocodeCommand(query: query, format: format, limit: options.limit, language: output.placeLanguage ?? .current).run()
     }
 }

@@ -16,7 +16,7 @@ import LocateSupport
 /// document (if any) is empty and the status is 1, as grep's. Forgetting needs no permission:
 /// it hands nothing out.
 struct HistoryCommand {
-    let options: CommandLineOptions
+    let options: HistoryOptions
     /// Over the consent store: the reading app's authorization.
     let manager: GPSLocationManager
     let explainer: AuthorizationMessages
@@ -29,13 +29,13 @@ struct HistoryCommand {
     static let longestGap = 300.0
 
     func run() throws(StandardStreams.OutputError) -> ExitStatus {
-        if options.historyForget { return forget() }
+        if options.forget { return forget() }
         let kept: [Location]
         switch admitted() {
         case .points(let locations): kept = locations
         case .refused(let status): return status
         }
-        if options.historyDays {
+        if options.days {
             try writeDays(of: kept)
         } else {
             var writer = self.writer
@@ -68,8 +68,8 @@ struct HistoryCommand {
             if LocationHistory.exists(paths: paths) {
                 do throws(LocationHistory.Failure) {
                     stored = try LocationHistory(paths: paths, create: false).locations(
-                        from: options.historyFrom.map { Date(timeIntervalSince1970: ($0 / period).rounded(.down) * period) },
-                        to: options.historyTo.map { Date(timeIntervalSince1970: ($0 / period).rounded(.up) * period) })
+                        from: options.from.map { Date(timeIntervalSince1970: ($0 / period).rounded(.down) * period) },
+                        to: options.to.map { Date(timeIntervalSince1970: ($0 / period).rounded(.up) * period) })
                 } catch {
                     StandardStreams.diagnose(error.description)
                     return .refused(ExitStatus(error))
@@ -81,9 +81,9 @@ struct HistoryCommand {
             }
             admitted.removeAll { location in
                 guard let time = location.time?.timeIntervalSince1970 else { return false }
-                return time < (options.historyFrom ?? -.infinity) || time >= (options.historyTo ?? .infinity)
+                return time < (options.from ?? -.infinity) || time >= (options.to ?? .infinity)
             }
-            if let near = options.historyNear, let center = try? Location(latitude: near.latitude, longitude: near.longitude, mode: nil) {
+            if let near = options.near, let center = try? Location(latitude: near.latitude, longitude: near.longitude, mode: nil) {
                 admitted.removeAll { $0.distance(from: center) > near.radius }
             }
             return .points(admitted)
@@ -105,7 +105,7 @@ struct HistoryCommand {
         }
         do throws(LocationHistory.Failure) {
             let forgotten = try LocationHistory(paths: paths, create: false).forget(
-                before: options.historyBefore.map(Date.init(timeIntervalSince1970:)))
+                before: options.before.map(Date.init(timeIntervalSince1970:)))
             // How many is the history's too: said only to an app that may read it.
             let allowed = (try? manager.authorization().isAuthorized) ?? false
             StandardStreams.diagnose(
@@ -163,11 +163,11 @@ struct HistoryCommand {
     }
 
     private func writeDays(of locations: [Location]) throws(StandardStreams.OutputError) {
-        let places = try? PlaceFinder(language: options.placeLanguage ?? .current)
+        let places = try? PlaceFinder(language: options.output.placeLanguage ?? .current)
         for day in Self.days(of: locations, places: places) {
             let distance = NumberFormatting.fixed(day.distance, decimals: 1) ?? "0"
             let moving = Int(day.moving.rounded())
-            if options.isJSON {
+            if options.output.isJSON {
                 var object = JSONObjectWriter()
                 object.add(RecordKey.date.rawValue, string: day.date)
                 object.add(RecordKey.points.rawValue, json: String(day.points))
@@ -184,12 +184,18 @@ struct HistoryCommand {
 }
 
 extension HistoryCommand {
-    /// Runs `locate history` of `context`, over the store's paths.
+    /// Runs `locate history` with `options`, over the store's paths: a read is a location
+    /// request of the reading app (asked when nothing is decided); forgetting hands nothing out.
     /// - Throws: `OutputError` when stdout cannot be written.
-    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
-        let command = HistoryCommand(
-            options: context.options, manager: context.manager, explainer: context.explainer, paths: context.store.paths,
-            writer: context.writer)
-        return try command.run()
+    static func run(_ options: HistoryOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        try CommandContext.run(
+            options.stream, output: options.output, records: options.output.recordFormat(gpx: .track), via: "locate history",
+            asks: !options.forget, isStream: false
+        ) { context throws(StandardStreams.OutputError) in
+            let command = HistoryCommand(
+                options: options, manager: context.manager, explainer: context.explainer, paths: context.store.paths,
+                writer: context.writer)
+            return try command.run()
+        }
     }
 }

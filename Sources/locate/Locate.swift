@@ -1,8 +1,5 @@
 import Dispatch
 import GPSLocation
-import GPSLocationConsent
-import GPSLocationPlaces
-import GeoClueAgent
 import LocateSupport
 import Synchronization
 
@@ -29,10 +26,10 @@ enum Locate {
         }
         let status: ExitStatus
         do {
-            let options = try CommandLineOptions(arguments: arguments, environment: environment)
+            let commandLine = try ParsedCommandLine(arguments: arguments, environment: environment)
             // Only the streams end cleanly on a signal; everything else ends with its default action.
-            if !options.isStream { SignalTrap.restoreDefaultActions() }
-            status = run(options, environment: environment)
+            if !commandLine.isStream { SignalTrap.restoreDefaultActions() }
+            status = run(commandLine)
         } catch {
             StandardStreams.diagnose("error: " + error.message)
             let command = CommandTable.command(of: arguments)
@@ -84,21 +81,10 @@ enum Locate {
         return try result.get()
     }
 
-    /// `--replay -`: the track piped in, read as it comes by the stream (which a signal stops,
-    /// even while the pipe stays open without a byte). Not from a terminal: its lines are a
-    /// person's typing, not a track.
-    private static func trackFromStandardInput() throws(GPSLocationError) -> ReplayTrack {
-        let name = "standard input"
-        guard !StandardIO.isTerminal(.input) else {
-            throw .invalidTrack(file: name, line: nil, reason: "is a terminal; pipe a track in, or name its file")
-        }
-        return ReplayTrack(readingFrom: StandardIO.Stream.input.rawValue, name: name)
-    }
-
     /// Runs the command; a write error on stdout other than a closed pipe becomes status 74.
-    private static func run(_ options: CommandLineOptions, environment: EnvironmentVariables) -> ExitStatus {
+    private static func run(_ commandLine: ParsedCommandLine) -> ExitStatus {
         do {
-            return try command(options, environment: environment)
+            return try command(commandLine)
         } catch .closed {
             return .success
         } catch {
@@ -107,107 +93,28 @@ enum Locate {
         }
     }
 
-    private static func command(
-        _ options: CommandLineOptions, environment: EnvironmentVariables
-    ) throws(StandardStreams.OutputError) -> ExitStatus {
-        if options.showHelp {
-            try StandardStreams.writeRecord(HelpText.text(for: options.helpCommand, program: Usage.program))
+    /// Runs the command's type with its options.
+    private static func command(_ commandLine: ParsedCommandLine) throws(StandardStreams.OutputError) -> ExitStatus {
+        switch commandLine {
+        case .help(let command):
+            try StandardStreams.writeRecord(HelpText.text(for: command, program: Usage.program))
             return .success
-        }
-        if options.showVersion {
+        case .version:
             try StandardStreams.writeRecord("\(Usage.program) \(Usage.version) (built with libgps \(GPSLocationManager.libgpsVersion))")
             return .success
-        }
-        if options.command == .geocode, let query = options.geocodeQuery {
-            return try GeocodeCommand.run(options, query: query)
-        }
-        let store: ConsentStore
-        do throws(GPSLocationError) {
-            store = try ConsentStore(paths: .current, appName: options.app) { StandardStreams.diagnose($0) }
-        } catch {
-            StandardStreams.diagnose(error.description)
-            return ExitStatus(error)
-        }
-        if case .permission(let action) = options.command {
-            return try PermissionCommand(action: action, options: options, store: store).run()
-        }
-        if options.command == .access {
-            return try AccessCommand(log: AccessLog(paths: store.paths), json: options.isJSON).run()
-        }
-        // Fail closed: with an unusable settings or policy file nothing is printed and gpsd is not asked.
-        let settings: ConsentSettings
-        let fallback: FallbackCoordinate?
-        var replay: ReplayTrack?
-        do throws(GPSLocationError) {
-            settings = try store.settings()
-            fallback = try store.fallback(resolvingPlaceNames: FallbackPlace.coordinate(of:))
-            if let path = options.replay { replay = try path == "-" ? trackFromStandardInput() : ReplayTrack(contentsOf: path) }
-        } catch {
-            StandardStreams.diagnose(error.description)
-            return ExitStatus(error)
-        }
-        let configuration = GPSLocationConfiguration(endpoint: options.endpoint ?? settings.gpsdServer ?? .default)
-        if options.command == .serve {
-            return try ServeCommand.run(options, configuration: configuration, store: store)
-        }
-        if options.command == .agent {
-            let command = AgentCommand(store: store)
-            return try waitFor { () async throws(StandardStreams.OutputError) in
-                // A service: SIGHUP has nothing to re-read (settings changes are taken as they come).
-                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
-            }
-        }
-        // One manager per run: over the replayed track, or over gpsd with the user's consent.
-        let manager =
-            replay.map { GPSLocationManager(replaying: $0, speed: options.replaySpeed ?? 1) }
-            ?? GPSLocationManager(authorizationSource: store, configuration: configuration)
-        var explainer = AuthorizationMessages(store: store, app: options.app)
-        let readsPositions =
-            options.subscription == nil
-            && [.locate, .monitor, .visits, .publish, .record, .history].contains(options.command) && !options.historyForget
-        if readsPositions, replay == nil, settings.decision.status == .notDetermined, settings.decision.locationServicesEnabled {
-            // Nothing is decided: the manager asks, on the terminal (only a person at its
-            // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
-            SignalTrap.restoreDefaultActions()
-            let prompter = TerminalPrompter()
-            let purpose = options.purpose
-            do throws(GPSLocationError) {
-                _ = try waitFor { () async throws(GPSLocationError) in
-                    try await manager.requestWhenInUseAuthorization(purpose: purpose, prompter: prompter)
-                }
-            } catch {
-                StandardStreams.diagnose(error.description)
-                return ExitStatus(error)
-            }
-            if options.isStream { SignalTrap.blockSignals() }
-            explainer.wasAsked = prompter.wasAsked
-        }
-        let format = options.outputFormat
-        var places: PlaceFinder?
-        if format.needsPlaces {
-            do throws(GPSLocationError) {
-                places = try PlaceFinder(language: options.placeLanguage ?? .current)
-            } catch {
-                StandardStreams.diagnose(error.description)
-                return ExitStatus(error)
-            }
-        }
-        // Who had my location: a run that handed out this machine's positions is a session of the access log.
-        let tally = DeliveryTally(app: options.app, via: options.accessVia)
-        defer { tally.record(in: AccessLog(paths: store.paths)) }
-        let writer = RecordWriter(format: format, fallback: options.fallbackEnabled ? fallback : nil, places: places, tally: tally)
-        let context = CommandContext(
-            options: options, store: store, settings: settings, configuration: configuration, replay: replay, manager: manager,
-            explainer: explainer, writer: writer)
-        switch (options.command, options.mode) {
-        case (.monitor, _): return try MonitorCommand.run(context)
-        case (.visits, _): return try VisitsCommand.run(context)
-        case (.publish, _): return PublishCommand.run(context)
-        case (.record, _): return RecordCommand.run(context)
-        case (.history, _): return try HistoryCommand.run(context)
-        case (.status, _): return try StatusCommand.run(context)
-        case (_, .once): return try OnceCommand.run(context)
-        case (_, .follow): return try FollowCommand.run(context)
+        case .once(let options): return try OnceCommand.run(options)
+        case .follow(let options): return try FollowCommand.run(options)
+        case .permission(let options): return try PermissionCommand.run(options)
+        case .status(let options): return try StatusCommand.run(options)
+        case .geocode(let query, let options): return try GeocodeCommand.run(query, options)
+        case .monitor(let options): return try MonitorCommand.run(options)
+        case .visits(let options): return try VisitsCommand.run(options)
+        case .publish(let broker, let options): return PublishCommand.run(options, to: broker)
+        case .serve(let options): return try ServeCommand.run(options)
+        case .access(let app, let json): return try AccessCommand.run(app: app, json: json)
+        case .record(let options): return RecordCommand.run(options)
+        case .history(let options): return try HistoryCommand.run(options)
+        case .agent(let app): return try AgentCommand.run(app: app)
         }
     }
 }

@@ -7,7 +7,7 @@ import LocateSupport
 /// blocking request on the main thread alone, without Swift's concurrency runtime: the shortest
 /// way to a fix. The fix is written before the consent store keeps it.
 struct OnceCommand {
-    let options: CommandLineOptions
+    let options: OnceOptions
     let manager: GPSLocationManager
     let timeout: Duration
     let writer: RecordWriter
@@ -25,7 +25,7 @@ struct OnceCommand {
         do throws(GPSLocationError) {
             answer = .fix(
                 try manager.requestLocationBlocking(
-                    accuracy: options.accuracy, minimumFix: options.minimumFix, timeout: timeout, maxAge: options.maxAge,
+                    accuracy: options.stream.accuracy, minimumFix: options.stream.minimumFix, timeout: timeout, maxAge: options.maxAge,
                     statusHandler: { event in report(StatusEvent(event, endpoint: endpoint) { _ in "" }) }
                 ) { location in
                     // Written before it is kept: keeping it never delays the answer.
@@ -52,15 +52,17 @@ struct OnceCommand {
         var writer = self.writer
         let status: ExitStatus
         do throws(GPSLocationError) {
-            writer.write(try await manager.requestLocation(accuracy: options.accuracy, minimumFix: options.minimumFix, timeout: timeout))
+            writer.write(
+                try await manager.requestLocation(
+                    accuracy: options.stream.accuracy, minimumFix: options.stream.minimumFix, timeout: timeout))
             status = .success
         } catch .accuracyNotReached(_, let best) {
-            let accuracy = options.accuracy.map(NumberFormatting.plain) ?? ""
+            let accuracy = options.stream.accuracy.map(NumberFormatting.plain) ?? ""
             StandardStreams.diagnose("no fix within \(accuracy) m in \(timeout.formattedSeconds) s; printing the most accurate fix seen")
             writer.write(best, timedOut: true)
             status = .timedOut
         } catch .noFix(let timeout) {
-            let track = UntrustedText.visible(options.replayName ?? "", limit: 200)
+            let track = UntrustedText.visible(options.stream.replayName ?? "", limit: 200)
             writer.report(
                 StatusEvent(
                     name: FallbackReason.timeout.eventName, message: "no fix from the track \(track) within \(timeout.formattedSeconds) s"))
@@ -99,7 +101,7 @@ struct OnceCommand {
             status = ExitStatus(FallbackReason.notAuthorized(reason))
         case .failure(.accuracyNotReached(_, let best)):
             // Only --accuracy holds fixes back this way (a fix too old is never the best seen).
-            let accuracy = options.accuracy.map(NumberFormatting.plain) ?? ""
+            let accuracy = options.stream.accuracy.map(NumberFormatting.plain) ?? ""
             StandardStreams.diagnose("no fix within \(accuracy) m in \(timeout.formattedSeconds) s; printing the most accurate fix seen")
             writer.write(best, timedOut: true)
             status = .timedOut
@@ -122,19 +124,23 @@ struct OnceCommand {
 }
 
 extension OnceCommand {
-    /// Runs `locate --once` of `context`, within `--timeout` (else the settings', else the
+    /// Runs `locate --once` with `options`, within `--timeout` (else the settings', else the
     /// manager's default). A replay is played by a thread of its own, which the request awaits;
     /// gpsd is asked on this thread, with no concurrency at all (the hot path).
     /// - Throws: `OutputError` when stdout cannot be written.
-    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
-        let options = context.options
-        let command = OnceCommand(
-            options: options, manager: context.manager,
-            timeout: options.timeout ?? context.settings.timeout ?? GPSLocationManager.defaultTimeout, writer: context.writer,
-            explainer: context.explainer)
-        guard context.replay == nil else {
-            return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.runReplay() }
+    static func run(_ options: OnceOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        try CommandContext.run(
+            options.stream, output: options.output, records: options.output.recordFormat(gpx: .waypoint), via: "locate --once", asks: true,
+            isStream: false
+        ) { context throws(StandardStreams.OutputError) in
+            let command = OnceCommand(
+                options: options, manager: context.manager,
+                timeout: options.timeout ?? context.settings.timeout ?? GPSLocationManager.defaultTimeout, writer: context.writer,
+                explainer: context.explainer)
+            guard context.replay == nil else {
+                return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.runReplay() }
+            }
+            return try command.run()
         }
-        return try command.run()
     }
 }

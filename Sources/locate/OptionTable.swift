@@ -39,7 +39,8 @@ enum OptionScope: String, Sendable, CaseIterable {
 /// One command, the first word of a command line, declared once: its name, the scopes of the
 /// options it takes, a line saying what it does, and how it is read. The parser, the help of each
 /// command, the man page and the completions all read `CommandTable.commands`, so adding a command
-/// is one entry here, its scope in `OptionScope`, and its usage lines in `Usage.usageLines`.
+/// is one entry here, its scope in `OptionScope`, its usage lines in `Usage.usageLines`, and its
+/// options type (its slice of `ParsedArguments`, checked into its case of `ParsedCommandLine`).
 struct CommandSpec: Sendable {
     let name: String
     let scopes: [OptionScope]
@@ -62,95 +63,91 @@ enum CommandTable {
         CommandSpec(
             name: "permission", scopes: [.permissionStatus, .permissionAllow, .permissionDeny, .permissionReset],
             summary: "Show, give, refuse or forget an app's location permission (the settings' [location] and [app] sections).",
-            words: CommandLineOptions.PermissionAction.allCases.map(\.rawValue)
+            words: PermissionOptions.Action.allCases.map(\.rawValue)
         ) { parsed, remaining throws(UsageError) in
-            guard let word = remaining.first, !word.hasPrefix("-") else {
-                parsed.options.command = .permission(.status)
-                return
-            }
-            guard let action = CommandLineOptions.PermissionAction(rawValue: word) else {
+            parsed.command = .permission
+            guard let word = remaining.first, !word.hasPrefix("-") else { return }
+            guard let action = PermissionOptions.Action(rawValue: word) else {
                 throw UsageError(
                     message:
                         "unknown permission action '\(UntrustedText.visible(word, limit: 80))' (expected status, allow, deny or reset)"
-                        + Suggestion.didYouMean(word, among: CommandLineOptions.PermissionAction.allCases.map(\.rawValue)))
+                        + Suggestion.didYouMean(word, among: PermissionOptions.Action.allCases.map(\.rawValue)))
             }
             remaining.removeFirst()
-            parsed.options.command = .permission(action)
+            parsed.permission.action = action
         },
         CommandSpec(
             name: "status", scopes: [.status],
             summary: "Explain the location services, the permission, gpsd and the receiver, and exit with the status a fix would get."
         ) { parsed, _ in
-            parsed.options.command = .status
+            parsed.command = .status
         },
         CommandSpec(
             name: "geocode", scopes: [.geocode],
             summary: "Name the place at a coordinate, find the places of a name, or name the place of every point read from stdin; offline."
         ) { parsed, _ in
-            parsed.options.command = .geocode
+            parsed.command = .geocode
         },
         CommandSpec(
             name: "monitor", scopes: [.monitor],
             summary: "Print an event each time the position enters or leaves a circular region."
         ) { parsed, _ in
-            parsed.options.command = .monitor
+            parsed.command = .monitor
         },
         CommandSpec(
             name: "visits", scopes: [.visits],
             summary: "Print an arrival when the position stays put a while, and a departure when it leaves."
         ) { parsed, _ in
-            parsed.options.command = .visits
+            parsed.command = .visits
         },
         CommandSpec(
             name: "publish", scopes: [.publish],
             summary: "Publish the position to an MQTT broker (OwnTracks, Home Assistant or JSON), through outages, under the permission."
         ) { parsed, _ in
-            parsed.options.command = .publish
-            parsed.options.mode = .follow
+            parsed.command = .publish
         },
         CommandSpec(
             name: "serve", scopes: [.serve],
             summary: "Serve gpsd's protocol (and NMEA) to local programs, each through its own permission, over one gpsd connection."
         ) { parsed, _ in
-            parsed.options.command = .serve
+            parsed.command = .serve
         },
         CommandSpec(
             name: "access", scopes: [.access],
             summary: "List who had the location (the access log's sessions, never a position) and who receives it now."
         ) { parsed, _ in
-            parsed.options.command = .access
+            parsed.command = .access
         },
         CommandSpec(
             name: "record", scopes: [.record],
             summary: "Keep each position of the live stream in the history on disk (an app named record, under its permission)."
         ) { parsed, _ in
-            parsed.options.command = .record
-            parsed.options.mode = .follow
+            parsed.command = .record
         },
         CommandSpec(
             name: "history", scopes: [.history],
             summary:
                 "Print where this machine was (the points record kept), a summary per day, or forget them; under the reader's permission."
         ) { parsed, _ in
-            parsed.options.command = .history
+            parsed.command = .history
         },
         CommandSpec(
             name: "agent", scopes: [.agent],
             summary: "Be GeoClue's agent: answer desktop apps' location requests from the settings, on the system bus."
         ) { parsed, _ in
-            parsed.options.command = .agent
+            parsed.command = .agent
         },
         CommandSpec(
             name: "help", scopes: [], summary: "Show the help of locate, or of one command."
         ) { parsed, remaining throws(UsageError) in
-            parsed.options.showHelp = true
-            parsed.options.helpCommand = nil
+            parsed.showHelp = true
+            parsed.helpCommand = nil
             guard let word = remaining.popFirst() else { return }
             guard let topic = command(word), topic.name != "help" else {
                 throw UsageError(
                     message: "no help for '\(UntrustedText.visible(word, limit: 80))'" + Suggestion.didYouMean(word, among: topics))
             }
-            parsed.options.helpCommand = topic.name
+            parsed.helpCommand = topic.name
             if let extra = remaining.first {
                 throw UsageError(message: "unexpected argument '\(UntrustedText.visible(extra, limit: 80))'")
             }
@@ -184,8 +181,9 @@ enum ValueCompletion: Sendable {
 }
 
 /// One command-line option, declared once: its spellings, the name of its value (`nil` for a
-/// switch), where it applies, its help, and what it sets. The parser, `--help`, the man page and
-/// the three shell completions all read `OptionTable.options`, so adding an option is one entry.
+/// switch), where it applies, its help, and what it sets (in the options of the commands it applies
+/// to). The parser, `--help`, the man page and the three shell completions all read
+/// `OptionTable.options`, so adding an option is one entry (and its field in its command's options).
 struct OptionSpec: Sendable {
     let flags: [String]
     let value: String?
@@ -209,26 +207,16 @@ struct OptionSpec: Sendable {
     }
 }
 
-/// What the parser has read so far: the options, and what it checks only at the end.
-struct ParsedArguments {
-    var options = CommandLineOptions()
-    var gpsdOption: String?
-    /// The output format options given, in order (more than one is an error).
-    var formats: [String] = []
-    var template: String?
-    var nullText: String?
-}
-
 enum OptionTable {
     static let options: [OptionSpec] = [
         OptionSpec(flags: ["--once"], value: nil, scopes: [.once], help: "Print one fix and exit (the default).") { parsed, _, _ in
-            parsed.options.mode = .once
+            parsed.mode = .once
         },
         OptionSpec(
             flags: ["-f", "--follow"], value: nil, scopes: [.follow],
             help: "Print fixes as they come until interrupted, --count or --duration."
         ) { parsed, _, _ in
-            parsed.options.mode = .follow
+            parsed.mode = .follow
         },
         OptionSpec(
             flags: ["--gpsd"], value: "SPEC", scopes: OptionScope.sourced + [.status, .serve],
@@ -241,29 +229,31 @@ enum OptionTable {
             help:
                 "(serve) Listen on ADDR: a loopback HOST:PORT or unix:PATH (in a directory of yours alone); may be given more than once (default 127.0.0.1:2948)."
         ) { parsed, _, value in
-            parsed.options.listen.append(try CommandLineOptions.listenAddress(value))
+            parsed.serve.listen.append(try ServeOptions.listenAddress(value))
         },
         OptionSpec(
             flags: ["--nmea"], value: "PATH", scopes: [.serve],
             help:
                 "(serve) Also serve NMEA 0183 on the Unix socket PATH (the receiver's sentences; a grid cell's GGA, RMC and GSA under reduced accuracy), for GeoClue's nmea-socket and chart plotters."
         ) { parsed, _, value in
-            try CommandLineOptions.unixSocketPath(value, flag: "--nmea", shown: UntrustedText.visible(value, limit: 80))
-            parsed.options.nmea.append(value)
+            try ServeOptions.unixSocketPath(value, flag: "--nmea", shown: UntrustedText.visible(value, limit: 80))
+            parsed.serve.nmea.append(value)
         },
         OptionSpec(
             flags: ["--timeout"], value: "S", scopes: [.once, .status],
             help:
                 "(once) Give up after S seconds without an acceptable fix (default 30); (status) wait S seconds for gpsd's answer (default 3)."
         ) { parsed, flag, value in
-            parsed.options.timeout = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
+            let timeout = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
+            parsed.once.timeout = timeout
+            parsed.status.timeout = timeout
         },
         OptionSpec(
             flags: ["--accuracy"], value: "M", scopes: OptionScope.sourced,
             help:
                 "Use only fixes with a horizontal error of M metres or less; --once prints the best fix seen on timeout, marked timed_out."
         ) { parsed, flag, value in
-            parsed.options.accuracy = try number(value, for: flag, excludingZero: true)
+            parsed.stream.accuracy = try number(value, for: flag, excludingZero: true)
         },
         OptionSpec(
             flags: ["--min-fix"], value: "TYPE", scopes: OptionScope.positions + [.publish],
@@ -277,94 +267,94 @@ enum OptionTable {
                         "invalid value '\(UntrustedText.visible(value, limit: 40))' for '\(flag)' (expected gps, dgps, rtk_float or rtk_fixed)"
                         + Suggestion.didYouMean(value, among: ranked.map(\.rawValue)))
             }
-            parsed.options.minimumFix = type
+            parsed.stream.minimumFix = type
         },
         OptionSpec(
             flags: ["--reject-suspect"], value: nil, scopes: OptionScope.streams + [.publish],
             help:
                 "(follow, monitor, visits, publish) Leave out fixes whose integrity is suspect (a jump, a speed or a time that contradicts the fix before)."
         ) { parsed, _, _ in
-            parsed.options.rejectsSuspect = true
+            parsed.stream.rejectsSuspect = true
         },
         OptionSpec(
             flags: ["--max-age"], value: "S", scopes: [.once],
             help: "(once) A fix no older than S seconds is good enough: from the last-fix cache without asking gpsd, or gpsd's current fix."
         ) { parsed, flag, value in
-            parsed.options.maxAge = try seconds(value, for: flag, allowingZero: true, allowingForever: true)
+            parsed.once.maxAge = try seconds(value, for: flag, allowingZero: true, allowingForever: true)
         },
         OptionSpec(
             flags: ["-n", "--count"], value: "N", scopes: OptionScope.ending,
             help: "(follow, monitor, visits, publish) Stop after N records."
         ) {
             parsed, flag, value in
-            parsed.options.count = try count(value, for: flag)
+            parsed.stream.count = try count(value, for: flag)
         },
         OptionSpec(
             flags: ["--duration"], value: "S", scopes: OptionScope.ending,
             help: "(follow, monitor, visits, publish) Stop after S seconds (inf: no limit)."
         ) {
             parsed, flag, value in
-            parsed.options.duration = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
+            parsed.stream.duration = try seconds(value, for: flag, allowingZero: false, allowingForever: true)
         },
         OptionSpec(
             flags: ["--distance"], value: "M", scopes: [.follow, .publish, .record],
             help: "(follow, publish, record) Print a fix only after moving M metres from the last one printed."
         ) { parsed, flag, value in
-            parsed.options.distance = try number(value, for: flag, excludingZero: false)
+            parsed.stream.distance = try number(value, for: flag, excludingZero: false)
         },
         OptionSpec(
             flags: ["--interval"], value: "S", scopes: [.follow, .publish, .record],
             help: "(follow, publish, record) Print at most one fix every S seconds."
         ) {
             parsed, flag, value in
-            parsed.options.interval = try seconds(value, for: flag, allowingZero: true)
+            parsed.stream.interval = try seconds(value, for: flag, allowingZero: true)
         },
         OptionSpec(
             flags: ["--heartbeat"], value: "S", scopes: [.follow, .publish, .record],
             help: "(follow, publish, record) Print the newest fix at least every S seconds, even when --distance holds it back."
         ) { parsed, flag, value in
-            parsed.options.heartbeat = try seconds(value, for: flag, allowingZero: false)
+            parsed.stream.heartbeat = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
             flags: ["--json"], value: nil, scopes: OptionScope.reading + [.permissionStatus, .status, .geocode, .access, .history],
             help: "One JSON object per line."
         ) { parsed, flag, _ in
-            parsed.options.format = .json
+            parsed.output.format = .json
             parsed.formats.append(flag)
         },
         OptionSpec(
             flags: ["--geocode"], value: nil, scopes: OptionScope.positions,
             help: "(with --json or --csv) Add the place of each record: city, state, country, country_code, timezone."
         ) { parsed, _, _ in
-            parsed.options.placeFields = true
+            parsed.output.placeFields = true
         },
         OptionSpec(
             flags: ["--lang"], value: "LANG", scopes: OptionScope.positions + [.geocode],
             help: "Place names in LANG (such as ko or pt_BR; C for the data's English names) instead of LANGUAGE or the locale's."
         ) { parsed, flag, value in
-            parsed.options.placeLanguage = try language(value, for: flag)
+            parsed.output.placeLanguage = try language(value, for: flag)
         },
         OptionSpec(flags: ["--limit"], value: "N", scopes: [.geocode], help: "(geocode NAME) Print at most N places (default 10).") {
             parsed, flag, value in
-            parsed.options.limit = try count(value, for: flag)
+            parsed.geocode.limit = try count(value, for: flag)
         },
         OptionSpec(
             flags: ["--batch"], value: nil, scopes: [.geocode],
             help: "(geocode) Read points from stdin (LAT LON, LAT,LON or JSON Lines with lat and lon) and write a record for each line."
         ) { parsed, _, _ in
-            parsed.options.geocodeBatch = true
+            parsed.geocode.batch = true
         },
         OptionSpec(
             flags: ["--events"], value: nil, scopes: OptionScope.reading,
             help: "(with --json) Status events on stdout as {\"type\":\"status\",...} objects."
         ) { parsed, _, _ in
-            parsed.options.events = true
+            parsed.output.events = true
         },
         OptionSpec(
             flags: ["--csv"], value: nil, scopes: OptionScope.reading + [.geocode, .history],
             help: "CSV (RFC 4180) with a header line and the JSON fields as columns (geocode: with --batch)."
         ) { parsed, flag, _ in
-            parsed.options.format = .csv
+            parsed.output.format = .csv
             parsed.formats.append(flag)
         },
         OptionSpec(
@@ -372,20 +362,20 @@ enum OptionTable {
             help: "(with --csv) Leave the header line out."
         ) {
             parsed, _, _ in
-            parsed.options.csvHeader = false
+            parsed.output.csvHeader = false
         },
         OptionSpec(
             flags: ["--gpx"], value: nil, scopes: OptionScope.positions + [.history],
             help: "GPX 1.1: a waypoint for --once, a track for --follow and history."
         ) { parsed, flag, _ in
-            parsed.options.format = .gpx
+            parsed.output.format = .gpx
             parsed.formats.append(flag)
         },
         OptionSpec(
             flags: ["--geojson"], value: nil, scopes: [.history],
             help: "(history) A GeoJSON (RFC 7946) FeatureCollection: a Point feature per point, its record's fields as properties."
         ) { parsed, flag, _ in
-            parsed.options.format = .geojson
+            parsed.output.format = .geojson
             parsed.formats.append(flag)
         },
         OptionSpec(
@@ -393,34 +383,34 @@ enum OptionTable {
             help:
                 "(history) Points at or after TIME: YYYY-MM-DD[THH:MM[:SS]] local time, with Z or ±HH:MM for another zone, or Unix seconds."
         ) { parsed, flag, value in
-            parsed.options.historyFrom = try time(value, for: flag)
+            parsed.history.from = try time(value, for: flag)
         },
         OptionSpec(
             flags: ["--to"], value: "TIME", scopes: [.history], help: "(history) Points before TIME (as --from)."
         ) { parsed, flag, value in
-            parsed.options.historyTo = try time(value, for: flag)
+            parsed.history.to = try time(value, for: flag)
         },
         OptionSpec(
             flags: ["--near"], value: "LAT,LON,RADIUS", scopes: [.history],
             help: "(history) Points within RADIUS metres of LAT,LON."
         ) { parsed, flag, value in
-            parsed.options.historyNear = try near(value, for: flag)
+            parsed.history.near = try near(value, for: flag)
         },
         OptionSpec(
             flags: ["--days"], value: nil, scopes: [.history],
             help: "(history) A line per local day: date, points, distance_m (geodesic), moving_s (text, or --json)."
         ) { parsed, _, _ in
-            parsed.options.historyDays = true
+            parsed.history.days = true
         },
         OptionSpec(
             flags: ["--forget"], value: nil, scopes: [.history], help: "(history) Delete the stored points (all, or those before --before)."
         ) { parsed, _, _ in
-            parsed.options.historyForget = true
+            parsed.history.forget = true
         },
         OptionSpec(
             flags: ["--before"], value: "TIME", scopes: [.history], help: "(history, with --forget) Delete only the points before TIME."
         ) { parsed, flag, value in
-            parsed.options.historyBefore = try time(value, for: flag)
+            parsed.history.before = try time(value, for: flag)
         },
         OptionSpec(
             flags: ["--format"], value: "TEMPLATE", scopes: OptionScope.reading,
@@ -440,7 +430,7 @@ enum OptionTable {
             flags: ["--no-fallback"], value: nil, scopes: OptionScope.positions,
             help: "Print nothing instead of the fallback coordinate."
         ) { parsed, _, _ in
-            parsed.options.fallbackEnabled = false
+            parsed.output.fallbackEnabled = false
         },
         OptionSpec(
             // Not the agent's: it answers for every app, each by its own section.
@@ -449,7 +439,7 @@ enum OptionTable {
         ) { parsed, flag, value in
             do throws(GPSLocationError) {
                 try ConsentStore.checkAppName(value)
-                parsed.options.app = value
+                parsed.app = value
             } catch {
                 throw UsageError(message: "'\(flag)' needs an app name: \(error.description)")
             }
@@ -458,20 +448,22 @@ enum OptionTable {
             flags: ["--purpose"], value: "TEXT", scopes: OptionScope.sourced,
             help: "Why the location is needed, shown in the permission prompt."
         ) { parsed, _, value in
-            parsed.options.purpose = value
+            parsed.stream.purpose = value
         },
         OptionSpec(
             flags: ["--region"], value: "NAME=LAT,LON,RADIUS", scopes: [.monitor, .publish],
             help:
                 "(monitor, publish) A circular region of RADIUS metres; repeatable, and [region \"NAME\"] sections in the settings add more."
         ) { parsed, flag, value in
-            parsed.options.regions.append(try region(value, for: flag))
+            let region = try region(value, for: flag)
+            parsed.monitor.regions.append(region)
+            parsed.publish.regions.append(region)
         },
         OptionSpec(
             flags: ["--until"], value: "STATE:NAME", scopes: [.monitor],
             help: "(monitor) Exit 0 as soon as region NAME is inside or outside (as at the start).", completes: .regionConditions
         ) { parsed, flag, value in
-            parsed.options.until = try condition(value, for: flag)
+            parsed.monitor.until = try condition(value, for: flag)
         },
         OptionSpec(
             flags: ["--name"], value: "NAME", scopes: [.monitor, .visits],
@@ -482,7 +474,7 @@ enum OptionTable {
                 throw UsageError(
                     message: "'\(flag)': '\(UntrustedText.visible(value, limit: 80))' is not a monitor name (\(RegionMonitor.nameRule))")
             }
-            parsed.options.monitorName = value
+            parsed.fleet.name = value
         },
         OptionSpec(
             flags: ["--by"], value: "KEY", scopes: [.monitor, .visits],
@@ -492,19 +484,19 @@ enum OptionTable {
             guard !value.isEmpty, value.utf8.count <= 64, !UntrustedText.hasHidden(value), !value.contains(" ") else {
                 throw UsageError(message: "'\(flag)' needs topic or a JSON field name, not '\(UntrustedText.visible(value, limit: 80))'")
             }
-            parsed.options.deviceKey = DeviceKey(value)
+            parsed.fleet.deviceKey = DeviceKey(value)
         },
         OptionSpec(
             flags: ["--radius"], value: "M", scopes: [.visits],
             help: "(visits) A visit keeps within M metres of its centre (default 50)."
         ) { parsed, flag, value in
-            parsed.options.visitRadius = try number(value, for: flag, excludingZero: true)
+            parsed.visits.radius = try number(value, for: flag, excludingZero: true)
         },
         OptionSpec(
             flags: ["--dwell"], value: "S", scopes: [.visits],
             help: "(visits) A visit lasts at least S seconds of receiver time (default 300)."
         ) { parsed, flag, value in
-            parsed.options.visitDwell = try seconds(value, for: flag, allowingZero: false)
+            parsed.visits.dwell = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
             flags: ["--replay"], value: "FILE", scopes: OptionScope.sourced,
@@ -515,44 +507,44 @@ enum OptionTable {
             guard !value.isEmpty, !UntrustedText.hasHidden(value) else {
                 throw UsageError(message: "'\(flag)' needs a file name, not '\(UntrustedText.visible(value, limit: 80))'")
             }
-            parsed.options.replay = value
+            parsed.stream.replay = value
         },
         OptionSpec(
             flags: ["--replay-speed"], value: "X", scopes: OptionScope.sourced,
             help: "(with --replay) Play the track at X times its pace; 0 for as fast as the output is read (default 1)."
         ) { parsed, flag, value in
-            parsed.options.replaySpeed = try number(value, for: flag, excludingZero: false)
+            parsed.stream.replaySpeed = try number(value, for: flag, excludingZero: false)
         },
         OptionSpec(
             flags: ["--as"], value: "FORMAT", scopes: [.publish],
             help:
                 "(publish) What to publish: owntracks, homeassistant (MQTT only), json (locate's --json record; the default) or osmand (Traccar's form; HTTP only)."
         ) { parsed, flag, value in
-            parsed.options.publishAs = try choice(value, for: flag, PublishFormat.Kind.allCases.map { ($0.rawValue, $0) })
+            parsed.publish.kind = try choice(value, for: flag, PublishFormat.Kind.allCases.map { ($0.rawValue, $0) })
         },
         OptionSpec(flags: ["--qos"], value: "Q", scopes: [.publish], help: "(publish; MQTT) Quality of service: 0, 1 (the default) or 2.") {
             parsed, flag, value in
-            parsed.options.qos = try choice(value, for: flag, MQTTQoS.allCases.map { (String($0.rawValue), $0) })
+            parsed.publish.qos = try choice(value, for: flag, MQTTQoS.allCases.map { (String($0.rawValue), $0) })
         },
         OptionSpec(
             flags: ["--retain"], value: nil, scopes: [.publish],
             help: "(publish) The broker keeps the newest position for subscribers that come later (cleared when location is revoked)."
         ) { parsed, _, _ in
-            parsed.options.retain = true
+            parsed.publish.retain = true
         },
         OptionSpec(
             flags: ["--every"], value: "S", scopes: [.publish],
             help:
                 "(publish) Hold records and send them in one burst every S seconds, connected to the broker only for the burst (nothing lost; a revoke in between deletes what was held)."
         ) { parsed, flag, value in
-            parsed.options.sendInterval = try seconds(value, for: flag, allowingZero: false)
+            parsed.publish.sendInterval = try seconds(value, for: flag, allowingZero: false)
         },
         OptionSpec(
             flags: ["--outbox-limit"], value: "N", scopes: [.publish],
             help:
                 "(publish) Keep at most N records waiting for the broker (default 10000), on disk in the outbox; past it the oldest are dropped, said on stderr, and the status is not 0."
         ) { parsed, flag, value in
-            parsed.options.outboxLimit = try count(value, for: flag)
+            parsed.publish.outboxLimit = try count(value, for: flag)
         },
         OptionSpec(
             flags: ["--subscribe"], value: "URL", scopes: [.monitor, .visits],
@@ -560,7 +552,7 @@ enum OptionTable {
                 "(monitor, visits; with --by and --name) Read the fleet's records from mqtt[s]://[USER@]HOST[:PORT]/FILTER in a persistent session named after --name, so a restart resumes where it stopped."
         ) { parsed, _, value in
             do throws(MQTTError) {
-                parsed.options.subscription = try MQTTBroker(parsing: value, isFilter: true)
+                parsed.fleet.subscription = try MQTTBroker(parsing: value, isFilter: true)
             } catch {
                 throw UsageError(message: "'--subscribe': " + error.description)
             }
@@ -571,7 +563,7 @@ enum OptionTable {
                 "(monitor, visits; with --by) Publish each event's JSON record to mqtt[s]://[USER@]HOST[:PORT]/TOPIC (QoS 1) as well as printing it."
         ) { parsed, _, value in
             do throws(MQTTError) {
-                parsed.options.eventBroker = try MQTTBroker(parsing: value)
+                parsed.fleet.eventBroker = try MQTTBroker(parsing: value)
             } catch {
                 throw UsageError(message: "'--publish': " + error.description)
             }
@@ -580,26 +572,28 @@ enum OptionTable {
             flags: ["--mqtt-version"], value: "V", scopes: [.publish, .monitor, .visits],
             help: "(publish, monitor and visits with --subscribe) The MQTT protocol: 3.1.1 (the default) or 5."
         ) { parsed, flag, value in
-            parsed.options.mqttVersion = try choice(value, for: flag, MQTTConfiguration.ProtocolVersion.allCases.map { ($0.rawValue, $0) })
+            let version = try choice(value, for: flag, MQTTConfiguration.ProtocolVersion.allCases.map { ($0.rawValue, $0) })
+            parsed.publish.mqttVersion = version
+            parsed.fleet.mqttVersion = version
         },
         OptionSpec(
             flags: ["--always"], value: nil, scopes: [.permissionAllow],
             help: "(permission allow) Allow also without a terminal or in the background."
         ) { parsed, _, _ in
-            parsed.options.always = true
+            parsed.permission.always = true
         },
         OptionSpec(
             flags: ["--reduced"], value: nil, scopes: [.permissionAllow],
             help: "(permission allow) Allow only positions snapped to a grid cell of about 5.6 km."
         ) { parsed, _, _ in
-            parsed.options.reduced = true
+            parsed.permission.reduced = true
         },
         OptionSpec(flags: ["-V", "--version"], value: nil, scopes: nil, help: "Show the version and the libgps it was built with.") {
             parsed, _, _ in
-            parsed.options.showVersion = true
+            parsed.showVersion = true
         },
         OptionSpec(flags: ["-h", "--help"], value: nil, scopes: nil, help: "Show help information.") { parsed, _, _ in
-            parsed.options.showHelp = true
+            parsed.showHelp = true
         },
     ]
 
@@ -700,12 +694,12 @@ enum OptionTable {
     }
 
     /// `inside:NAME` or `outside:NAME`.
-    private static func condition(_ text: String, for option: String) throws(UsageError) -> CommandLineOptions.RegionCondition {
+    private static func condition(_ text: String, for option: String) throws(UsageError) -> MonitorOptions.RegionCondition {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let state = RegionState(rawValue: String(parts[0])), state != .unknown, !parts[1].isEmpty else {
             throw UsageError(message: "'\(option)' needs inside:NAME or outside:NAME, not '\(UntrustedText.visible(text, limit: 80))'")
         }
-        return CommandLineOptions.RegionCondition(state: state, region: String(parts[1]))
+        return MonitorOptions.RegionCondition(state: state, region: String(parts[1]))
     }
 
     /// A time of `--from`, `--to`, `--before`: ISO 8601 with its zone, a local date (and time), or Unix seconds.

@@ -6,9 +6,10 @@ import LocateSupport
 /// user settings file, for `[location]` or for the app named with `--app`, through the consent
 /// store (a locked, verified transaction; deny and reset purge the last-fix cache).
 struct PermissionCommand {
-    let action: CommandLineOptions.PermissionAction
-    let options: CommandLineOptions
+    let options: PermissionOptions
     let store: ConsentStore
+
+    private var action: PermissionOptions.Action { options.action }
 
     /// - Throws: `OutputError` when stdout cannot be written.
     func run() throws(StandardStreams.OutputError) -> ExitStatus {
@@ -68,7 +69,7 @@ struct PermissionCommand {
         for app in apps {
             let settings = try store.forApp(app).settings()
             let authorization = Authorization(decision: settings.decision, appState: appState)
-            guard options.isJSON else {
+            guard options.json else {
                 lines.append(
                     UntrustedText.visible((app.map { "app \"\($0)\"" } ?? "default") + ": " + describe(authorization, settings: settings)))
                 continue
@@ -94,5 +95,19 @@ struct PermissionCommand {
         let now = authorization.denial.map { "not authorized now (\($0.rawValue))" } ?? "authorized now"
         return
             "\(AuthorizationMessages.authorizationName(authorization.status, servicesOff: !authorization.locationServicesEnabled)) (\(origin)), accuracy \(authorization.accuracy.rawValue) (\(accuracyOrigin)), \(now)"
+    }
+}
+
+extension PermissionCommand {
+    /// Runs `locate permission` with `options`, through the consent store of `--app`.
+    /// - Throws: `OutputError` when stdout cannot be written.
+    static func run(_ options: PermissionOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        let store: ConsentStore
+        do throws(ExitStatus) {
+            store = try ConsentSetup.store(app: options.app)
+        } catch {
+            return error
+        }
+        return try PermissionCommand(options: options, store: store).run()
     }
 }

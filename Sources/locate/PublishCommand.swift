@@ -15,7 +15,7 @@ import LocateSupport
 /// is back, or first in the next run for the same broker, topic and app (positions taken under
 /// an authorization this run no longer has, or reduced to, are deleted from disk, never sent).
 struct PublishCommand {
-    let options: CommandLineOptions
+    let options: PublishOptions
     let manager: GPSLocationManager
     let explainer: AuthorizationMessages
     let client: MQTTClient
@@ -25,87 +25,10 @@ struct PublishCommand {
     let regions: RegionMonitor
     let started = ContinuousClock.now
 
-    /// How long a clean end waits for the broker to take what is queued and the `offline`.
-    static let finishDeadline = Duration.seconds(3)
-
-    /// Why the client cannot be made: what to say, and the exit status.
-    struct SetupError: Error {
-        let message: String
-        let status: ExitStatus
-    }
-
-    /// The client for `broker`, started: the password from `[mqtt] password-file` (a private
-    /// file of the user's), the CA file from `[mqtt] ca-file`, the will of `format`, and the
-    /// outbox on disk (`outbox`; `nil` when no home directory is known) of at most `limit` records,
-    /// sent at once or in bursts `every` so often.
-    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read (the outbox's too),
-    ///   64 for a password without a user, 74 for an outbox the disk fails, 75 for an outbox
-    ///   another `locate publish` sends now, 69 when the system or libmosquitto refuses.
-    static func client(
-        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion, will: MQTTMessage?,
-        httpHeaders: [String] = [], outbox: MQTTOutbox?, limit: Int, every interval: Duration?
-    ) throws(SetupError) -> MQTTClient {
-        var configuration = try Self.configuration(broker: broker, passwordFile: passwordFile, caFile: caFile, version: version)
-        configuration.will = will
-        configuration.httpHeaders = httpHeaders
-        configuration.outbox = outbox
-        configuration.queueLimit = limit
-        configuration.sendInterval = interval
-        do throws(MQTTError) {
-            let client = try MQTTClient(configuration: configuration)
-            try client.start()
-            return client
-        } catch {
-            let status: ExitStatus =
-                switch error {
-                case .outboxRefused: .configuration
-                case .outboxFailed: .ioError
-                case .outboxInUse: .timedOut
-                default: .unavailable
-                }
-            throw SetupError(message: error.description, status: status)
-        }
-    }
-
-    /// The configuration for `broker`: the password from `[mqtt] password-file` (a private file
-    /// of the user's; `[http] password-file` for an HTTP endpoint), the CA file from `[mqtt]
-    /// ca-file` (`[http] ca-file`); for publishing and subscribing alike.
-    /// - Throws: `SetupError`: 78 for a file that cannot be trusted or read, 64 for a password without a user.
-    static func configuration(
-        broker: MQTTBroker, passwordFile: String?, caFile: String?, version: MQTTConfiguration.ProtocolVersion
-    ) throws(SetupError) -> MQTTConfiguration {
-        var password: String?
-        if let passwordFile {
-            guard broker.user != nil else {
-                throw SetupError(
-                    message: broker.isHTTP
-                        ? "[http] password-file is set but the URL names no user (http[s]://USER@HOST/PATH)"
-                        : "[mqtt] password-file is set but the URL names no user (mqtt://USER@HOST/TOPIC)", status: .usage)
-            }
-            password = try read(passwordFile, what: "[\(broker.isHTTP ? "http" : "mqtt")] password-file", owner: .userPrivate)
-        }
-        if let caFile { _ = try read(caFile, what: "[\(broker.isHTTP ? "http" : "mqtt")] ca-file", owner: .userOrRoot) }
-        return MQTTConfiguration(broker: broker, password: password, caFile: caFile, protocolVersion: version)
-    }
-
-    /// The first line of the file at `path`, checked as `owner`'s (every directory on the way too).
-    private static func read(_ path: String, what: String, owner: TrustedFile.Owner) throws(SetupError) -> String {
-        let shown = UntrustedText.visible(path, limit: 200)
-        let bytes: [UInt8]?
-        do throws(TrustedFile.Refusal) {
-            try TrustedFile.checkPath(path, to: .file, owner: owner)
-            bytes = try TrustedFile.read(path, owner: owner, limit: 64 * 1024)
-        } catch {
-            throw SetupError(message: "\(what) \(shown) \(error.description)", status: .configuration)
-        }
-        guard let bytes else { throw SetupError(message: "\(what) \(shown) does not exist", status: .configuration) }
-        return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-    }
-
     func run() async -> ExitStatus {
         // A second signal gives up on the farewell; the end still says what was not delivered.
         let outcome = try? await StreamLifetime.run(
-            for: options.duration, second: { [client] in client.abandon() }, { .success(await publish()) })
+            for: options.stream.duration, second: { [client] in client.abandon() }, { .success(await publish()) })
         return outcome ?? .failure
     }
 
@@ -124,8 +47,8 @@ struct PublishCommand {
         let reporter = MQTTClientReporter.start(
             client, connected: broker.isHTTP ? "\(broker) answers" : "connected to \(broker)", kind: "record")
         if let discovery = format.discovery { client.announce(discovery) }
-        var progress = Progress(stream: StreamProgress(replay: options.replayName))
-        var updates = await manager.liveUpdates(options.liveUpdateOptions).makeAsyncIterator()
+        var progress = Progress(stream: StreamProgress(replay: options.stream.replayName))
+        var updates = await manager.liveUpdates(options.stream.liveUpdateOptions).makeAsyncIterator()
         progress.stream.note(updates.authorization)
         // What an earlier run left goes first, while this run's first authorization holds, and
         // only if it is precise: under any other, those positions are deleted, unsent.
@@ -151,7 +74,7 @@ struct PublishCommand {
                     guard let admission = updates.lastLocationAdmission else { continue }
                     let now = Date()
                     // A replay read as fast as it goes goes at the broker's pace, not past the outbox's bound.
-                    if options.replay != nil, options.replaySpeed == 0 { await client.waitForRoom() }
+                    if options.stream.replay != nil, options.stream.replaySpeed == 0 { await client.waitForRoom() }
                     client.publish(format.location(location, now: now)) { admission.isAdmitted }
                     // Available again only with a fresh position out first: Home Assistant shows
                     // the state it had the moment it reads `online`, which must not be the one from
@@ -195,7 +118,7 @@ struct PublishCommand {
                         break
                     }
                 }
-                if let count = options.count, progress.published >= count { break }
+                if let count = options.stream.count, progress.published >= count { break }
             }
         } catch .cancelled {
         } catch {
@@ -204,7 +127,7 @@ struct PublishCommand {
             status = ExitStatus(error)
         }
         progress.stream.noteHeldBack(updates.locationsHeldBack)
-        await client.finish(farewell: format.farewell, within: Self.finishDeadline)
+        await client.finish(farewell: format.farewell, within: MQTTSetup.finishDeadline)
         reporter.cancel()
         // The access log records this publish session here (app, accuracy, first and last
         // delivery, count), once `locate serve`'s log lands: `progress.published` records.
@@ -269,32 +192,33 @@ struct PublishCommand {
 }
 
 extension PublishCommand {
-    /// Runs `locate publish URL` of `context`: the broker's client (or the HTTP endpoint's), with
-    /// the credentials and the outbox the settings say; 64 without a URL.
-    static func run(_ context: CommandContext) -> ExitStatus {
-        let (options, store, settings) = (context.options, context.store, context.settings)
-        guard let given = options.broker else { return .usage }
-        let (broker, http) = PublishFormat.destination(given, kind: options.publishAs)
-        var format = PublishFormat(
-            kind: options.publishAs, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
-        format.http = http
-        let client: MQTTClient
-        do throws(PublishCommand.SetupError) {
-            client = try PublishCommand.client(
-                broker: broker, passwordFile: broker.isHTTP ? settings.httpPasswordFile : settings.mqttPasswordFile,
-                caFile: broker.isHTTP ? settings.httpCAFile : settings.mqttCAFile, version: options.mqttVersion, will: format.will,
-                httpHeaders: broker.isHTTP ? format.httpHeaders(user: broker.user) : [],
-                outbox: store.paths.stateDirectory.map {
+    /// Runs `locate publish URL` to `given` with `options`: the broker's client (or the HTTP
+    /// endpoint's), with the credentials and the outbox the settings say.
+    static func run(_ options: PublishOptions, to given: MQTTBroker) -> ExitStatus {
+        CommandContext.run(options.stream, via: "locate publish", asks: true, isStream: true) { context in
+            let (store, settings) = (context.store, context.settings)
+            let (broker, http) = PublishFormat.destination(given, kind: options.kind)
+            var format = PublishFormat(kind: options.kind, topic: broker.topic, qos: options.qos, retain: options.retain, started: Date())
+            format.http = http
+            let client: MQTTClient
+            do throws(MQTTSetup.Failure) {
+                var configuration = try MQTTSetup.configuration(broker, settings: settings, version: options.mqttVersion)
+                configuration.will = format.will
+                configuration.httpHeaders = broker.isHTTP ? format.httpHeaders(user: broker.user) : []
+                configuration.outbox = store.paths.stateDirectory.map {
                     MQTTOutbox(directory: $0, app: store.appName ?? "", settingsChanged: store.settingsLastChanged)
-                },
-                limit: options.outboxLimit, every: options.sendInterval)
-        } catch {
-            StandardStreams.diagnose("error: " + error.message)
-            return error.status
+                }
+                configuration.queueLimit = options.outboxLimit
+                configuration.sendInterval = options.sendInterval
+                client = try MQTTSetup.client(configuration)
+            } catch {
+                StandardStreams.diagnose("error: " + error.message)
+                return error.status
+            }
+            let command = PublishCommand(
+                options: options, manager: context.manager, explainer: context.explainer, client: client, format: format,
+                regions: RegionMonitor(regions: settings.regions + options.regions))
+            return Locate.waitFor { await command.run() }
         }
-        let command = PublishCommand(
-            options: options, manager: context.manager, explainer: context.explainer, client: client, format: format,
-            regions: RegionMonitor(regions: settings.regions + options.regions))
-        return Locate.waitFor { await command.run() }
     }
 }

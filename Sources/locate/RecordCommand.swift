@@ -12,7 +12,7 @@ import LocateSupport
 /// is written. A replayed track needs no permission to be played, but is kept only while the
 /// recording app is allowed: it goes into the same history as this machine's positions.
 struct RecordCommand {
-    let options: CommandLineOptions
+    let options: StreamOptions
     let manager: GPSLocationManager
     let explainer: AuthorizationMessages
     let history: LocationHistory
@@ -112,20 +112,22 @@ struct RecordCommand {
 }
 
 extension RecordCommand {
-    /// Runs `locate record` of `context`: into the history of the store's paths, with the
+    /// Runs `locate record` with `options`: into the history of the store's paths, with the
     /// recording app's consent and `[history] keep`.
-    static func run(_ context: CommandContext) -> ExitStatus {
-        let history: LocationHistory
-        do throws(LocationHistory.Failure) {
-            history = try LocationHistory(paths: context.store.paths)
-        } catch {
-            StandardStreams.diagnose("error: " + error.description)
-            return ExitStatus(error)
+    static func run(_ options: StreamOptions) -> ExitStatus {
+        CommandContext.run(options, via: "locate record", asks: true, isStream: true) { context in
+            let history: LocationHistory
+            do throws(LocationHistory.Failure) {
+                history = try LocationHistory(paths: context.store.paths)
+            } catch {
+                StandardStreams.diagnose("error: " + error.description)
+                return ExitStatus(error)
+            }
+            let command = RecordCommand(
+                options: options, manager: context.manager, explainer: context.explainer, history: history,
+                consent: GPSLocationManager(authorizationSource: context.store, configuration: context.configuration),
+                keepDays: context.settings.historyKeepDays)
+            return Locate.waitFor { await command.run() }
         }
-        let command = RecordCommand(
-            options: context.options, manager: context.manager, explainer: context.explainer, history: history,
-            consent: GPSLocationManager(authorizationSource: context.store, configuration: context.configuration),
-            keepDays: context.settings.historyKeepDays)
-        return Locate.waitFor { await command.run() }
     }
 }

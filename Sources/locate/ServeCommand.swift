@@ -28,30 +28,34 @@ struct ServeCommand {
                 }, diagnose: StandardStreams.diagnose)
         } catch {
             StandardStreams.diagnose("serve: \(error.description)")
-            return error.kind == .untrustedPath ? .configuration : .unavailable
+            return ExitStatus(error)
         }
         for (address, _) in service.listeners { StandardStreams.diagnose("serve: listening on \(address)") }
         do throws(GPSDService.Failure) {
             try await service.run()
         } catch {
             StandardStreams.diagnose("serve: \(error.description)")
-            return .unavailable
+            return ExitStatus(error)
         }
         return .success
     }
 }
 
 extension ServeCommand {
-    /// Runs `locate serve` of `options` (on `--listen`'s addresses and `--nmea`'s sockets, else
+    /// Runs `locate serve` with `options` (on `--listen`'s addresses and `--nmea`'s sockets, else
     /// on the default address) until a signal: a service, so SIGHUP has nothing to re-read
     /// (settings changes are taken as they come).
     /// - Throws: `OutputError` when stdout cannot be written.
-    static func run(
-        _ options: CommandLineOptions, configuration: GPSLocationConfiguration, store: ConsentStore
-    ) throws(StandardStreams.OutputError) -> ExitStatus {
+    static func run(_ options: ServeOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        let setup: ConsentSetup
+        do throws(ExitStatus) {
+            setup = try ConsentSetup(app: options.app)
+        } catch {
+            return error
+        }
         let command = ServeCommand(
             listen: options.listen.isEmpty && options.nmea.isEmpty ? [defaultAddress] : options.listen, nmea: options.nmea,
-            configuration: configuration, store: store)
+            configuration: setup.configuration(endpoint: options.endpoint), store: setup.store)
         return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
             try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
         }

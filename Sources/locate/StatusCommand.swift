@@ -7,7 +7,7 @@ import LocateSupport
 /// give a position: the services switch, the permission and where it was decided, gpsd, its
 /// devices and the quality of the current fix. gpsd is asked only when location is authorized.
 struct StatusCommand {
-    let options: CommandLineOptions
+    let options: StatusOptions
     let manager: GPSLocationManager
     let settings: ConsentSettings
     let accessLog: AccessLog
@@ -64,7 +64,7 @@ struct StatusCommand {
         }
         // JSON: numbers as numbers, the flag as a boolean, unknown as null. Text: a line a fact.
         let output: String
-        if options.isJSON {
+        if options.json {
             var object = JSONObjectWriter()
             for fact in facts { object.add(fact.key, fact.value) }
             output = object.text
@@ -85,12 +85,18 @@ struct StatusCommand {
 }
 
 extension StatusCommand {
-    /// Runs `locate status` of `context`, with the store's access log.
+    /// Runs `locate status` with `options`, over gpsd with the store's consent, with its access log.
     /// - Throws: `OutputError` when stdout cannot be written.
-    static func run(_ context: CommandContext) throws(StandardStreams.OutputError) -> ExitStatus {
+    static func run(_ options: StatusOptions) throws(StandardStreams.OutputError) -> ExitStatus {
+        let setup: ConsentSetup
+        do throws(ExitStatus) {
+            setup = try ConsentSetup(app: options.app)
+        } catch {
+            return error
+        }
+        let manager = GPSLocationManager(authorizationSource: setup.store, configuration: setup.configuration(endpoint: options.endpoint))
         let command = StatusCommand(
-            options: context.options, manager: context.manager, settings: context.settings, accessLog: AccessLog(paths: context.store.paths)
-        )
+            options: options, manager: manager, settings: setup.settings, accessLog: AccessLog(paths: setup.store.paths))
         return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
     }
 }

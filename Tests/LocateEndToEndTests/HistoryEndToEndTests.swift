@@ -81,6 +81,10 @@ struct HistoryEndToEndTests {
         let settings = try SettingsHome.allowingAlways()
         let fixes = try await recorded(settings)
         let gpx = try await runLocate(["history", "--gpx"], settings: settings, environment: utc)
+        // A track, as --help and locate-history(1) say: one segment of the points in time order.
+        #expect(
+            gpx.stdout.components(separatedBy: "<trkpt ").count - 1 == fixes.count && !gpx.stdout.contains("<wpt "),
+            "\(gpx.stdout.prefix(300))")
         let file = settings.root.appendingPathComponent("history.gpx")
         try Data(gpx.stdout.utf8).write(to: file)
         let babel = try await runShell("gpsbabel -t -i gpx -f '\(file.path)' -o csv -F -", settings: settings)

@@ -107,7 +107,7 @@ struct GeneratedFilesTests {
             let words = Self.shellWords(commandLine)
             guard words.first == "locate" else { continue }
             #expect(throws: Never.self, "\(commandLine)") {
-                try CommandLineOptions(arguments: Array(words.dropFirst()), environment: [:])
+                try ParsedCommandLine(arguments: Array(words.dropFirst()), environment: [:])
             }
         }
     }
@@ -189,12 +189,12 @@ struct GeneratedFilesTests {
         // Each option parses in a place where it applies; anything spelled otherwise is unknown.
         for option in OptionTable.options {
             for flag in option.flags {
-                #expect(throws: Never.self, "\(flag)") { try CommandLineOptions(arguments: example(flag, option), environment: [:]) }
+                #expect(throws: Never.self, "\(flag)") { try ParsedCommandLine(arguments: example(flag, option), environment: [:]) }
             }
         }
         for flag in ["--bogus", "-x", "--follows", "--Follow", "-F", "--json-lines", "---json", "--f"] {
             #expect(OptionTable.option(flag) == nil)
-            let error = #expect(throws: UsageError.self) { try CommandLineOptions(arguments: [flag], environment: [:]) }
+            let error = #expect(throws: UsageError.self) { try ParsedCommandLine(arguments: [flag], environment: [:]) }
             #expect(error?.message.hasPrefix("unknown option '\(flag)'") == true, "\(error?.message ?? "")")
         }
     }

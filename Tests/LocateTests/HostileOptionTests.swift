@@ -65,9 +65,9 @@ struct HostileOptionTests {
                 for value in Self.values {
                     let arguments = Self.context(option) + [flag, value]
                     do {
-                        let options = try CommandLineOptions(arguments: arguments, environment: [:])
+                        let options = try ParsedCommandLine(arguments: arguments, environment: [:])
                         #expect(accepted.contains(value), "\(flag) accepted '\(value.prefix(20))'")
-                        for number in [options.accuracy, options.distance].compactMap({ $0 }) {
+                        for number in [options.stream?.accuracy, options.stream?.distance].compactMap({ $0 }) {
                             #expect(number.isFinite && number >= 0 && number <= 1e9, "\(flag) '\(value.prefix(20))' gave \(number)")
                         }
                     } catch {
@@ -94,12 +94,12 @@ struct HostileOptionTests {
         for bytes in mutator.corpus(from: seeds, count: 2000) {
             let arguments = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
             do {
-                let options = try CommandLineOptions(arguments: arguments, environment: [:])
+                let options = try ParsedCommandLine(arguments: arguments, environment: [:])
                 parsed += 1
                 #expect(options.timeout.map { $0 > .zero } ?? true, "\(arguments)")
-                #expect(options.count.map { $0 >= 1 } ?? true, "\(arguments)")
-                #expect(options.accuracy.map { $0 > 0 && $0.isFinite } ?? true, "\(arguments)")
-                #expect(options.distance >= 0 && options.distance.isFinite, "\(arguments)")
+                #expect(options.stream?.count.map { $0 >= 1 } ?? true, "\(arguments)")
+                #expect(options.stream?.accuracy.map { $0 > 0 && $0.isFinite } ?? true, "\(arguments)")
+                #expect(options.stream.map { $0.distance >= 0 && $0.distance.isFinite } ?? true, "\(arguments)")
                 #expect(!UntrustedText.hasHidden(options.endpoint?.description ?? ""), "\(arguments)")
                 #expect(options.app.map { !UntrustedText.hasHidden($0) && $0.utf8.count <= 64 } ?? true, "\(arguments)")
             } catch {
@@ -109,5 +109,50 @@ struct HostileOptionTests {
             }
         }
         #expect(parsed > 0 && refused > 0, "the mutations reach both the values and the errors: \(parsed) parsed, \(refused) refused")
+    }
+}
+
+extension ParsedCommandLine {
+    /// The stream's options of a command that reads positions, for the checks every parsed value passes.
+    var stream: StreamOptions? {
+        switch self {
+        case .once(let options): options.stream
+        case .follow(let options): options.stream
+        case .monitor(let options): options.stream
+        case .visits(let options): options.stream
+        case .publish(_, let options): options.stream
+        case .record(let options): options
+        case .history(let options): options.stream
+        case .help, .version, .permission, .status, .geocode, .serve, .access, .agent: nil
+        }
+    }
+
+    /// `--timeout`, of `--once` or `status`.
+    var timeout: Duration? {
+        switch self {
+        case .once(let options): options.timeout
+        case .status(let options): options.timeout
+        default: nil
+        }
+    }
+
+    /// The gpsd endpoint of a command that has one.
+    var endpoint: GPSDEndpoint? {
+        switch self {
+        case .status(let options): options.endpoint
+        case .serve(let options): options.endpoint
+        default: stream?.endpoint
+        }
+    }
+
+    /// The app of a command that has one.
+    var app: String? {
+        switch self {
+        case .status(let options): options.app
+        case .serve(let options): options.app
+        case .permission(let options): options.app
+        case .access(let app, _), .agent(let app): app
+        default: stream?.app
+        }
     }
 }

@@ -41,8 +41,12 @@ struct LocaleIndependenceTests {
 
     @Test func theCommandLineAndTheSettingsReadDecimalPoints() throws {
         try underGermanNumbers {
-            let options = try CommandLineOptions(arguments: ["--timeout", "1.5", "--accuracy", "2.5"], environment: [:])
-            #expect(options.timeout == .milliseconds(1500) && options.accuracy == 2.5)
+            let parsed = try ParsedCommandLine(arguments: ["--timeout", "1.5", "--accuracy", "2.5"], environment: [:])
+            guard case .once(let options) = parsed else {
+                Issue.record("not --once: \(parsed)")
+                return
+            }
+            #expect(options.timeout == .milliseconds(1500) && options.stream.accuracy == 2.5)
             let settings = try LocationSettings(SettingsLines(Array("[fallback]\nlatitude = 48.5\n".utf8)), file: "f", role: .user)
             #expect(settings.fallbackLatitude?.value == 48.5)
         }

@@ -4,67 +4,105 @@ import Testing
 
 @testable import locate
 
-struct CommandLineOptionsTests {
-    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> CommandLineOptions {
-        try CommandLineOptions(arguments: arguments, environment: EnvironmentVariables(environment))
+struct ParsedCommandLineTests {
+    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ParsedCommandLine {
+        try ParsedCommandLine(arguments: arguments, environment: EnvironmentVariables(environment))
+    }
+
+    /// The options of `locate --once` that `arguments` are.
+    private func once(_ arguments: [String], environment: [String: String] = [:]) throws -> OnceOptions {
+        guard case .once(let options) = try parse(arguments, environment: environment) else { throw Unexpected(arguments) }
+        return options
+    }
+
+    /// The options of `locate --follow` that `arguments` are.
+    private func follow(_ arguments: [String]) throws -> FollowOptions {
+        guard case .follow(let options) = try parse(arguments) else { throw Unexpected(arguments) }
+        return options
+    }
+
+    /// A command line that parsed as another command than the test expects.
+    private struct Unexpected: Error {
+        let arguments: [String]
+        init(_ arguments: [String]) { self.arguments = arguments }
     }
 
     @Test func defaultsToOneFixFromLocalGpsdAsText() throws {
-        let options = try parse([])
-        #expect(options.mode == .once)
-        #expect(options.endpoint == nil)
+        let options = try once([])
+        #expect(options.stream.endpoint == nil)
         #expect(options.timeout == nil)
-        #expect(options.outputFormat is TextFormat)
-        #expect(options.command == .locate)
+        #expect(options.output.recordFormat() is TextFormat)
     }
 
     @Test func readsThePermissionCommands() throws {
-        #expect(try parse(["permission"]).command == .permission(.status))
-        let allow = try parse(["permission", "allow", "--always", "--reduced", "--app", "weather"])
-        #expect(allow.command == .permission(.allow))
+        guard case .permission(let status) = try parse(["permission"]) else { throw Unexpected(["permission"]) }
+        #expect(status.action == .status)
+        let arguments = ["permission", "allow", "--always", "--reduced", "--app", "weather"]
+        guard case .permission(let allow) = try parse(arguments) else { throw Unexpected(arguments) }
+        #expect(allow.action == .allow)
         #expect(allow.always && allow.reduced && allow.app == "weather")
-        #expect(try parse(["status", "--json"]).command == .status)
-        #expect(try parse([], environment: ["LOCATE_APP": "run"]).app == "run")
+        guard case .status(let options) = try parse(["status", "--json"]) else { throw Unexpected(["status", "--json"]) }
+        #expect(options.json)
+        #expect(try once([], environment: ["LOCATE_APP": "run"]).stream.app == "run")
+    }
+
+    @Test func eachCommandHasItsOwnOptions() throws {
+        guard case .publish(let broker, let publish) = try parse(["publish", "mqtt://localhost/a/b/c", "--qos", "2", "--retain"]) else {
+            throw Unexpected(["publish"])
+        }
+        #expect(broker.topic == "a/b/c" && publish.qos == .exactlyOnce && publish.retain)
+        guard case .history(let history) = try parse(["history", "--forget", "--before", "0"]) else { throw Unexpected(["history"]) }
+        #expect(history.forget && history.before == 0)
+        guard case .record(let record) = try parse(["record"]) else { throw Unexpected(["record"]) }
+        #expect(record.app == "record", "record is an app of its own unless named")
+        guard case .geocode(let query, let geocode) = try parse(["geocode", "37.5", "127", "--limit", "3"]) else {
+            throw Unexpected(["geocode"])
+        }
+        #expect(query == .coordinate(latitude: 37.5, longitude: 127) && geocode.limit == 3)
+        guard case .help(let command) = try parse(["monitor", "--help"]) else { throw Unexpected(["monitor", "--help"]) }
+        #expect(command == "monitor")
     }
 
     @Test func shortOptionsBundleAndTakeAttachedValuesAsGetoptDoes() throws {
         for arguments in [["-fn2"], ["-f", "-n2"], ["-fn", "2"], ["-f", "-n=2"], ["-n2", "-f"]] {
-            let options = try parse(arguments)
-            #expect(options.mode == .follow && options.count == 2, "\(arguments)")
+            let options = try follow(arguments)
+            #expect(options.stream.count == 2, "\(arguments)")
         }
-        #expect(try parse(["-fVh"]).showHelp)
+        guard case .help = try parse(["-fVh"]) else { throw Unexpected(["-fVh"]) }
     }
 
     @Test func durationsTakeAUnitAndInfWhereWaitingWithoutEndMakesSense() throws {
-        #expect(try parse(["--timeout", "5s"]).timeout == .seconds(5))
-        #expect(try parse(["--timeout", "1.5m"]).timeout == .seconds(90))
-        #expect(try parse(["--timeout=2h"]).timeout == .seconds(7200))
-        #expect(try parse(["--timeout", "inf"]).timeout == NumericText.maximumDuration)
-        #expect(try parse(["--max-age", "inf"]).maxAge == NumericText.maximumDuration)
-        #expect(try parse(["--follow", "--duration", "10m"]).duration == .seconds(600))
-        #expect(try parse(["--follow", "--interval", "0s"]).interval == .zero)
+        #expect(try once(["--timeout", "5s"]).timeout == .seconds(5))
+        #expect(try once(["--timeout", "1.5m"]).timeout == .seconds(90))
+        #expect(try once(["--timeout=2h"]).timeout == .seconds(7200))
+        #expect(try once(["--timeout", "inf"]).timeout == NumericText.maximumDuration)
+        #expect(try once(["--max-age", "inf"]).maxAge == NumericText.maximumDuration)
+        #expect(try follow(["--follow", "--duration", "10m"]).stream.duration == .seconds(600))
+        #expect(try follow(["--follow", "--interval", "0s"]).stream.interval == .zero)
     }
 
     @Test func readsFollowOptionsInBothSpellings() throws {
-        let options = try parse([
+        let options = try follow([
             "--follow", "--count", "3", "--duration=2.5", "--distance", "10", "--interval=1", "--heartbeat", "30", "--json",
         ])
-        #expect(options.mode == .follow)
-        #expect(options.count == 3)
-        #expect(options.duration == .milliseconds(2500))
-        #expect(options.distance == 10)
-        #expect(options.interval == .seconds(1))
-        #expect(options.heartbeat == .seconds(30))
-        #expect(options.isJSON)
+        #expect(options.stream.count == 3)
+        #expect(options.stream.duration == .milliseconds(2500))
+        #expect(options.stream.distance == 10)
+        #expect(options.stream.interval == .seconds(1))
+        #expect(options.stream.heartbeat == .seconds(30))
+        #expect(options.output.isJSON)
     }
 
     @Test func takesTheEndpointFromArgumentThenOptionThenEnvironment() throws {
-        #expect(try parse([]).endpoint == nil, "left to the settings")
-        #expect(try parse(["host:3000"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == (try GPSDEndpoint(host: "host", port: "3000")))
+        #expect(try once([]).stream.endpoint == nil, "left to the settings")
         #expect(
-            try parse(["--gpsd", "opt:2"], environment: ["LOCATE_GPSD": "env:1"]).endpoint == (try GPSDEndpoint(host: "opt", port: "2")))
+            try once(["host:3000"], environment: ["LOCATE_GPSD": "env:1"]).stream.endpoint == (try GPSDEndpoint(host: "host", port: "3000"))
+        )
         #expect(
-            try parse([], environment: ["LOCATE_GPSD": "env:1:/dev/gps"]).endpoint
+            try once(["--gpsd", "opt:2"], environment: ["LOCATE_GPSD": "env:1"]).stream.endpoint
+                == (try GPSDEndpoint(host: "opt", port: "2")))
+        #expect(
+            try once([], environment: ["LOCATE_GPSD": "env:1:/dev/gps"]).stream.endpoint
                 == (try GPSDEndpoint(host: "env", port: "1", device: "/dev/gps")))
     }
 
