@@ -67,7 +67,10 @@ struct ReplayBoundsEndToEndTests {
             ["--follow", "--replay", try track(30_000), "--replay-speed", "0"], settings: settings)
         #expect(short.status == 0 && long.status == 0, "\(short.stderr) \(long.stderr)")
         #expect(long.stdout.split(separator: "\n").count == 30_000)
-        #expect(long.peakKiB - short.peakKiB < 3 * 1024, "\(short.peakKiB) KiB, then \(long.peakKiB) KiB")
+        // The live queue holds up to 4,096 updates (about 3 MiB of them) when the reader of the
+        // output is slower than the track, as on a loaded machine: the bound is that queue, well
+        // below the 15 MiB and more that the long track's 30,000 fixes would take if kept.
+        #expect(long.peakKiB - short.peakKiB < 6 * 1024, "\(short.peakKiB) KiB, then \(long.peakKiB) KiB")
     }
 
     /// `sleep 30 | locate --follow --replay -`: a pipe that stays open without a byte. Each of
