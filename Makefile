@@ -55,8 +55,9 @@ upcoming:
 # A static Swift runtime, a non-PIE executable (no relocations to apply at each start), no
 # $ORIGIN run path, libstdc++ and the unwinder from GCC's archives (Scripts/link: the Swift
 # runtime calls 18 of libstdc++'s symbols, and loading libstdc++.so cost more than the rest of
-# a --once), and the hot functions linked side by side (Scripts/locate.order, written by make
-# order) so a run faults in few pages of the binary. ldd lists libm, libc and the loader.
+# a --once), and the hot functions linked side by side (each function in a section of its own,
+# in the order of Scripts/locate.order, written by make order) so a run faults in few pages of
+# the binary. ldd lists libm, libc and the loader.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
 	-Xswiftc -L -Xswiftc $(CURDIR)/Scripts/link -Xswiftc -use-ld=lld \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
