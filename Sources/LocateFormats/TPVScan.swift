@@ -8,6 +8,11 @@
 /// `Double` is left to libgps's own `safe_atof` (in `LibGPS.swift`), so even the last bit agrees.
 /// What libgps would refuse (a string where it wants a number, a device path longer than its
 /// field, a `class` other than TPV) is never read here: it goes to libgps, which refuses it.
+///
+/// Modelled on libgps 3.22's reading of a TPV, which the tests hold it to (a member the scan does
+/// not know is a number libgps ignores, or a string it leaves to libgps). One difference is
+/// deliberate: under a comma-decimal C locale libgps's `strtod` stops at a time's
+/// `.` and drops its fraction; the scan reads the time gpsd sent, whatever the locale.
 package struct TPVScan {
     /// The numbers libgps keeps that a fix is made of, in the order of `TPVScan.realKeys`.
     package enum Real: Int, CaseIterable, Sendable {
@@ -36,8 +41,11 @@ package struct TPVScan {
         }
     }
 
-    /// Where each number of `Real` is in the line (an empty range: absent).
-    package private(set) var reals = InlineArray<16, Range<Int>>(repeating: 0..<0)
+    /// Where each number of `Real` is in the line.
+    private var reals = InlineArray<16, Range<Int>>(repeating: 0..<0)
+
+    /// Where the number of `real` is in the line (an empty range: absent).
+    package func range(of real: Real) -> Range<Int> { reals[real.rawValue] }
     /// `mode` and `status` (libgps's defaults: 0 when absent).
     package private(set) var mode: Int32 = 0
     package private(set) var status: Int32 = 0
@@ -58,10 +66,10 @@ package struct TPVScan {
     /// The members libgps reads as integers: `mode` and `status` first.
     private static let integerKeys = [GPSDReports.Key.mode, .status, .leapseconds, .dgpsSta].map(bytes)
 
-    /// The longest value read here: longer ones go to libgps, whose limits (a 128-byte device
-    /// path, a 40-byte datum, 512 bytes of any value) are then its own to apply.
+    /// The longest value read here: longer ones go to libgps, whose limits (a device path of
+    /// 127 bytes, a datum of 39, 512 bytes of any value) are then its own to apply.
     private static let longestValue = 39
-    /// The longest key (libgps's limit is 31 bytes).
+    /// The longest key (libgps's limit too).
     private static let longestKey = 30
 
     /// Reads `line` (one message without its line end) when it is a TPV in gpsd's plain form;

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import HostileInput
 import Testing
 
@@ -149,5 +150,94 @@ struct TPVScanTests {
             let reference = libgps.decode(&forLibgps, 0..<mutated.count)
             #expect(fast == reference, "\(String(decoding: mutated, as: UTF8.self))")
         }
+    }
+
+    // MARK: - Hostile review (h38r)
+
+    /// Under a comma-decimal C locale (an app that calls `setlocale(LC_ALL, "")` for a German
+    /// user), libgps 3.22 reads a time's fraction with `strtod`, which then stops at the `.`: its
+    /// TPVs lose their milliseconds. The scan reads the time gpsd sent, whatever the locale
+    /// (every other number goes through `safe_atof` on both sides, which ignores it).
+    @Test func theScanReadsATimesFractionWhateverTheLocale() throws {
+        let german = newlocale(LC_NUMERIC_MASK, "de_DE.utf8", nil)
+        try #require(german != nil, "de_DE.utf8 is not installed (Scripts/bootstrap makes it)")
+        let previous = uselocale(german)
+        defer {
+            uselocale(previous)
+            freelocale(german)
+        }
+        let line = #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-01-01T08:00:06.125Z","lat":64.15,"lon":-21.94}"#
+        let report = GPSDMessageDecoder().decode(json: line)
+        guard case .fix(let location) = report else {
+            Issue.record("expected a fix, got \(report)")
+            return
+        }
+        #expect(location.time == Date(timeIntervalSince1970: 1_767_254_406.125))
+    }
+
+    /// Edge values of what the scan reads itself (times, integers, numbers, devices), alone and
+    /// each after a SKY of its device (from a hostile review).
+    @Test func agreesOnEdgeValues() {
+        let times = [
+            "1970-01-01T00:00:00Z", "1970-01-01T00:00:01Z", "1980-01-06T00:00:00.000Z", "2038-01-19T03:14:07.999Z",
+            "2038-01-19T03:14:08Z", "2100-02-29T12:00:00Z", "2000-02-29T12:00:00Z", "2026-04-31T12:00:00Z",
+            "2026-06-30T23:59:60.5Z", "2026-12-31T23:59:60Z", "9999-12-31T23:59:60.999999999999999Z",
+            "2026-01-01T08:00:06.000000000000000Z", "2026-01-01T08:00:06.999999999999999Z", "2026-01-01T08:00:06.0000000005Z",
+            "2026-01-01T08:00:06.3Z", "2026-01-01T08:00:06.1000000009Z", "2026-01-01T08:00:61Z", "2026-01-01T08:00:06z",
+            "2026-01-01t08:00:06Z", "2026-00-01T08:00:06Z", "2026-01-00T08:00:06Z", "2026-01-32T08:00:06Z", "+026-01-01T08:00:06Z",
+            "2026-1-01T08:00:06.5Z", "2026-01-01T08:00:06.5ZZ", "2026-01-01T08:00:06,5Z", "2026-01-01T08:00:06.5e1Z",
+            "1969-12-31T23:59:60Z", "2026-02-29T00:00:00Z",
+        ]
+        let ints = ["3", "2", "03", "-0", "000000003", "0000000003", "-3", "4", "1", "0", "999999999", "-999999999", "2.0", "2e0", "-"]
+        var lines: [String] = []
+        for time in times {
+            lines.append(#"{"class":"TPV","device":"/dev/a","mode":3,"time":"\#(time)","lat":1.5,"lon":2.5}"#)
+        }
+        for value in ints {
+            lines.append(#"{"class":"TPV","device":"/dev/a","mode":\#(value),"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5}"#)
+            lines.append(
+                #"{"class":"TPV","device":"/dev/a","mode":3,"status":\#(value),"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5}"#)
+            lines.append(
+                #"{"class":"TPV","device":"/dev/a","mode":3,"leapseconds":\#(value),"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5}"#)
+        }
+        let numbers = [
+            "0", "-0", "00", "-00.000", "1e400", "-1e-400", "1E+2", "1e-2", "4.9e-324", "2.2250738585072011e-308",
+            "0.1000000000000000055511151231257827",
+            "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368",
+            "90.000000000000000000001", "1e", "-", ".5", "5.", "+1", "0x10", "1e0000000000000000000000000000000001",
+            "123456789012345678901234567890", "12345678901234567890123456789012345678", "1234567890123456789012345678901234567890",
+        ]
+        for value in numbers {
+            lines.append(#"{"class":"TPV","device":"/dev/a","mode":3,"time":"2026-01-01T08:00:06Z","lat":\#(value),"lon":2.5}"#)
+            lines.append(
+                #"{"class":"TPV","device":"/dev/a","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":\#(value),"eph":\#(value)}"#)
+        }
+        let devices = [
+            "", "\u{7F}", "é", "/dev/\u{80}", String(repeating: "d", count: 39), String(repeating: "d", count: 40), "a}b", "a,\"b",
+        ]
+        for device in devices {
+            lines.append(#"{"class":"TPV","device":"\#(device)","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5}"#)
+        }
+        let odd = [
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5,"Lat":7}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5,"abcdefghijabcdefghijabcdefghij":7}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5,"abcdefghijabcdefghijabcdefghijk":7}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5,"datum":"\#(String(repeating: "W", count: 39))"}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5,"class":"TPV"}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5}}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","lat":1.5,"lon":2.5}"# + "\r",
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06Z","time":"2026-01-01T08:00:07.5Z","lat":1.5,"lon":2.5}"#,
+            #"{"class":"TPV","mode":3,"time":"2026-01-01T08:00:06.5Z","time":"2026-01-01T08:00:07Z","lat":1.5,"lon":2.5}"#,
+        ]
+        lines += odd
+        // With a sky view of the same device before each.
+        var sequence: [String] = []
+        for line in lines {
+            sequence.append(
+                #"{"class":"SKY","device":"/dev/a","hdop":0.7,"satellites":[{"PRN":2,"el":20.0,"az":0.0,"ss":30.0,"used":true}]}"#)
+            sequence.append(line)
+        }
+        expectSameReports(lines)
+        expectSameReports(sequence)
     }
 }

@@ -326,7 +326,7 @@ extension TPVFields {
         self = buffer.withUnsafeBytes { raw in
             let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self)
             func real(_ which: TPVScan.Real) -> Double {
-                let range = scan.reals[which.rawValue]
+                let range = scan.range(of: which)
                 guard let base, !range.isEmpty else { return .nan }
                 return safe_atof(base + start + range.lowerBound)
             }
