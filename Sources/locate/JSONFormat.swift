@@ -15,6 +15,8 @@ struct JSONFormat: OutputFormat {
     /// retained and released for every field of every record).
     private let keys: [UInt8]
     private let keyEnds: [Int]
+    /// Each number field's decimals (its key's).
+    private let decimals: [Int]
 
     init(includesEvents: Bool, fields: [RecordField] = RecordFields.all) {
         self.includesEvents = includesEvents
@@ -27,13 +29,18 @@ struct JSONFormat: OutputFormat {
             return keys.count
         }
         self.keys = keys
+        decimals = fields.map { $0.key.decimals ?? 0 }
     }
 
     /// About what a record takes, so that its line is written without growing the buffer.
     private static let recordCapacity = 1024
 
     mutating func record(_ source: RecordSource, to output: inout [UInt8]) -> Bool {
-        output.reserveCapacity(output.count + Self.recordCapacity)
+        if output.capacity - output.count < Self.recordCapacity {
+            // Doubling, as appending would: reserving exactly what one record needs would copy
+            // the whole batch for every record.
+            output.reserveCapacity(max(output.capacity * 2, output.count + Self.recordCapacity))
+        }
         output.append(UInt8(ascii: "{"))
         var keyStart = 0
         for index in fields.indices {
@@ -41,7 +48,12 @@ struct JSONFormat: OutputFormat {
             let keyEnd = keyEnds[index]
             for position in keyStart..<keyEnd { output.append(keys[position]) }
             keyStart = keyEnd
-            fields[index].value(source).appendJSON(to: &output)
+            if let number = fields[index].number {
+                if let value = number(source), NumberFormatting.append(value, decimals: decimals[index], to: &output) { continue }
+                output += FieldValue.nullText
+            } else {
+                fields[index].value(source).appendJSON(to: &output)
+            }
         }
         output.append(UInt8(ascii: "}"))
         output.append(UInt8(ascii: "\n"))

@@ -36,6 +36,10 @@ struct RecordSource {
 struct RecordField: Sendable {
     let key: RecordKey
     let value: @Sendable (RecordSource) -> FieldValue
+    /// A number field's reading, which `value` wraps: a format writing many records calls it
+    /// directly (a closure of the table captures nothing, so calling it costs no reference
+    /// count, where `value`'s captures cost one for every field of every record).
+    let number: (@Sendable (RecordSource) -> Double?)?
 
     /// The key as the record spells it.
     var name: String { key.rawValue }
@@ -43,12 +47,15 @@ struct RecordField: Sendable {
     init(_ key: RecordKey, value: @escaping @Sendable (RecordSource) -> FieldValue) {
         self.key = key
         self.value = value
+        number = nil
     }
 
     /// A number field of `key`, written with the key's decimals.
     init(number key: RecordKey, _ read: @escaping @Sendable (RecordSource) -> Double?) {
         let decimals = key.decimals ?? 0
-        self.init(key) { record in read(record).map { .number($0, decimals: decimals) } ?? .unknown }
+        self.key = key
+        value = { record in read(record).map { .number($0, decimals: decimals) } ?? .unknown }
+        number = read
     }
 }
 
@@ -145,7 +152,7 @@ extension FieldValue {
     // Made once: a literal's bytes made into an array for each value would cost an allocation.
     private static let trueText = Array("true".utf8)
     private static let falseText = Array("false".utf8)
-    private static let nullText = Array("null".utf8)
+    static let nullText = Array("null".utf8)
 
     /// Appends the value as JSON: text and times quoted, numbers and flags bare, unknown `null`.
     func appendJSON(to bytes: inout [UInt8]) {
