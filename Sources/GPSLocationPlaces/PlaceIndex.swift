@@ -175,12 +175,11 @@ struct PlaceIndex: Sendable {
         self.borders = borders
         borderSectionSize = file.count - bordersOffset
         self.rows = rows
-        // What the searches read all over, read in one go each (not checked: a damaged float
-        // or label only misleads a search, which stays inside these arrays).
+        // What the searches read all over, read where it is mapped (not checked: a damaged
+        // float or label only misleads a search; each read stays inside the file).
         tree = Tree(
-            vectors: file.floats(vectors, count: count * 3), reaches: file.floats(reaches, count: count),
-            subtreeReaches: file.floats(subtreeReaches, count: count), rowCountries: file.shorts(rowCountries, count: count),
-            rowDivisions: file.shorts(rowDivisions, count: count))
+            file: places, rowCount: count, vectors: vectors, reaches: reaches, subtreeReaches: subtreeReaches,
+            rowCountries: rowCountries, rowDivisions: rowDivisions)
         self.divisions = (divisions, divisionCount)
         self.countries = (countries, countryCount)
         self.zones = (zones, zoneCount)
@@ -209,9 +208,9 @@ struct PlaceIndex: Sendable {
     func population(_ row: Int) -> Int { word(row, 8) }
     /// The index in the country table of the country of place `row` (places of one country
     /// share it).
-    func countryIndex(_ row: Int) -> Int { Int(tree.rowCountries[row]) }
+    func countryIndex(_ row: Int) -> Int { tree.country(row) }
     /// The index in the division table of the division of place `row`.
-    func divisionIndex(_ row: Int) -> Int { Int(tree.rowDivisions[row]) }
+    func divisionIndex(_ row: Int) -> Int { tree.division(row) }
 
     /// Place `row`, or `nil` when its texts or table indexes are not valid (a damaged file).
     func record(_ row: Int) -> PlaceRecord? {
@@ -426,18 +425,22 @@ extension PlaceIndex {
     /// The rows as a k-d search reads them, kept in memory (small, so that a search carries
     /// nothing else along).
     struct Tree: KDRows {
-        /// The unit vector of each row, three floats a row.
-        let vectors: [Float]
-        /// For each row, at least the squared chord its place reaches (the square of the reach
-        /// as an angle, (reach ÷ earth's radius)², never less than the chord's), and the largest
-        /// of those in the subtree it splits, for `KDOrder.rows(reaching:…)`; the finder then
-        /// measures each place found along the surface.
-        let reaches: [Float]
-        let subtreeReaches: [Float]
-        /// The index in the country table of each row's country, and in the division table of
-        /// its division, for searches within one country or state.
-        let rowCountries: [UInt16]
-        let rowDivisions: [UInt16]
+        /// The index's places, mapped: the tree is read where it lies, not copied out at each
+        /// start (a copy was a quarter of a megabyte of a `--geocode` run's memory, and its time).
+        let file: FileBytes
+        let rowCount: Int
+        /// Where the unit vector of each row is (three floats a row); where, for each row, at
+        /// least the squared chord its place reaches is (the square of the reach as an angle,
+        /// (reach ÷ earth's radius)², never less than the chord's) and the largest of those in
+        /// the subtree it splits, for `KDOrder.rows(reaching:…)` (the finder then measures each
+        /// place found along the surface); and the index in the country table of each row's
+        /// country and in the division table of its division (16 bits each), for searches
+        /// within one country or state.
+        let vectors: Int
+        let reaches: Int
+        let subtreeReaches: Int
+        let rowCountries: Int
+        let rowDivisions: Int
 
         /// What a nearest-place search is narrowed to: the places of one country or of one
         /// division (indexes in their tables).
@@ -446,19 +449,21 @@ extension PlaceIndex {
             case division(Int)
         }
 
-        var rowCount: Int { reaches.count }
+        func component(_ row: Int, _ axis: Int) -> Float { file.float(vectors + (row * 3 + axis) * 4) }
 
-        func component(_ row: Int, _ axis: Int) -> Float { vectors[row * 3 + axis] }
+        func country(_ row: Int) -> Int { file.short(rowCountries + row * 2) }
+
+        func division(_ row: Int) -> Int { file.short(rowDivisions + row * 2) }
 
         func accepts(_ row: Int, _ filter: Filter) -> Bool {
             switch filter {
-            case .country(let country): Int(rowCountries[row]) == country
-            case .division(let division): Int(rowDivisions[row]) == division
+            case .country(let country): self.country(row) == country
+            case .division(let division): self.division(row) == division
             }
         }
 
-        func reach(_ row: Int) -> Float { reaches[row] }
+        func reach(_ row: Int) -> Float { file.float(reaches + row * 4) }
 
-        func subtreeReach(_ row: Int) -> Float { subtreeReaches[row] }
+        func subtreeReach(_ row: Int) -> Float { file.float(subtreeReaches + row * 4) }
     }
 }

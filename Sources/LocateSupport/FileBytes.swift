@@ -100,6 +100,13 @@ package final class FileBytes: @unchecked Sendable {
     }
 
     /// The little-endian 16-bit word at `offset`, or 0 when it is not inside.
+    /// The little-endian float at `offset`; 0 outside the file.
+    @inlinable package func float(_ offset: Int) -> Float {
+        guard offset >= 0, offset <= count - 4 else { return 0 }
+        if let memory { return Float(bitPattern: UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
+        return Float(bitPattern: UInt32(truncatingIfNeeded: readWord(offset, size: 4)))
+    }
+
     @inlinable package func short(_ offset: Int) -> Int {
         guard offset >= 0, offset <= count - 2 else { return 0 }
         if let memory { return Int(UInt16(littleEndian: memory.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) }
@@ -112,41 +119,6 @@ package final class FileBytes: @unchecked Sendable {
         var value: UInt32 = 0
         guard read(into: &value, size, at: offset) else { return 0 }
         return Int(UInt32(littleEndian: value))
-    }
-
-    /// The `count` little-endian 32-bit floats from `offset`, copied in one go (zeros for those
-    /// not inside).
-    package func floats(_ offset: Int, count: Int) -> [Float] {
-        values(offset, count: count)
-    }
-
-    /// The `count` little-endian 16-bit words from `offset`, copied in one go (zeros for those
-    /// not inside).
-    package func shorts(_ offset: Int, count: Int) -> [UInt16] {
-        values(offset, count: count)
-    }
-
-    /// `count` values of `Value` from `offset`, as the bytes lie (little-endian on the
-    /// little-endian machines locate is built for).
-    private func values<Value: BitwiseCopyable>(_ offset: Int, count: Int) -> [Value] {
-        let size = MemoryLayout<Value>.size
-        let lower = min(max(offset, 0), self.count)
-        let available = count > 0 && offset >= 0 ? min(count, (self.count - lower) / size) : 0
-        let values = [Value](unsafeUninitializedCapacity: max(count, 0)) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            var filled = 0
-            if available > 0, let target = raw.baseAddress {
-                if let memory {
-                    target.copyMemory(from: memory + lower, byteCount: available * size)
-                    filled = available * size
-                } else if read(into: target, available * size, at: lower) {
-                    filled = available * size
-                }
-            }
-            UnsafeMutableRawBufferPointer(rebasing: raw[filled...]).initializeMemory(as: UInt8.self, repeating: 0)
-            initialized = max(count, 0)
-        }
-        return values
     }
 
     /// A copy of the bytes in `range`, clamped to the bytes there are (zeros where a shrunk
