@@ -26,15 +26,11 @@ extension AgentCommand {
     /// a service, so SIGHUP has nothing to re-read (settings changes are taken as they come).
     /// - Throws: `OutputError` when stdout cannot be written.
     static func run(app: String?) throws(StandardStreams.OutputError) -> ExitStatus {
-        let setup: ConsentSetup
-        do throws(ExitStatus) {
-            setup = try ConsentSetup(app: app)
-        } catch {
-            return error
-        }
-        let command = AgentCommand(store: setup.store)
-        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
-            try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+        try ConsentSetup.run(app: app) { setup throws(StandardStreams.OutputError) in
+            let command = AgentCommand(store: setup.store)
+            return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
+                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+            }
         }
     }
 }

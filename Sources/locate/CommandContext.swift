@@ -34,53 +34,49 @@ extension CommandContext {
         _ stream: StreamOptions, output: OutputOptions = OutputOptions(), records format: any OutputFormat = TextFormat(),
         via: String, asks: Bool, isStream: Bool, _ body: (CommandContext) throws(Failure) -> ExitStatus
     ) throws(Failure) -> ExitStatus {
-        let setup: ConsentSetup
-        do throws(ExitStatus) {
-            setup = try ConsentSetup(app: stream.app, replay: stream.replay)
-        } catch {
-            return error
-        }
-        let store = setup.store
-        let configuration = setup.configuration(endpoint: stream.endpoint)
-        // One manager per run: over the replayed track, or over gpsd with the user's consent.
-        let manager =
-            setup.replay.map { GPSLocationManager(replaying: $0, speed: stream.replaySpeed ?? 1) }
-            ?? GPSLocationManager(authorizationSource: store, configuration: configuration)
-        var explainer = AuthorizationMessages(store: store, app: stream.app)
-        let decision = setup.settings.decision
-        if asks, setup.replay == nil, decision.status == .notDetermined, decision.locationServicesEnabled {
-            // Nothing is decided: the manager asks, on the terminal (only a person at its
-            // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
-            SignalTrap.restoreDefaultActions()
-            let prompter = TerminalPrompter()
-            let purpose = stream.purpose
-            do throws(GPSLocationError) {
-                _ = try Locate.waitFor { () async throws(GPSLocationError) in
-                    try await manager.requestWhenInUseAuthorization(purpose: purpose, prompter: prompter)
+        try ConsentSetup.run(app: stream.app, replay: stream.replay) { setup throws(Failure) in
+            let store = setup.store
+            let configuration = setup.configuration(endpoint: stream.endpoint)
+            // One manager per run: over the replayed track, or over gpsd with the user's consent.
+            let manager =
+                setup.replay.map { GPSLocationManager(replaying: $0, speed: stream.replaySpeed ?? 1) }
+                ?? GPSLocationManager(authorizationSource: store, configuration: configuration)
+            var explainer = AuthorizationMessages(store: store, app: stream.app)
+            let decision = setup.settings.decision
+            if asks, setup.replay == nil, decision.status == .notDetermined, decision.locationServicesEnabled {
+                // Nothing is decided: the manager asks, on the terminal (only a person at its
+                // foreground is asked). Ctrl-C at the prompt ends locate at once: nothing is started yet.
+                SignalTrap.restoreDefaultActions()
+                let prompter = TerminalPrompter()
+                let purpose = stream.purpose
+                do throws(GPSLocationError) {
+                    _ = try Locate.waitFor { () async throws(GPSLocationError) in
+                        try await manager.requestWhenInUseAuthorization(purpose: purpose, prompter: prompter)
+                    }
+                } catch {
+                    StandardStreams.diagnose(error.description)
+                    return ExitStatus(error)
                 }
-            } catch {
-                StandardStreams.diagnose(error.description)
-                return ExitStatus(error)
+                if isStream { SignalTrap.blockSignals() }
+                explainer.wasAsked = prompter.wasAsked
             }
-            if isStream { SignalTrap.blockSignals() }
-            explainer.wasAsked = prompter.wasAsked
-        }
-        var places: PlaceFinder?
-        if format.needsPlaces {
-            do throws(GPSLocationError) {
-                places = try PlaceFinder(language: output.placeLanguage ?? .current)
-            } catch {
-                StandardStreams.diagnose(error.description)
-                return ExitStatus(error)
+            var places: PlaceFinder?
+            if format.needsPlaces {
+                do throws(GPSLocationError) {
+                    places = try PlaceFinder(language: output.placeLanguage ?? .current)
+                } catch {
+                    StandardStreams.diagnose(error.description)
+                    return ExitStatus(error)
+                }
             }
+            // Who had my location: a run that handed out this machine's positions is a session of the access log.
+            let tally = DeliveryTally(app: stream.app, via: via)
+            defer { tally.record(in: AccessLog(paths: store.paths)) }
+            let writer = RecordWriter(format: format, fallback: output.fallbackEnabled ? setup.fallback : nil, places: places, tally: tally)
+            return try body(
+                CommandContext(
+                    store: store, settings: setup.settings, configuration: configuration, replay: setup.replay, manager: manager,
+                    explainer: explainer, writer: writer))
         }
-        // Who had my location: a run that handed out this machine's positions is a session of the access log.
-        let tally = DeliveryTally(app: stream.app, via: via)
-        defer { tally.record(in: AccessLog(paths: store.paths)) }
-        let writer = RecordWriter(format: format, fallback: output.fallbackEnabled ? setup.fallback : nil, places: places, tally: tally)
-        return try body(
-            CommandContext(
-                store: store, settings: setup.settings, configuration: configuration, replay: setup.replay, manager: manager,
-                explainer: explainer, writer: writer))
     }
 }

@@ -38,6 +38,20 @@ struct ConsentSetup {
         }
     }
 
+    /// `body` with the set-up of `app` (and the track at `path`), or the status of the step that
+    /// failed (said on stderr): how every command but `geocode` starts.
+    static func run<Failure: Error>(
+        app: String?, replay path: String? = nil, _ body: (ConsentSetup) throws(Failure) -> ExitStatus
+    ) throws(Failure) -> ExitStatus {
+        let setup: ConsentSetup
+        do throws(ExitStatus) {
+            setup = try ConsentSetup(app: app, replay: path)
+        } catch {
+            return error
+        }
+        return try body(setup)
+    }
+
     /// gpsd's configuration: `endpoint` (the command line's), else the settings', else the default.
     func configuration(endpoint: GPSDEndpoint?) -> GPSLocationConfiguration {
         GPSLocationConfiguration(endpoint: endpoint ?? settings.gpsdServer ?? .default)

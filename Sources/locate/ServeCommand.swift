@@ -47,17 +47,13 @@ extension ServeCommand {
     /// (settings changes are taken as they come).
     /// - Throws: `OutputError` when stdout cannot be written.
     static func run(_ options: ServeOptions) throws(StandardStreams.OutputError) -> ExitStatus {
-        let setup: ConsentSetup
-        do throws(ExitStatus) {
-            setup = try ConsentSetup(app: options.app)
-        } catch {
-            return error
-        }
-        let command = ServeCommand(
-            listen: options.listen.isEmpty && options.nmea.isEmpty ? [defaultAddress] : options.listen, nmea: options.nmea,
-            configuration: setup.configuration(endpoint: options.endpoint), store: setup.store)
-        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
-            try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+        try ConsentSetup.run(app: options.app) { setup throws(StandardStreams.OutputError) in
+            let command = ServeCommand(
+                listen: options.listen.isEmpty && options.nmea.isEmpty ? [defaultAddress] : options.listen, nmea: options.nmea,
+                configuration: setup.configuration(endpoint: options.endpoint), store: setup.store)
+            return try Locate.waitFor { () async throws(StandardStreams.OutputError) in
+                try await StreamLifetime.run(for: nil, ignoring: [SignalTrap.hangUp]) { .success(await command.run()) }
+            }
         }
     }
 }

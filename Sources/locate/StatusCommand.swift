@@ -88,15 +88,12 @@ extension StatusCommand {
     /// Runs `locate status` with `options`, over gpsd with the store's consent, with its access log.
     /// - Throws: `OutputError` when stdout cannot be written.
     static func run(_ options: StatusOptions) throws(StandardStreams.OutputError) -> ExitStatus {
-        let setup: ConsentSetup
-        do throws(ExitStatus) {
-            setup = try ConsentSetup(app: options.app)
-        } catch {
-            return error
+        try ConsentSetup.run(app: options.app) { setup throws(StandardStreams.OutputError) in
+            let manager = GPSLocationManager(
+                authorizationSource: setup.store, configuration: setup.configuration(endpoint: options.endpoint))
+            let command = StatusCommand(
+                options: options, manager: manager, settings: setup.settings, accessLog: AccessLog(paths: setup.store.paths))
+            return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
         }
-        let manager = GPSLocationManager(authorizationSource: setup.store, configuration: setup.configuration(endpoint: options.endpoint))
-        let command = StatusCommand(
-            options: options, manager: manager, settings: setup.settings, accessLog: AccessLog(paths: setup.store.paths))
-        return try Locate.waitFor { () async throws(StandardStreams.OutputError) in try await command.run() }
     }
 }
