@@ -77,8 +77,7 @@ struct PermissionEndToEndTests {
                     #expect(
                         !leaksParkedCoordinate(run.stdout, known: known) && !leaksParkedCoordinate(run.stderr, known: known),
                         "\(label) leaked")
-                    // The place index holds every place of libgeonames, the same for everyone: not a leak.
-                    for file in settings.allFiles() where !file.path.hasSuffix("/places.index") {
+                    for file in settings.allFiles() {
                         let content = String(decoding: file.content, as: UTF8.self)
                         #expect(
                             !leaksParkedPlace(content) && !leaksParkedCoordinate(content, known: known), "\(label) leaked into \(file.path)"
