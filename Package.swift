@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Optimized in debug builds too (`-enable-testing` still holds, so tests import them as they
+/// are): the end-to-end tests run the built `locate` thousands of times, serve to hundreds of
+/// clients, a place index built from ten million border points and a state machine through a
+/// hundred thousand interleavings. Unoptimized, the suite's CPU was 190-210 s, more than two
+/// cores give in the 100 s it has.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "locate",
     products: [
@@ -42,7 +49,7 @@ let package = Package(
         // Internal, not a product: the file, lock, thread, socket, process and text kit the
         // libraries and the command share, and the only Swift that touches POSIX besides the one
         // file per C library (LibGPS.swift, Geonames.swift, NetCDF.swift).
-        .target(name: "LocateSupport"),
+        .target(name: "LocateSupport", swiftSettings: optimizedInDebug),
 
         // Internal, not a product: the wire formats' keys, readers and writers, each format's
         // reader beside its writer (the locate record's key table, OwnTracks, Home Assistant, GPX,
@@ -50,46 +57,45 @@ let package = Package(
         // input read a chunk at a time), on the kit's floor.
         .target(
             name: "LocateFormats", dependencies: ["LocateSupport"],
-            // Optimized in debug builds too: serve reads its clients' requests here, and its tests
-            // flood it with a hundred clients' requests, which an unoptimized reader answers some
-            // ten times slower than the optimized engine around it.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+            swiftSettings: optimizedInDebug),
 
         // Internal, not a product: the user's store in SQLite (the outbox of what waits for a
         // destination), on the kit's floor; SQLite.swift is its one file of C.
-        .target(name: "LocateStore", dependencies: ["CSQLite", "LocateSupport"]),
+        .target(name: "LocateStore", dependencies: ["CSQLite", "LocateSupport"], swiftSettings: optimizedInDebug),
 
         // The core: GPSLocationManager, Location, live updates, authorization; gpsd I/O kept internal.
-        .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport", "LocateFormats"]),
+        .target(name: "GPSLocation", dependencies: ["CLibGPS", "LocateSupport", "LocateFormats"], swiftSettings: optimizedInDebug),
         // Internal, not a product: other devices' positions from a broker's messages or a pipe of
         // them (data, like a replay: no gpsd, no permission), with a detector per device, for
         // `locate monitor|visits --by`.
-        .target(name: "LocateFleet", dependencies: ["GPSLocation", "LocateFormats", "LocateStore", "LocateSupport"]),
+        .target(
+            name: "LocateFleet", dependencies: ["GPSLocation", "LocateFormats", "LocateStore", "LocateSupport"],
+            swiftSettings: optimizedInDebug),
         // The consent store every host uses by default.
-        .target(name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport", "LocateStore"]),
+        .target(
+            name: "GPSLocationConsent", dependencies: ["GPSLocation", "LocateSupport", "LocateStore"], swiftSettings: optimizedInDebug),
         // Places; a position-only client links none of it.
         .target(
             name: "GPSLocationPlaces", dependencies: ["GPSLocation", "CGeonames", "CNetCDF", "LocateSupport"],
-            // Optimized in debug builds too: building the place index simplifies and indexes
-            // some ten million border points, a second optimized and half a minute without.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+            swiftSettings: optimizedInDebug),
 
         // MQTT: a client over libmosquitto (or libcurl, for an HTTP endpoint) that keeps a bounded queue through broker outages and
         // hands each message out only while its admission holds (internal, not a product).
-        .target(name: "GPSLocationMQTT", dependencies: ["CMosquitto", "CCurl", "LocateSupport", "LocateStore"]),
+        .target(
+            name: "GPSLocationMQTT", dependencies: ["CMosquitto", "CCurl", "LocateSupport", "LocateStore"], swiftSettings: optimizedInDebug),
 
         // gpsd's protocol served to local programs, each through its own permission: the engine
         // of `locate serve` (its loop, clients' state machine behind a transport, peer
         // identification, access recorder), internal, not a product.
         .target(
             name: "GPSDService", dependencies: ["GPSLocation", "GPSLocationConsent", "LocateSupport", "LocateFormats"],
-            // Optimized in debug builds too: the model-based test runs its state machine through
-            // a hundred thousand interleavings, a second optimized and half a minute without.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+            swiftSettings: optimizedInDebug),
 
         // GeoClue's agent over D-Bus (sd-bus, on a thread of its own): the engine of `locate agent`,
         // internal, not a product.
-        .target(name: "GeoClueAgent", dependencies: ["CSDBus", "GPSLocation", "GPSLocationConsent", "LocateSupport"]),
+        .target(
+            name: "GeoClueAgent", dependencies: ["CSDBus", "GPSLocation", "GPSLocationConsent", "LocateSupport"],
+            swiftSettings: optimizedInDebug),
 
         // The command: arguments, output formats, signals, exit statuses; over the libraries, the
         // fleet, the formats and the support kit.
@@ -98,7 +104,8 @@ let package = Package(
             dependencies: [
                 "GPSLocation", "GPSLocationConsent", "GPSLocationPlaces", "GPSLocationMQTT", "GPSDService", "LocateFleet", "GeoClueAgent",
                 "LocateSupport", "LocateFormats",
-            ]),
+            ],
+            swiftSettings: optimizedInDebug),
 
         // An example program of the libraries, as an app would use CoreLocation (built, not installed).
         .executableTarget(name: "WeatherAndRun", dependencies: ["GPSLocation", "GPSLocationConsent", "GPSLocationPlaces"]),
@@ -109,15 +116,14 @@ let package = Package(
         .testTarget(name: "LocateStoreTests", dependencies: ["LocateStore", "LocateSupport"]),
         .testTarget(
             name: "GPSDServiceTests", dependencies: ["GPSDService", "GPSLocation", "LocateSupport", "LocateFormats", "HostileInput"],
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+            swiftSettings: optimizedInDebug),
         .testTarget(name: "GeoClueAgentTests", dependencies: ["GeoClueAgent", "GPSLocation", "GPSLocationConsent"]),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "LocateSupport", "HostileInput", "AuthorizationFixtures"]),
         .testTarget(name: "LocateFleetTests", dependencies: ["LocateFleet", "GPSLocation"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
-        // Optimized: its checks scan every place and every border edge against the index.
         .testTarget(
             name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"],
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+            swiftSettings: optimizedInDebug),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(
             name: "LocateEndToEndTests",

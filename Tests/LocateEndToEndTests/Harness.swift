@@ -508,7 +508,7 @@ func runLocateOnTerminal(
 
 /// A TCP socket bound to a free loopback port, listening when `listening` says so, and its port.
 private func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = streamSocket(AF_INET)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")

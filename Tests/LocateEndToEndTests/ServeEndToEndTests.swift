@@ -412,7 +412,11 @@ struct ServeEndToEndTests {
         // read what it was sent); only those still short of two fixes are counted again (parsing
         // every client's every report each time took a loaded machine's CPU from serve).
         var waiting = clients
-        try await waitUntil(timeout: 30, failing: HarnessError(description: "\(waiting.count) clients did not get two fixes")) {
+        try await waitUntil(
+            timeout: 30,
+            failing: HarnessError(
+                description: "\(waiting.count) clients did not get two fixes; serve said: \(serve.run.stderr.text.suffix(600))")
+        ) {
             for client in clients { client.drain() }
             waiting.removeAll { positionReports($0.lines).count >= 2 }
             return waiting.isEmpty

@@ -170,20 +170,33 @@ struct ServeFidelityEndToEndTests {
         let path = settings.root.appendingPathComponent("serve.sock").path
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint, arguments: ["--listen", "unix:" + path])
         let flood = Array(String(repeating: "?POLL;?DEVICES;", count: 2000).utf8)
-        func wave(_ count: Int) async throws {
+        func wave(_ count: Int, whileConnected check: () async throws -> Void = {}) async throws {
             let clients = try (0..<count).map { _ in try RawGPSDClient(unixPath: path) }
             for client in clients {
                 await client.send(Array(#"?WATCH={"enable":true,"json":true};"#.utf8))
                 await client.send(flood, timeout: 0.05)
             }
+            try await check()
         }
-        // One wave first, so that what serve keeps for good (its allocator's arenas) is there.
-        try await wave(100)
+        // One wave first, so that what serve keeps for good (its allocator's arenas) is there;
+        // while it is connected, serve's Unix sockets count its clients.
+        try await wave(100) {
+            try await waitUntil(
+                timeout: 30,
+                failing: HarnessError(
+                    description:
+                        "serve's Unix sockets do not count its clients: \(serve.unixSockets) of \(serve.openDescriptors) descriptors")
+            ) {
+                serve.unixSockets >= 100
+            }
+        }
         try await waitUntil(timeout: 30, failing: HarnessError(description: "the first wave was not let go")) {
             serve.openDescriptors < 40
         }
-        // Its sockets: the settings' watcher may hold an inotify descriptor one moment and not the next.
-        let sockets = { serve.descriptorTargets.filter { $0.contains("->socket:") }.count }
+        // Its Unix sockets, where the clients are: the settings' watcher may hold an inotify
+        // descriptor one moment and not the next, and gpsd's connection may be made again (it
+        // was missing from the first count on a loaded machine once, and failed this test).
+        let sockets = { serve.unixSockets }
         let descriptors = sockets()
         let before = serve.descriptorTargets
         let resident = serve.residentKiB

@@ -56,6 +56,21 @@ final class ServeProcess: Sendable {
         }
     }
 
+    /// How many of serve's descriptors are Unix-domain sockets (its clients on a Unix listener,
+    /// that listener, its threads' wake-ups): not its connection to gpsd, which gpsd may drop
+    /// and serve make again while a loaded machine is slow to read it.
+    var unixSockets: Int {
+        // Read to its end (a /proc file's size is 0: a read by size may stop at its first page).
+        let table = String(decoding: FileHandle(forReadingAtPath: "/proc/net/unix")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        // Num RefCount Protocol Flags Type St Inode Path
+        let inodes = Set(
+            table.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").dropFirst(6).first.map(String.init) })
+        return descriptorTargets.filter { target in
+            guard let start = target.range(of: "->socket:[") else { return false }
+            return inodes.contains(String(target[start.upperBound...].dropLast()))
+        }.count
+    }
+
     /// The CPU time serve has used, in clock ticks (user and system, from /proc; 0 when unreadable).
     var cpuTicks: Int {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -85,7 +100,7 @@ final class RawGPSDClient: Sendable {
 
     /// Connects to the Unix socket at `path`.
     init(unixPath path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = streamSocket(AF_UNIX)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
@@ -102,7 +117,7 @@ final class RawGPSDClient: Sendable {
 
     /// Connects to `port` on loopback; `receiveBuffer` makes the socket's buffer that small.
     init(port: Int, receiveBuffer: Int32? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = streamSocket(AF_INET)
         if var size = receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
