@@ -195,7 +195,7 @@ struct PlaceIndex: Sendable {
 
     /// Whether the files this index was built from are the ones installed now: libgeonames
     /// (first), then `PlaceIndexBuilder.dataFiles`, then libnetcdf, each with the stamp it had.
-    private var isCurrent: Bool {
+    var isCurrent: Bool {
         Array(sources.dropFirst().prefix(PlaceIndexBuilder.dataFiles.count).map(\.path)) == PlaceIndexBuilder.dataFiles
             && sources.allSatisfy { FileSignature(path: $0.path).file.numbers == $0.stamp }
     }

@@ -91,10 +91,12 @@ final class ChildProcess: Sendable {
         return children.split(separator: " ").first.flatMap { pid_t($0) }
     }
 
-    /// Kills the child (and the program setsid started) and reaps it.
+    /// Kills the child, what it started in its process group (Scripts/simulate's gpsd), and the
+    /// program setsid started, and reaps it.
     func kill() {
         guard isRunning else { return }
         if let child = sessionChild { Glibc.kill(child, SIGKILL) }
+        Glibc.kill(-processIdentifier, SIGKILL)
         Glibc.kill(processIdentifier, SIGKILL)
         waitStatus.withLock { status in
             var raw: Int32 = 0

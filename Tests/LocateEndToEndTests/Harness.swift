@@ -292,14 +292,14 @@ final class SettingsHome: Sendable {
         guard rename(temporary.path, file.path) == 0 else { throw HarnessError(description: "cannot rename onto \(file.path)") }
     }
 
-    /// Every file under the settings home but the place index, with its content (for leak checks).
+    /// Every file under the settings home but the run's place index, with its content (for leak checks).
     func allFiles() -> [(path: String, content: Data)] {
         let paths = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String]) ?? []
         return paths.compactMap { relative in
-            // The place index holds every place of libgeonames, the same for everyone (no
-            // leak), and is 24 MB: not read.
-            guard !relative.hasSuffix("/places.index") else { return nil }
             let url = root.appendingPathComponent(relative)
+            // The place index the run made and linked here holds every place of libgeonames, the
+            // same for everyone (no leak), and is 24 MB: not read (one locate wrote is).
+            guard !PlaceIndexCopy.isLink(url) else { return nil }
             return (try? Data(contentsOf: url)).map { (url.path, $0) }
         }
     }
@@ -315,19 +315,30 @@ enum PlaceIndexCopy {
     /// linked from it lives as long as the tests, and nothing is left in the temporary directory).
     private static let cache = Package.root.appendingPathComponent(".build/locate-test-cache")
 
-    private static let made = Task { () throws -> URL in
+    private static let making = Task { () throws -> URL in
         try? FileManager.default.removeItem(at: cache)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let home = try SettingsHome()
         let run = try startLocate(["geocode", "0", "0"], settings: home, environment: ["XDG_CACHE_HOME": cache.path])
         let status = try await run.waitForExit(timeout: 120)
         guard status == 0 else { throw HarnessError(description: "locate geocode 0 0 failed (\(status)): \(run.stderr.text)") }
-        return cache.appendingPathComponent("locate/places.index")
+        return madeFile
+    }
+
+    private static let madeFile = cache.appendingPathComponent("locate/places.index")
+
+    /// Whether `file` is a link to the run's index (the same file, not a copy or one locate wrote).
+    static func isLink(_ file: URL) -> Bool {
+        func identity(_ url: URL) -> [UInt64]? {
+            var status = stat()
+            return stat(url.path, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
+        }
+        return file.lastPathComponent == "places.index" && identity(file) != nil && identity(file) == identity(madeFile)
     }
 
     /// The index's file, made by the first caller and shared by the rest.
     static func file() async throws -> URL {
-        try await made.value
+        try await making.value
     }
 }
 

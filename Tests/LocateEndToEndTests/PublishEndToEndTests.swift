@@ -376,7 +376,12 @@ struct PublishEndToEndTests {
                 "60",
             ], settings: try SettingsHome.allowingAlways())
         // 7.5 s of records: room for a loaded machine to stop the broker before the last went.
-        try await subscriber.process.stdout.wait(for: "the first records") { subscriber.objects(on: "locate/van").count >= 3 }
+        do {
+            try await subscriber.process.stdout.wait(for: "the first records") { subscriber.objects(on: "locate/van").count >= 3 }
+        } catch {
+            // None came once, in a full run of 16 tests at a time: what did locate say?
+            throw HarnessError(description: "\(error)\nlocate publish said: \(publisher.stderr.text)")
+        }
         try await broker.stop()
         try await publisher.stderr.wait(for: "the lost connection") { publisher.stderr.text.contains("trying again") }
         // Records go on coming from the track meanwhile, into the queue.

@@ -56,19 +56,20 @@ final class ServeProcess: Sendable {
         }
     }
 
-    /// How many of serve's descriptors are Unix-domain sockets (its clients on a Unix listener,
-    /// that listener, its threads' wake-ups): not its connection to gpsd, which gpsd may drop
-    /// and serve make again while a loaded machine is slow to read it.
-    var unixSockets: Int {
+    /// How many of serve's descriptors are sockets: all of them, or only the Unix-domain ones
+    /// (its clients on a Unix listener, that listener, its threads' wake-ups), those whose inode
+    /// the kernel's table of Unix sockets lists. The descriptors are listed first: a socket made
+    /// after is not counted, and one closed after is in no table.
+    func sockets(unixOnly: Bool = false) -> Int {
+        let inodes = descriptorTargets.compactMap { target in
+            target.range(of: "->socket:[").map { String(target[$0.upperBound...].dropLast()) }
+        }
+        guard unixOnly else { return inodes.count }
         // Read to its end (a /proc file's size is 0: a read by size may stop at its first page).
         let table = String(decoding: FileHandle(forReadingAtPath: "/proc/net/unix")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         // Num RefCount Protocol Flags Type St Inode Path
-        let inodes = Set(
-            table.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").dropFirst(6).first.map(String.init) })
-        return descriptorTargets.filter { target in
-            guard let start = target.range(of: "->socket:[") else { return false }
-            return inodes.contains(String(target[start.upperBound...].dropLast()))
-        }.count
+        let unix = Set(table.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").dropFirst(6).first.map(String.init) })
+        return inodes.filter(unix.contains).count
     }
 
     /// The CPU time serve has used, in clock ticks (user and system, from /proc; 0 when unreadable).
