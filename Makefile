@@ -73,7 +73,7 @@ run: bootstrap build
 # Tests run in parallel, suites too (each test has its own gpsd, settings home and files); at
 # most TEST_WIDTH at a time, so that tests waiting on deadlines are not starved of CPU. Most of
 # a test's time is waiting (for gpsd's cycle, a broker, a deadline): on 2 cores, 12 at a time
-# ran the suite in 91 s with 134 s of CPU (16: 83-91 s, and a broker test starved once).
+# ran the suite in 91-109 s with 134-168 s of CPU (16: 83-91 s, and a broker test starved once).
 TEST_WIDTH ?= 12
 test: bootstrap
 	swift build --build-tests

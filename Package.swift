@@ -128,7 +128,8 @@ let package = Package(
         .testTarget(
             name: "LocateEndToEndTests",
             dependencies: [
-                "locate", "GPSLocation", "GPSLocationMQTT", "GeoClueAgent", "LibraryProbe", "HostileInput", "AuthorizationFixtures",
+                "locate", "GPSLocation", "GPSLocationMQTT", "GPSLocationPlaces", "GeoClueAgent", "LibraryProbe", "HostileInput",
+                "AuthorizationFixtures",
             ]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),

@@ -2,11 +2,19 @@ import Foundation
 
 @testable import GPSLocationPlaces
 
-/// The place index the tests of this target share: built once from the system's data (a few
-/// seconds) into a private cache, and copied for the tests that damage or replace it.
+/// The place index the tests of this target share, and the end-to-end tests too (the same
+/// cache in the build directory, kept between runs: a run builds it at most once, from the
+/// system's data, and not at all while it is current), copied for the tests that damage or
+/// replace it. (A cache missing or refused is built by eightThreadsOpeningADamagedIndexAtOnceShareOneRebuild.)
 enum SharedPlaceIndex {
-    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
-    static let english = Result { try PlaceFinder(language: .english, cacheDirectory: directory) }
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/locate-test-cache/locate").path
+    static let english = Result { () throws -> PlaceFinder in
+        // Private, as a cache must be (the end-to-end tests may be making it too).
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return try PlaceFinder(language: .english, cacheDirectory: directory)
+    }
 
     /// A new private directory (for the caller to remove) holding a copy of the shared index.
     static func copy() throws -> String {

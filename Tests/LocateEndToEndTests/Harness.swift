@@ -1,4 +1,5 @@
 import Foundation
+import GPSLocationPlaces
 import Synchronization
 import Testing
 
@@ -173,7 +174,7 @@ final class GpsdServer: Sendable {
 
     private init(script: String, _ arguments: [String]) async throws {
         let server = try RunningProcess(Package.root.appendingPathComponent("Scripts/\(script)"), arguments)
-        // Longer than Scripts/simulate's own retries (3 attempts of 20 s), which a loaded machine
+        // Longer than Scripts/simulate's own retries (3 attempts of 10 s), which a loaded machine
         // needs now and then: the harness must not give up on a start that is still being retried.
         try await server.stdout.wait(timeout: 75, for: "Scripts/\(script)") { !server.stdout.lines.isEmpty || !server.process.isRunning }
         guard let line = server.stdout.lines.first else {
@@ -309,19 +310,23 @@ final class SettingsHome: Sendable {
     }
 }
 
-/// The place index the built `locate` makes, made once per test run (in a cache of its own).
+/// The place index, built by the library the built `locate` uses, in this process, into the
+/// cache GPSLocationPlacesTests' SharedPlaceIndex uses (the library builds one path once per
+/// process, so a run builds it once for both), kept between runs in the build directory (so that
+/// what is linked from it lives as long as the tests, nothing is left in the temporary directory,
+/// and a run while it stays current builds nothing).
 enum PlaceIndexCopy {
-    /// Where the run's index is made, kept between runs in the build directory (so that what is
-    /// linked from it lives as long as the tests, and nothing is left in the temporary directory).
     private static let cache = Package.root.appendingPathComponent(".build/locate-test-cache")
 
     private static let making = Task { () throws -> URL in
-        try? FileManager.default.removeItem(at: cache)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let home = try SettingsHome()
-        let run = try startLocate(["geocode", "0", "0"], settings: home, environment: ["XDG_CACHE_HOME": cache.path])
-        let status = try await run.waitForExit(timeout: 120)
-        guard status == 0 else { throw HarnessError(description: "locate geocode 0 0 failed (\(status)): \(run.stderr.text)") }
+        // Seconds of work: on a thread of its own, not the cooperative pool's.
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                done.resume(
+                    with: Result { _ = try PlaceFinder(language: .english, cacheDirectory: cache.appendingPathComponent("locate").path) })
+            }
+        }
         return madeFile
     }
 

@@ -239,7 +239,12 @@ struct PublishEndToEndTests {
                 "publish", "\(broker.url)/locate/van", "--as", "homeassistant", "--retain", "--replay", Package.track("commute").path,
                 "--replay-speed", "5",
             ], settings: try SettingsHome.allowingAlways())
-        try await subscriber.process.stdout.wait(for: "3 attributes") { subscriber.objects(on: "locate/van/attributes").count >= 3 }
+        do {
+            try await subscriber.process.stdout.wait(for: "3 attributes") { subscriber.objects(on: "locate/van/attributes").count >= 3 }
+        } catch {
+            // None came once, in a full run: what did locate say?
+            throw HarnessError(description: "\(error)\nlocate publish said: \(publisher.stderr.text)")
+        }
         let config = try #require(subscriber.objects(on: "homeassistant/device_tracker/locate_locate_van/config").first)
         #expect(config["json_attributes_topic"] as? String == "locate/van/attributes")
         #expect(config["availability_topic"] as? String == "locate/van/availability")
