@@ -101,8 +101,15 @@ final class RunningProcess: Sendable {
     let stderr: OutputCollector
     /// The program's stdin, when it was started with `input: true` (otherwise it reads /dev/null).
     let stdin: FileHandle?
+    /// The settings home the program uses, kept as long as the program is: a home made in the
+    /// call that starts it is otherwise removed as the call returns, under the running program
+    /// ("cannot create .../state", a publish test's failure in full runs).
+    private let home: SettingsHome?
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Bool = false, home: SettingsHome? = nil
+    ) throws {
+        self.home = home
         var inherited = ProcessInfo.processInfo.environment
         for name in ["LOCATE_GPSD", "LOCATE_APP", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
             inherited[name] = nil
@@ -352,7 +359,7 @@ enum PlaceIndexCopy {
 func startLocate(_ arguments: [String], settings: SettingsHome, environment: [String: String] = [:]) throws -> RunningProcess {
     try RunningProcess(
         URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", Package.locate.path] + arguments,
-        environment: settings.environment.merging(environment) { $1 })
+        environment: settings.environment.merging(environment) { $1 }, home: settings)
 }
 
 /// Whether the test runs as root (what it plays takes `setpriv`, `chown` or mounts); where it

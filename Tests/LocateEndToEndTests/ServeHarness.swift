@@ -11,7 +11,7 @@ final class ServeProcess: Sendable {
         let run = try RunningProcess(
             URL(fileURLWithPath: "/usr/bin/setsid"),
             ["-w"] + wrapper + [Package.locate.path, "serve", "--listen", "127.0.0.1:0"] + arguments + [gpsd],
-            environment: settings.environment)
+            environment: settings.environment, home: settings)
         try await run.stderr.wait(for: "serve to listen") { run.stderr.text.contains("listening on 127.0.0.1:") || !run.process.isRunning }
         let text = run.stderr.text
         guard let range = text.range(of: #"listening on 127\.0\.0\.1:([0-9]+)"#, options: .regularExpression),
