@@ -54,7 +54,7 @@ struct HarnessError: Error, CustomStringConvertible {
 /// Collects what a child process writes to one pipe, and lets a test wait for it with a deadline.
 final class OutputCollector: Sendable {
     private let bytes = Mutex(Data())
-    private let ended = Mutex(false)
+    private let ended = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Reads the pipe's read end on a thread of its own until end of file, then closes it.
     init(readingFrom descriptor: Int32) {
@@ -68,7 +68,7 @@ final class OutputCollector: Sendable {
                 bytes.withLock { $0.append(contentsOf: chunk[0..<count]) }
             }
             close(descriptor)
-            ended.withLock { $0 = true }
+            ended.withLock { $0 = .now }
         }
     }
 
@@ -82,7 +82,11 @@ final class OutputCollector: Sendable {
         return parts
     }
 
-    var isEnded: Bool { ended.withLock { $0 } }
+    var isEnded: Bool { ended.withLock { $0 != nil } }
+
+    /// When the pipe's end was read, as this collector's own thread saw it (not when a test's
+    /// task next got one of the cooperative pool's threads, which other tests may hold for seconds).
+    var endedAt: ContinuousClock.Instant? { ended.withLock { $0 } }
 
     /// Waits until `condition` holds, looking every 20 ms (a suspension, never a blocked thread:
     /// the tests share Swift's cooperative pool); fails the wait after `timeout` seconds.

@@ -102,10 +102,13 @@ struct NewcomerStatusEndToEndTests {
         // A port that takes the connection and never says a word: status waits out its timeout.
         let silent = try ListeningPort()
         func elapsed(_ timeout: String) async throws -> Duration {
+            let settings = try SettingsHome.allowingAlways()
             let started = ContinuousClock.now
-            let run = try await runLocate(["status", "--timeout", timeout, silent.endpoint])
-            #expect(run.stdout.contains("gpsd: \(silent.endpoint)\n"), "\(run.stdout) \(run.stderr)")
-            return started.duration(to: .now)
+            let run = try startLocate(["status", "--timeout", timeout, silent.endpoint], settings: settings)
+            _ = try await run.waitForExit()
+            #expect(run.stdout.text.contains("gpsd: \(silent.endpoint)\n"), "\(run.stdout.text) \(run.stderr.text)")
+            // Until its output ended: a full run once resumed both waits together, 4.3 s on.
+            return started.duration(to: try #require(run.stdout.endedAt))
         }
         async let long = elapsed("4")
         async let short = elapsed("0.2")
