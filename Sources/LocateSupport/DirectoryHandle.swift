@@ -76,7 +76,7 @@ package final class DirectoryHandle {
     /// The names in the directory (not `.` and `..`), in no order; names that are not valid
     /// text are left out.
     package func names() -> [String] {
-        let copy = dup(descriptor)
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
             return []

@@ -14,6 +14,19 @@ struct FileWatcherTests {
         return [userFile, policyFile]
     }
 
+    /// Writes `text` to `path` in place, or into a new file renamed over it, through a descriptor
+    /// no program another test spawns meanwhile can inherit (Foundation's writes need not
+    /// be close-on-exec, and a child's late close of an inherited one is a real, later close-write
+    /// event).
+    private func write(_ text: String, to path: String, replacing: Bool) throws {
+        let target = replacing ? path + ".new" : path
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let written = text.utf8CString.withUnsafeBufferPointer { Glibc.write(descriptor, $0.baseAddress, $0.count - 1) }
+        close(descriptor)
+        guard written == text.utf8.count, !replacing || rename(target, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
     @Test(arguments: [true, false])
     func everyKindOfChangeIsSeen(usesInotify: Bool) throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -21,16 +34,16 @@ struct FileWatcherTests {
         let watcher = FileWatcher(files, usesInotify: usesInotify)
         #expect(!watcher.filesChanged(), "nothing changed yet")
         let changes: [(String, () throws -> Void)] = [
-            ("created", { try "[location]\nauthorization = always\n".write(toFile: userFile, atomically: false, encoding: .utf8) }),
+            ("created", { try write("[location]\nauthorization = always\n", to: userFile, replacing: false) }),
             (
                 "edited in place, same size",
-                { try "[location]\nauthorization = denied\n".write(toFile: userFile, atomically: false, encoding: .utf8) }
+                { try write("[location]\nauthorization = denied\n", to: userFile, replacing: false) }
             ),
             (
                 "replaced by rename",
-                { try "[location]\nauthorization = always\n".write(toFile: userFile, atomically: true, encoding: .utf8) }
+                { try write("[location]\nauthorization = always\n", to: userFile, replacing: true) }
             ),
-            ("a policy appears", { try "[location]\nservices = off\n".write(toFile: policyFile, atomically: true, encoding: .utf8) }),
+            ("a policy appears", { try write("[location]\nservices = off\n", to: policyFile, replacing: true) }),
             ("removed", { try FileManager.default.removeItem(atPath: userFile) }),
         ]
         for (name, change) in changes {
