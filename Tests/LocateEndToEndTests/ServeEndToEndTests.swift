@@ -11,6 +11,21 @@ struct ServeEndToEndTests {
         return track.contains { abs($0.latitude - lat) < 1e-6 && abs($0.longitude - lon) < 1e-6 }
     }
 
+    /// Python for a client connected as `s`: it watches, reads until two positions came (or the
+    /// connection ended) and prints what it read; its lines indented by `indent`.
+    private static func watchForTwoPositions(indent: String) -> String {
+        #"""
+        s.sendall(b'?WATCH={"enable":true,"json":true};\n')
+        data = b""
+        while data.count(b'"lat"') < 2:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        sys.stdout.write(data.decode())
+        """#.split(separator: "\n").joined(separator: "\n" + indent)
+    }
+
     @Test func gpspipeGetsTheBannerTheWatchAndTheTracksFixes() async throws {
         let gpsd = try await GpsdServer(track: "running")
         let settings = try SettingsHome(user: "[app \"gpspipe\"]\nauthorization = always\n")
@@ -206,14 +221,7 @@ struct ServeEndToEndTests {
             import socket, sys
             s = socket.socket(socket.AF_UNIX)
             s.connect(sys.argv[1])
-            s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
-            data = b""
-            while data.count(b'"lat"') < 2:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                data += chunk
-            sys.stdout.write(data.decode())
+            \(Self.watchForTwoPositions(indent: ""))
 
             """.utf8
         ).write(to: script)
@@ -524,14 +532,7 @@ struct ServeEndToEndTests {
             import ctypes, socket, sys
             ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
             s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15)
-            s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
-            data = b""
-            while data.count(b'"lat"') < 2:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                data += chunk
-            sys.stdout.write(data.decode())
+            \(Self.watchForTwoPositions(indent: ""))
 
             """.utf8
         ).write(to: script)
@@ -568,14 +569,7 @@ struct ServeEndToEndTests {
                     time.sleep(0.01)
                 s.settimeout(15)
                 s.connect(("127.0.0.1", int(sys.argv[1])))
-                s.sendall(b'?WATCH={"enable":true,"json":true};\\n')
-                data = b""
-                while data.count(b'"lat"') < 2:
-                    chunk = s.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
-                sys.stdout.write(data.decode())
+                \(Self.watchForTwoPositions(indent: "    "))
             finally:
                 os.kill(child, signal.SIGTERM)
 
