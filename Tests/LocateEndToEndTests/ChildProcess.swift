@@ -108,13 +108,6 @@ final class ChildProcess: Sendable {
     }
 }
 
-/// A new stream socket of `family` (`AF_INET`, `AF_UNIX`), closed on exec: a program another
-/// test spawns meanwhile does not get it (serve refuses a client whose socket processes of two
-/// programs hold: the likely end of the 5 clients of 200 that got nothing in one full run).
-func streamSocket(_ family: Int32) -> Int32 {
-    socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-}
-
 /// A pipe whose two ends are closed on exec: a child gets an end only as its stdin, stdout or
 /// stderr.
 struct PipeEnds {

@@ -533,6 +533,13 @@ func runLocateOnTerminal(
     return (status, run.stdout.text, stdout)
 }
 
+/// A new stream socket of `family` (`AF_INET`, `AF_UNIX`), closed on exec: a program another
+/// test spawns meanwhile does not get it (serve refuses a client whose socket processes of two
+/// programs hold: the likely end of the 5 clients of 200 that got nothing in one full run).
+func streamSocket(_ family: Int32) -> Int32 {
+    socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+}
+
 /// A TCP socket bound to a free loopback port, listening when `listening` says so, and its port.
 private func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
     let descriptor = streamSocket(AF_INET)
