@@ -122,19 +122,21 @@ let package = Package(
         .testTarget(name: "LocateFleetTests", dependencies: ["LocateFleet", "GPSLocation"]),
         .testTarget(name: "GPSLocationConsentTests", dependencies: ["GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(
-            name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput"],
+            name: "GPSLocationPlacesTests", dependencies: ["GPSLocationPlaces", "LocateSupport", "HostileInput", "PlaceIndexCache"],
             swiftSettings: optimizedInDebug),
         .testTarget(name: "LocateTests", dependencies: ["locate", "GPSLocation", "GPSLocationConsent", "LocateSupport", "HostileInput"]),
         .testTarget(
             name: "LocateEndToEndTests",
             dependencies: [
                 "locate", "GPSLocation", "GPSLocationMQTT", "GPSLocationPlaces", "GeoClueAgent", "LibraryProbe", "HostileInput",
-                "AuthorizationFixtures",
+                "AuthorizationFixtures", "PlaceIndexCache",
             ]),
         // Seeded mutations of valid inputs, shared by the hostile-input tests (not a product).
         .target(name: "HostileInput", path: "Tests/HostileInput"),
         // An authorization source held in memory, for the library's and the app cases' tests (not a product).
         .target(name: "AuthorizationFixtures", dependencies: ["GPSLocation"], path: "Tests/AuthorizationFixtures"),
+        // The place index the places tests and the end-to-end tests share, built once (not a product).
+        .target(name: "PlaceIndexCache", dependencies: ["GPSLocationPlaces"], path: "Tests/PlaceIndexCache"),
         // A plain host program of the library, for the end-to-end tests (not a product).
         .executableTarget(name: "LibraryProbe", dependencies: ["GPSLocation"], path: "Tests/LibraryProbe"),
     ],

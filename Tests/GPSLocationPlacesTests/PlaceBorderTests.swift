@@ -1,5 +1,6 @@
 import Foundation
 import LocateSupport
+import PlaceIndexCache
 import Testing
 
 @testable import GPSLocationPlaces
@@ -8,7 +9,7 @@ import Testing
 /// Chart of the World), not from the nearest town, which is often across the border.
 struct PlaceBorderTests {
     private var finder: PlaceFinder {
-        get throws { try SharedPlaceIndex.english.get() }
+        get throws { try TestPlaceIndex.english.get() }
     }
 
     /// Both sides of borders, 0.1–3 km from the line, where the nearest town is often the other

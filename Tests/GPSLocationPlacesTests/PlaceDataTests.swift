@@ -2,6 +2,7 @@ import Foundation
 import GPSLocation
 import HostileInput
 import LocateSupport
+import PlaceIndexCache
 import Testing
 
 @testable import GPSLocationPlaces
@@ -126,7 +127,7 @@ struct PlaceDataTests {
 
     /// Across the whole data, nearly every place's division is matched (locate-geocode(1) says how many).
     @Test func nearlyEveryDivisionIsMatched() throws {
-        let index = try PlaceIndex.load(cacheDirectory: SharedPlaceIndex.directory)
+        let index = try PlaceIndex.load(cacheDirectory: TestPlaceIndex.directory)
         let divided = (0..<index.count).compactMap { index.record($0) }.filter { !$0.divisionCode.isEmpty }
         let share = Double(divided.filter { !$0.divisionISOName.isEmpty }.count) / Double(divided.count)
         #expect(share >= 0.93, "\(share)")

@@ -2,6 +2,7 @@ import Foundation
 import GPSLocation
 import HostileInput
 import LocateSupport
+import PlaceIndexCache
 import Synchronization
 import Testing
 
@@ -10,8 +11,8 @@ import Testing
 /// Reverse and forward geocoding against Debian's libgeonames, through the place index.
 struct PlaceFinderTests {
     /// One index for the whole target (built once from the system's data into a private cache).
-    private static let cacheDirectory = SharedPlaceIndex.directory
-    private static let english = SharedPlaceIndex.english
+    private static let cacheDirectory = TestPlaceIndex.directory
+    private static let english = TestPlaceIndex.english
 
     private var finder: PlaceFinder {
         get throws { try Self.english.get() }
@@ -24,8 +25,8 @@ struct PlaceFinderTests {
     /// readers ("NetCDF: Unknown file format"). Every other test reads the index the target
     /// built into a missing cache; one from other data is refused as not current (below).
     @Test func eightThreadsOpeningADamagedIndexAtOnceShareOneRebuild() throws {
-        _ = try SharedPlaceIndex.english.get()
-        let good = try Data(contentsOf: URL(fileURLWithPath: SharedPlaceIndex.directory + "/" + PlaceIndex.fileName))
+        _ = try TestPlaceIndex.english.get()
+        let good = try Data(contentsOf: URL(fileURLWithPath: TestPlaceIndex.directory + "/" + PlaceIndex.fileName))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-places-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(
@@ -64,8 +65,8 @@ struct PlaceFinderTests {
             ],
             sources: [(path: "/nonexistent/libgeonames.so.0", stamp: [1, 2, 3])] + PlaceIndexBuilder.dataFiles.map { ($0, [1]) })
         #expect(PlaceIndex(bytes: stale)?.isCurrent == false, "a valid index, of other data")
-        _ = try SharedPlaceIndex.english.get()
-        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: SharedPlaceIndex.directory + "/" + PlaceIndex.fileName)))
+        _ = try TestPlaceIndex.english.get()
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPlaceIndex.directory + "/" + PlaceIndex.fileName)))
         #expect(PlaceIndex(bytes: good)?.isCurrent == true)
     }
 

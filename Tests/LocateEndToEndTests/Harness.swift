@@ -1,5 +1,5 @@
 import Foundation
-import GPSLocationPlaces
+import PlaceIndexCache
 import Synchronization
 import Testing
 
@@ -321,27 +321,20 @@ final class SettingsHome: Sendable {
     }
 }
 
-/// The place index, built by the library the built `locate` uses, in this process, into the
-/// cache GPSLocationPlacesTests' SharedPlaceIndex uses (the library builds one path once per
-/// process, so a run builds it once for both), kept between runs in the build directory (so that
-/// what is linked from it lives as long as the tests, nothing is left in the temporary directory,
-/// and a run while it stays current builds nothing).
+/// The shared place index (TestPlaceIndex), built by the library the built `locate` uses, in this
+/// process (so that a run builds it once for every test), for tests to link into their settings
+/// homes: it lives in the build directory as long as the tests, and nothing is left in the
+/// temporary directory.
 enum PlaceIndexCopy {
-    private static let cache = Package.root.appendingPathComponent(".build/locate-test-cache")
-
     private static let making = Task { () throws -> URL in
-        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // Seconds of work: on a thread of its own, not the cooperative pool's.
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread {
-                done.resume(
-                    with: Result { _ = try PlaceFinder(language: .english, cacheDirectory: cache.appendingPathComponent("locate").path) })
-            }
+            Thread.detachNewThread { done.resume(with: Result { _ = try TestPlaceIndex.english.get() }) }
         }
         return madeFile
     }
 
-    private static let madeFile = cache.appendingPathComponent("locate/places.index")
+    private static let madeFile = URL(fileURLWithPath: TestPlaceIndex.directory).appendingPathComponent("places.index")
 
     /// Whether `file` is a link to the run's index (the same file, not a copy or one locate wrote).
     static func isLink(_ file: URL) -> Bool {
