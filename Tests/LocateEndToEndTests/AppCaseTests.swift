@@ -37,7 +37,9 @@ struct AppCaseTests {
         let manager = try manager(source, gpsd)
         let started = ContinuousClock.now
         let here = try await manager.requestLocation(accuracy: 5, timeout: .seconds(20))
-        #expect(started.duration(to: .now) < .seconds(5), "not the whole timeout")
+        // Half the timeout: this task may get a thread of the cooperative pool back seconds late
+        // when other tests hold both; the cell itself comes with the first fix, in about 1.5 s.
+        #expect(started.duration(to: .now) < .seconds(10), "not the whole timeout")
         #expect(here.accuracy == .reducedAccuracy && here.horizontalAccuracy ?? 0 > 5000)
         #expect(abs(here.latitude - 64.1504321) > 1e-4 || abs(here.longitude + 21.9404567) > 1e-4, "the cell, not the fix")
         #expect(manager.location == here, "the last location, as released")
