@@ -61,21 +61,30 @@ class Session:
 
     def add(self, track, deadline, **options):
         """Adds a receiver replaying `track` (gps_add's `options`: speed, pred, oneshot) once the
-        control socket takes a connection, or gives up at `deadline` (time.monotonic())."""
-        while time.monotonic() < deadline:
+        control socket takes a connection; whether it did by `deadline` (time.monotonic()): when
+        not, nothing is added (gps.fake would add nothing, and say nothing)."""
+        while self.harness.daemon is not None and self.harness.daemon.is_alive():
             try:
                 with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
                     probe.connect(self.harness.daemon.control_socket)
-                break
             except OSError:
+                if time.monotonic() >= deadline:
+                    return False
                 time.sleep(0.02)
-        return self.harness.gps_add(track, **options)
+                continue
+            self.harness.gps_add(track, **options)
+            return True
+        return False
 
     def stop(self):
-        """Stops gpsd, removes its shared memory and the private directory."""
-        self.harness.cleanup()
-        remove_shared_memory(self.process)
-        shutil.rmtree(self.private, ignore_errors=True)
+        """Stops gpsd, removes its shared memory and the private directory (also when gpsd is
+        gone already: at its start, or at the end of the harness's run loop)."""
+        try:
+            self.harness.cleanup()
+            if self.process is not None:
+                remove_shared_memory(self.process)
+        finally:
+            shutil.rmtree(self.private, ignore_errors=True)
 
 
 def remove_shared_memory(process):
