@@ -163,7 +163,7 @@ struct PlaceBorderTests {
 
     /// Whatever a damaged border section holds, a lookup stays inside it and ends.
     @Test func aDamagedBorderSectionAnswersNothingRatherThanCrash() throws {
-        let directory = try SharedPlaceIndex.copy()
+        let directory = try PlaceIndexCopies.copy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + PlaceIndex.fileName)))
         let index = try #require(PlaceIndex(bytes: good))

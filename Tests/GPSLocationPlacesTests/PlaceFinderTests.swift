@@ -10,12 +10,8 @@ import Testing
 
 /// Reverse and forward geocoding against Debian's libgeonames, through the place index.
 struct PlaceFinderTests {
-    /// One index for the whole target (built once from the system's data into a private cache).
-    private static let cacheDirectory = TestPlaceIndex.directory
-    private static let english = TestPlaceIndex.english
-
     private var finder: PlaceFinder {
-        get throws { try Self.english.get() }
+        get throws { try TestPlaceIndex.english.get() }
     }
 
     /// Eight threads of one process opening at once a cached index that does not check out (one
@@ -195,7 +191,7 @@ struct PlaceFinderTests {
         #expect(zone.secondsFromGMT(for: winter) == -7 * 3600 && zone.secondsFromGMT(for: summer) == -6 * 3600, "\(juarez.timeZone)")
         // No place keeps a zone name that tzdata lists only as a link to another.
         let zones = TimeZoneData.load()
-        let index = try PlaceIndex.load(cacheDirectory: Self.cacheDirectory)
+        let index = try PlaceIndex.load(cacheDirectory: TestPlaceIndex.directory)
         let stale = (0..<index.count).compactMap { index.record($0)?.timeZone }.filter { zones.current($0) != $0 }
         #expect(stale.isEmpty, "\(Set(stale).sorted().prefix(5))")
     }
@@ -210,14 +206,14 @@ struct PlaceFinderTests {
         ("de", -34.61315, -58.37723, "Autonome Stadt Buenos Aires"),
     ])
     func statesAreTranslatedByIsoCodesToo(language: String, latitude: Double, longitude: Double, state: String) throws {
-        let finder = try PlaceFinder(language: PlaceLanguage(languages: [language]), cacheDirectory: Self.cacheDirectory)
+        let finder = try PlaceFinder(language: PlaceLanguage(languages: [language]), cacheDirectory: TestPlaceIndex.directory)
         #expect(finder.reverseGeocode(latitude: latitude, longitude: longitude)?.state == state)
     }
 
     /// The index answers exactly as the rule read over every place would, for points anywhere.
     @Test func theSpatialIndexAnswersAsAScanOfEveryPlace() throws {
         let finder = try finder
-        let index = try PlaceIndex.load(cacheDirectory: Self.cacheDirectory)
+        let index = try PlaceIndex.load(cacheDirectory: TestPlaceIndex.directory)
         var generator = Mutator(seed: 16)
         var points = (0..<400).map { _ in
             (Double.random(in: -90...90, using: &generator), Double.random(in: -180...180, using: &generator))
@@ -276,12 +272,12 @@ struct PlaceFinderTests {
     }
 
     @Test func namesFollowTheLanguageAndFallBackToEnglish() throws {
-        let korean = try PlaceFinder(language: PlaceLanguage(languages: ["ko"]), cacheDirectory: Self.cacheDirectory)
+        let korean = try PlaceFinder(language: PlaceLanguage(languages: ["ko"]), cacheDirectory: TestPlaceIndex.directory)
         let seoul = try #require(korean.reverseGeocode(latitude: 37.517829, longitude: 126.886270))
         #expect(seoul.city == "서울특별시" && seoul.country == "대한민국")
-        let german = try PlaceFinder(language: PlaceLanguage(languages: ["de_AT", "fr"]), cacheDirectory: Self.cacheDirectory)
+        let german = try PlaceFinder(language: PlaceLanguage(languages: ["de_AT", "fr"]), cacheDirectory: TestPlaceIndex.directory)
         #expect(german.reverseGeocode(latitude: 48.2082, longitude: 16.3738)?.city == "Wien", "de_AT falls back to de")
-        let unknown = try PlaceFinder(language: PlaceLanguage(languages: ["xx"]), cacheDirectory: Self.cacheDirectory)
+        let unknown = try PlaceFinder(language: PlaceLanguage(languages: ["xx"]), cacheDirectory: TestPlaceIndex.directory)
         #expect(unknown.reverseGeocode(latitude: 48.2082, longitude: 16.3738)?.city == "Vienna")
     }
 
@@ -304,7 +300,7 @@ struct PlaceFinderTests {
         #expect(finder.geocode("Paris, FR").map(\.countryCode) == ["FR"])
         #expect(finder.geocode("Paris").first?.countryCode == "FR", "the largest first")
         #expect(finder.geocode("Nowhere Such Place").isEmpty)
-        let korean = try PlaceFinder(language: PlaceLanguage(languages: ["ko"]), cacheDirectory: Self.cacheDirectory)
+        let korean = try PlaceFinder(language: PlaceLanguage(languages: ["ko"]), cacheDirectory: TestPlaceIndex.directory)
         #expect(korean.geocode("서울특별시").first?.countryCode == "KR", "a name in the finder's language")
     }
 
@@ -316,7 +312,7 @@ struct PlaceFinderTests {
         #expect(finder.geocode("Ciudad Juarez").first?.city == "Ciudad Juárez")
         #expect(finder.geocode("lodz, PL").first?.countryCode == "PL")
         #expect(finder.geocode("Paris, ile-de-france region").first?.countryCode == "FR", "qualifiers fold too")
-        let german = try PlaceFinder(language: PlaceLanguage(languages: ["de"]), cacheDirectory: Self.cacheDirectory)
+        let german = try PlaceFinder(language: PlaceLanguage(languages: ["de"]), cacheDirectory: TestPlaceIndex.directory)
         #expect(german.geocode("koln").first?.city == "Köln")
         #expect(PlaceNameFolding.fold("Łódź Æble Straße Ǻ") == Array("lodz aeble strasse a".utf8))
         #expect(PlaceNameFolding.fold("서울") == Array("서울".utf8), "other scripts as they are")
@@ -345,7 +341,7 @@ struct PlaceFinderTests {
     }
 
     @Test func aDamagedOrForeignIndexIsNeverTrusted() throws {
-        let directory = try SharedPlaceIndex.copy()
+        let directory = try PlaceIndexCopies.copy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/places.index"
         let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -389,7 +385,7 @@ struct PlaceFinderTests {
     /// place or none, never a crash, read from the file mapped as the cache's is (replaced by a
     /// rename, as the cache's is: a mapped file must not shrink).
     @Test func anIndexDamagedInAnySectionIsReplacedOrAnswersSafely() throws {
-        let directory = try SharedPlaceIndex.copy()
+        let directory = try PlaceIndexCopies.copy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/" + PlaceIndex.fileName
         let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))

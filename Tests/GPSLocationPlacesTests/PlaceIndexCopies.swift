@@ -5,7 +5,7 @@ import PlaceIndexCache
 
 /// Copies of the shared place index (TestPlaceIndex) for the tests that damage or replace it.
 /// (A cache missing or refused is built by eightThreadsOpeningADamagedIndexAtOnceShareOneRebuild.)
-enum SharedPlaceIndex {
+enum PlaceIndexCopies {
     /// A new private directory (for the caller to remove) holding a copy of the shared index.
     static func copy() throws -> String {
         _ = try TestPlaceIndex.english.get()
