@@ -73,7 +73,8 @@ run: bootstrap build
 # Tests run in parallel, suites too (each test has its own gpsd, settings home and files); at
 # most TEST_WIDTH at a time, so that tests waiting on deadlines are not starved of CPU. Most of
 # a test's time is waiting (for gpsd's cycle, a broker, a deadline): on 2 cores, 12 at a time
-# ran the suite in 91-109 s with 134-168 s of CPU (16: 83-91 s, and a broker test starved once).
+# ran the suite in 73-94 s with 102-125 s of CPU (three runs in a row in a clean clone: 93.5 s,
+# the first, which builds the place index, then 85.6 and 80.6 s).
 TEST_WIDTH ?= 12
 test: bootstrap
 	swift build --build-tests
