@@ -125,9 +125,10 @@ struct ServeFidelityEndToEndTests {
     @Test func gps3ReadsTheFixThroughServeAsFromGpsd() async throws {
         let python = Package.root.appendingPathComponent(".build/python-clients/bin/python3")
         try #require(FileManager.default.isExecutableFile(atPath: python.path), "no gps3: run make bootstrap")
-        // Two epochs a second, not the tests' five: gps3 reads one line every 0.2 s and drops the
-        // rest of what it read, so at five a second, in step with it, it saw a TPV first in a read
-        // only by chance (10 s here; 0.2-0.4 s at two a second, as at a real receiver's one).
+        // Two epochs a second, not the tests' five: gps3 sleeps 0.2 s whenever nothing waits and
+        // keeps only the first line of each read, so at five a second, in step with it, it saw a
+        // TPV first in a read only by chance (10 s here; 0.2-0.4 s at two a second, as at a real
+        // receiver's one).
         let gpsd = try await GpsdServer(track: "running", cycle: 0.5)
         let settings = try SettingsHome(user: "[location]\nauthorization = denied\n[app \"python3.11\"]\nauthorization = always\n")
         let serve = try await ServeProcess(settings: settings, gpsd: gpsd.endpoint)
