@@ -342,7 +342,8 @@ enum PlaceIndexCopy {
             var status = stat()
             return stat(url.path, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
         }
-        return file.lastPathComponent == "places.index" && identity(file) != nil && identity(file) == identity(madeFile)
+        guard file.lastPathComponent == "places.index", let linked = identity(file) else { return false }
+        return linked == identity(madeFile)
     }
 
     /// The index's file, made by the first caller and shared by the rest.
