@@ -118,7 +118,7 @@ package final class DirectoryHandle {
         }
         guard file >= 0 else { throw failure("create a temporary file") }
         var error: Failure?
-        if let code = writeAll(bytes, to: file) {
+        if let code = writeAll(bytes[...], to: file) {
             errno = code
             error = failure("write \(name)")
         }
@@ -147,7 +147,7 @@ package final class DirectoryHandle {
         else {
             throw Failure(description: "\(path)/\(name) is not your own file")
         }
-        if let code = writeAll(bytes, to: file) {
+        if let code = writeAll(bytes[...], to: file) {
             errno = code
             throw failure("write \(name)")
         }

@@ -31,17 +31,30 @@ package enum StandardIO {
     /// is no more than `atomicWrite` (a pipe with room for one takes it whole). Otherwise the write
     /// may wait as long as its reader does, and belongs on a thread of its own.
     package static func canWriteAtOnce(_ count: Int, to stream: Stream) -> Bool {
-        var status = stat()
-        if fstat(stream.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG { return true }
+        if isRegularFile(stream) { return true }
         guard count <= atomicWrite else { return false }
         var request = pollfd(fd: stream.rawValue, events: Int16(POLLOUT), revents: 0)
         return poll(&request, 1, 0) == 1 && request.revents & Int16(POLLOUT) != 0
     }
 
+    /// The most bytes to put in one write to `stream` so that no reader sees a part of them
+    /// without the rest: `atomicWrite` for a pipe, socket or terminal (which takes that much
+    /// whole, where a longer write may be cut short while its reader is slow); no limit for a
+    /// regular file, which has no reader to wait for. Writes of whole lines in pieces this size
+    /// leave no half line behind a process ended between them.
+    package static func wholeWriteLimit(_ stream: Stream) -> Int {
+        isRegularFile(stream) ? Int.max : atomicWrite
+    }
+
+    private static func isRegularFile(_ stream: Stream) -> Bool {
+        var status = stat()
+        return fstat(stream.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Writes all of `bytes` to `stream`.
     /// - Returns: `nil` when written, otherwise why not.
     @discardableResult
-    package static func write(_ bytes: [UInt8], to stream: Stream) -> WriteFailure? {
+    package static func write(_ bytes: ArraySlice<UInt8>, to stream: Stream) -> WriteFailure? {
         if stream == .output { outputWriteStarted.store(monotonicNanoseconds(), ordering: .relaxed) }
         defer { if stream == .output { outputWriteStarted.store(0, ordering: .relaxed) } }
         guard let code = writeAll(bytes, to: stream.rawValue) else { return nil }

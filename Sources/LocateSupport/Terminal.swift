@@ -27,7 +27,7 @@ package final class Terminal {
 
     /// Shows `text` (errors are ignored: there is nowhere to report them).
     package func write(_ text: String) {
-        writeAll(Array(text.utf8), to: descriptor)
+        writeAll(Array(text.utf8)[...], to: descriptor)
     }
 
     /// One line the user typed, without its end; `nil` at the end of input (Ctrl-D).

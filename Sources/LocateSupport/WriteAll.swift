@@ -4,7 +4,7 @@ import Glibc
 /// write loop of the libraries and the command (`package`).
 /// - Returns: `nil` when all of it was written, otherwise the `errno` of the failure.
 @discardableResult
-package func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+package func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { raw in

@@ -49,7 +49,7 @@ struct GeocodeBatch {
             do throws(StandardStreams.InputError) {
                 chunk = try StandardStreams.readInput()
             } catch {
-                try StandardStreams.writeLines(output)
+                try StandardStreams.writeLines(output[...])
                 StandardStreams.diagnose(error.description)
                 return .ioError
             }
@@ -70,11 +70,11 @@ struct GeocodeBatch {
                 isSkippingLongLine = true
                 pending.removeAll()
             }
-            try StandardStreams.writeLines(output)
+            try StandardStreams.writeLines(output[...])
             output.removeAll(keepingCapacity: true)
         }
         if !pending.isEmpty, !isSkippingLongLine { process(pending[...]) }
-        try StandardStreams.writeLines(output)
+        try StandardStreams.writeLines(output[...])
         guard let first = invalid.first else { return .success }
         StandardStreams.diagnose("\(invalid.count) of \(lineNumber) lines were not points (the first: \(first))")
         return .dataError

@@ -53,7 +53,7 @@ struct GeocodeCommand {
                 lines += isJSON ? Self.json(place, asked: nil) : Self.coordinates(place) + " " + UntrustedText.visible(place.formatted)
                 lines += "\n"
             }
-            try StandardStreams.write(Array(lines.utf8))
+            try StandardStreams.write(Array(lines.utf8)[...])
         case .batch:
             return try GeocodeBatch(finder: finder, format: format).run()
         }

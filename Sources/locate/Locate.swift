@@ -22,7 +22,7 @@ enum Locate {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let file = environment["LOCATE_GENERATE"], let text = generated(file) {
             // `make install NAME=...`: the man page and completions for the name it was run as.
-            StandardIO.exit((try? StandardStreams.write(Array(text.utf8))) == nil ? ExitStatus.ioError.rawValue : 0)
+            StandardIO.exit((try? StandardStreams.write(Array(text.utf8)[...])) == nil ? ExitStatus.ioError.rawValue : 0)
         }
         let status: ExitStatus
         do {

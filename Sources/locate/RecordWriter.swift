@@ -103,7 +103,7 @@ struct RecordWriter {
             var format = format
             var bytes: [UInt8] = []
             if format.status(event, now: Date(), to: &bytes) != .event { StandardStreams.diagnose(event.message) }
-            if !bytes.isEmpty { try? StandardStreams.write(bytes) }
+            if !bytes.isEmpty { try? StandardStreams.write(bytes[...]) }
         }
     }
 
@@ -121,8 +121,9 @@ struct RecordWriter {
 
     /// Writes what was gathered for a stream that may stop authorizing its positions while its
     /// reader is slow: in pieces a pipe takes whole, the positions among them at most
-    /// `PIPE_BUF` bytes at a time, each only while `isCurrent()` says they may still be handed
-    /// out (asked just before its write, which may then wait for the reader). Once it says not,
+    /// `PIPE_BUF` bytes at a time (into a regular file, which has no reader to wait for, all
+    /// together), each only while `isCurrent()` says they may still be handed out (asked just
+    /// before its write, which may then wait for the reader). Once it says not,
     /// the positions left are dropped, whole; everything else (status lines, the fallback)
     /// still goes out. A write that may wait for the reader (a batch larger than a pipe takes at
     /// once, or a pipe that is full) is made on a thread of its own, so a slow reader never holds
@@ -159,29 +160,30 @@ struct RecordWriter {
         func write(positionsWhile isCurrent: () -> Bool) throws(StandardStreams.OutputError) {
             guard !bytes.isEmpty else { return }
             guard !positions.isEmpty else {
-                try StandardStreams.write(bytes)
+                try StandardStreams.write(bytes[...])
                 return
             }
+            let limit = StandardIO.wholeWriteLimit(.output)
             var cursor = 0
             var next = positions.startIndex
             var isStale = false
             while cursor < bytes.count {
                 guard next < positions.endIndex, positions[next].lowerBound == cursor else {
                     let end = next < positions.endIndex ? positions[next].lowerBound : bytes.count
-                    try StandardStreams.writeLines(Array(bytes[cursor..<end]))
+                    try StandardStreams.writeLines(bytes[cursor..<end])
                     cursor = end
                     continue
                 }
                 var end = positions[next].upperBound
                 next += 1
                 while next < positions.endIndex, positions[next].lowerBound == end,
-                    positions[next].upperBound - cursor <= StandardIO.atomicWrite
+                    positions[next].upperBound - cursor <= limit
                 {
                     end = positions[next].upperBound
                     next += 1
                 }
                 if !isStale, !isCurrent() { isStale = true }
-                if !isStale { try StandardStreams.write(Array(bytes[cursor..<end])) }
+                if !isStale { try StandardStreams.write(bytes[cursor..<end]) }
                 cursor = end
             }
         }

@@ -38,32 +38,34 @@ enum StandardStreams {
         }
     }
 
-    /// Writes whole lines to stdout in writes of at most `PIPE_BUF` bytes cut at line ends (a
-    /// longer line alone), each of which a pipe takes whole or not at all: a signal that ends
-    /// the process while the reader is slow never leaves half a line.
-    static func writeLines(_ bytes: [UInt8]) throws(OutputError) {
-        var start = 0
-        while start < bytes.count {
-            var end = min(start + StandardIO.atomicWrite, bytes.count)
-            if end < bytes.count {
+    /// Writes whole lines to stdout in writes cut at line ends, each no longer than a pipe
+    /// takes whole or not at all (`PIPE_BUF` bytes, a longer line alone; a regular file takes
+    /// them in one write): a signal that ends the process while the reader is slow never leaves
+    /// half a line.
+    static func writeLines(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
+        let limit = StandardIO.wholeWriteLimit(.output)
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            var end = bytes.endIndex - start > limit ? start + limit : bytes.endIndex
+            if end < bytes.endIndex {
                 if let lineEnd = bytes[start..<end].lastIndex(of: UInt8(ascii: "\n")) {
                     end = lineEnd + 1
                 } else {
-                    end = (bytes[end...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count - 1) + 1
+                    end = (bytes[end...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex - 1) + 1
                 }
             }
-            try write(Array(bytes[start..<end]))
+            try write(bytes[start..<end])
             start = end
         }
     }
 
     /// Writes one record and its line end to stdout.
     static func writeRecord(_ record: String) throws(OutputError) {
-        try write(Array((record + "\n").utf8))
+        try write(Array((record + "\n").utf8)[...])
     }
 
     /// Writes `bytes` (whole lines) to stdout.
-    static func write(_ bytes: [UInt8]) throws(OutputError) {
+    static func write(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
         if let failure = StandardIO.write(bytes, to: .output) {
             throw failure.isClosedPipe ? .closed : .failed(failure)
         }
@@ -77,6 +79,6 @@ enum StandardStreams {
 
     /// Writes one line to stderr; errors there are ignored, as there is nowhere to report them.
     static func writeMessage(_ line: String) {
-        StandardIO.write(Array((line + "\n").utf8), to: .error)
+        StandardIO.write(Array((line + "\n").utf8)[...], to: .error)
     }
 }
