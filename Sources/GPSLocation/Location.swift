@@ -10,53 +10,173 @@ import LocateSupport
 /// reports is refused with ``GPSLocationError/invalidArgument(name:reason:)``.
 public struct Location: Sendable, Hashable {
     /// Latitude in degrees, WGS 84, positive north.
-    public internal(set) var latitude: Double
+    public internal(set) var latitude: Double {
+        get { storage.fields.latitude }
+        set { update { $0.latitude = newValue } }
+    }
     /// Longitude in degrees, WGS 84, positive east.
-    public internal(set) var longitude: Double
+    public internal(set) var longitude: Double {
+        get { storage.fields.longitude }
+        set { update { $0.longitude = newValue } }
+    }
     /// When the receiver took the fix (UTC), if it said so.
-    public internal(set) var time: Date?
+    public internal(set) var time: Date? {
+        get { storage.fields.time }
+        set { update { $0.time = newValue } }
+    }
     /// Altitude above mean sea level, metres.
-    public internal(set) var altitudeMSL: Double?
+    public internal(set) var altitudeMSL: Double? {
+        get { storage.fields.altitudeMSL }
+        set { update { $0.altitudeMSL = newValue } }
+    }
     /// Altitude above the WGS 84 ellipsoid, metres.
-    public internal(set) var altitudeHAE: Double?
+    public internal(set) var altitudeHAE: Double? {
+        get { storage.fields.altitudeHAE }
+        set { update { $0.altitudeHAE = newValue } }
+    }
     /// Estimated horizontal error, metres (gpsd `eph`): CoreLocation's `horizontalAccuracy`.
-    public internal(set) var horizontalAccuracy: Double?
+    public internal(set) var horizontalAccuracy: Double? {
+        get { storage.fields.horizontalAccuracy }
+        set { update { $0.horizontalAccuracy = newValue } }
+    }
     /// Estimated vertical error, metres (gpsd `epv`).
-    public internal(set) var verticalAccuracy: Double?
+    public internal(set) var verticalAccuracy: Double? {
+        get { storage.fields.verticalAccuracy }
+        set { update { $0.verticalAccuracy = newValue } }
+    }
     /// Speed over ground, metres per second.
-    public internal(set) var speed: Double?
+    public internal(set) var speed: Double? {
+        get { storage.fields.speed }
+        set { update { $0.speed = newValue } }
+    }
     /// Estimated speed error, metres per second (gpsd `eps`).
-    public internal(set) var speedAccuracy: Double?
+    public internal(set) var speedAccuracy: Double? {
+        get { storage.fields.speedAccuracy }
+        set { update { $0.speedAccuracy = newValue } }
+    }
     /// Course over ground, degrees from true north.
-    public internal(set) var course: Double?
+    public internal(set) var course: Double? {
+        get { storage.fields.course }
+        set { update { $0.course = newValue } }
+    }
     /// Estimated course error, degrees (gpsd `epd`).
-    public internal(set) var courseAccuracy: Double?
+    public internal(set) var courseAccuracy: Double? {
+        get { storage.fields.courseAccuracy }
+        set { update { $0.courseAccuracy = newValue } }
+    }
     /// Climb (positive) or sink rate, metres per second.
-    public internal(set) var climb: Double?
+    public internal(set) var climb: Double? {
+        get { storage.fields.climb }
+        set { update { $0.climb = newValue } }
+    }
     /// Horizontal dilution of precision, from gpsd's latest sky view.
-    public internal(set) var hdop: Double?
+    public internal(set) var hdop: Double? {
+        get { storage.fields.hdop }
+        set { update { $0.hdop = newValue } }
+    }
     /// Whether the fix is two- or three-dimensional; `nil` for the fallback coordinate.
-    public internal(set) var mode: FixMode?
+    public internal(set) var mode: FixMode? {
+        get { storage.fields.mode }
+        set { update { $0.mode = newValue } }
+    }
     /// How many satellites the receiver used for the fix, from gpsd's latest sky view.
-    public internal(set) var satellitesUsed: Int?
+    public internal(set) var satellitesUsed: Int? {
+        get { storage.fields.satellitesUsed }
+        set { update { $0.satellitesUsed = newValue } }
+    }
     /// The satellites of gpsd's latest sky view (its SKY report) when the fix came, if that view
     /// is of the fix's device and at most 5 s old: empty when gpsd gave none, for every location
     /// other than a live fix, and under reduced accuracy. Not part of the `Codable` record, so
     /// the last-fix cache keeps none.
-    public internal(set) var satellites: [Satellite]
+    public internal(set) var satellites: [Satellite] {
+        get { storage.fields.satellites }
+        set { update { $0.satellites = newValue } }
+    }
     /// The receiver's device path as gpsd names it, such as `/dev/ttyACM0`.
-    public internal(set) var device: String?
+    public internal(set) var device: String? {
+        get { storage.fields.device }
+        set { update { $0.device = newValue } }
+    }
     /// Where the position came from.
-    public internal(set) var source: LocationSource
+    public internal(set) var source: LocationSource {
+        get { storage.fields.source }
+        set { update { $0.source = newValue } }
+    }
     /// How precise the position is: `reducedAccuracy` when snapped to a grid cell (and for the
     /// fallback).
-    public internal(set) var accuracy: AccuracyAuthorization
+    public internal(set) var accuracy: AccuracyAuthorization {
+        get { storage.fields.accuracy }
+        set { update { $0.accuracy = newValue } }
+    }
     /// What the receiver said beyond the position (``Details``): how the fix was made, the
     /// dilutions, the heading; empty for every location other than a fix of full accuracy.
-    public internal(set) var details: Details
+    public internal(set) var details: Details {
+        get { storage.fields.details }
+        set { update { $0.details = newValue } }
+    }
     /// Whether the fix is believable beside the ones before it from the same receiver; `nil`
     /// when it was not checked (the fallback, a cached fix, reduced accuracy).
-    public internal(set) var integrity: Integrity?
+    public internal(set) var integrity: Integrity? {
+        get { storage.fields.integrity }
+        set { update { $0.integrity = newValue } }
+    }
+
+    /// The values, in storage that copies share until one of them changes (copy on write): a
+    /// location is handed along a stream many times (decoded, queued, released, formatted), and a
+    /// copy is then one reference, not the hundreds of bytes of its fields.
+    private var storage: Storage
+
+    /// The stored values: what a location is, compared and hashed as a whole.
+    private struct Fields: Sendable, Hashable {
+        var latitude: Double
+        var longitude: Double
+        var time: Date?
+        var altitudeMSL: Double?
+        var altitudeHAE: Double?
+        var horizontalAccuracy: Double?
+        var verticalAccuracy: Double?
+        var speed: Double?
+        var speedAccuracy: Double?
+        var course: Double?
+        var courseAccuracy: Double?
+        var climb: Double?
+        var hdop: Double?
+        var mode: FixMode?
+        var satellitesUsed: Int?
+        var satellites: [Satellite]
+        var device: String?
+        var source: LocationSource
+        var accuracy: AccuracyAuthorization
+        var details: Details
+        var integrity: Integrity?
+    }
+
+    /// Shared by copies, and written only through `update`, when this copy holds the only
+    /// reference: so never written while another thread reads it.
+    private final class Storage: @unchecked Sendable {
+        // Unchecked: `update` writes it only when uniquely referenced, and every other use reads.
+        @exclusivity(unchecked) var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    /// Changes the fields of this copy alone, copying them first when another copy shares them.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        change(&storage.fields)
+    }
+
+    /// Whether two locations have the same values in every field.
+    public static func == (lhs: Location, rhs: Location) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes every field.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
+    }
 
     /// Creates a location; every measured field defaults to unknown.
     /// - Throws: ``GPSLocationError/invalidArgument(name:reason:)`` for a latitude or longitude
@@ -123,27 +243,12 @@ public struct Location: Sendable, Hashable {
         source: LocationSource = .gpsd, accuracy: AccuracyAuthorization = .fullAccuracy, details: Details = Details(),
         integrity: Integrity? = nil
     ) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.time = time
-        self.altitudeMSL = altitudeMSL
-        self.altitudeHAE = altitudeHAE
-        self.horizontalAccuracy = horizontalAccuracy
-        self.verticalAccuracy = verticalAccuracy
-        self.speed = speed
-        self.speedAccuracy = speedAccuracy
-        self.course = course
-        self.courseAccuracy = courseAccuracy
-        self.climb = climb
-        self.hdop = hdop
-        self.mode = mode
-        self.satellitesUsed = satellitesUsed
-        self.satellites = satellites
-        self.device = device
-        self.source = source
-        self.accuracy = accuracy
-        self.details = details
-        self.integrity = integrity
+        storage = Storage(
+            Fields(
+                latitude: latitude, longitude: longitude, time: time, altitudeMSL: altitudeMSL, altitudeHAE: altitudeHAE,
+                horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy, speed: speed, speedAccuracy: speedAccuracy,
+                course: course, courseAccuracy: courseAccuracy, climb: climb, hdop: hdop, mode: mode, satellitesUsed: satellitesUsed,
+                satellites: satellites, device: device, source: source, accuracy: accuracy, details: details, integrity: integrity))
     }
 
     /// How far a fix's time may be ahead of this machine's clock and still count as now: a

@@ -4,7 +4,11 @@ import Synchronization
 /// What waits in a live session's queue: a fix as gpsd reported it, with the generation of the
 /// authorization it was read under (the consumer's gate releases it, or not, when it is taken),
 /// or a status event.
-enum QueuedUpdate: Sendable {
+///
+/// Boxed (`indirect`): a queue of them is a queue of references, so a burst that fills it moves
+/// and touches a word an update, not a whole `Location` (hundreds of bytes) each time its
+/// storage grows or its taken updates are removed.
+indirect enum QueuedUpdate: Sendable {
     case fix(Location, generation: Int)
     case status(LocationStatusEvent)
 }
@@ -31,7 +35,10 @@ final class LiveUpdateQueue: Sendable {
         var waiter: CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>?
         var end: Result<Void, GPSLocationError>?
         var isCancelled = false
-        var lastTaken = ContinuousClock.now
+        /// When the queue last got full, or the consumer last took from it while full: what a
+        /// stall is timed from (read only then, so a busy stream does not read the clock at
+        /// every update).
+        var stallStart = ContinuousClock.now
         /// The newest fix the consumer delivered, for the producer to keep.
         var toKeep: (location: Location, authorization: Authorization)?
 
@@ -39,6 +46,7 @@ final class LiveUpdateQueue: Sendable {
 
         mutating func take() -> QueuedUpdate? {
             guard head < updates.count else { return nil }
+            if count >= LiveUpdateQueue.capacity { stallStart = .now }
             let update = updates[head]
             head += 1
             if head == updates.count {
@@ -48,7 +56,6 @@ final class LiveUpdateQueue: Sendable {
                 updates.removeFirst(head)
                 head = 0
             }
-            lastTaken = .now
             return update
         }
     }
@@ -75,6 +82,7 @@ final class LiveUpdateQueue: Sendable {
         guard !updates.isEmpty else { return }
         let resumed: (CheckedContinuation<Result<QueuedUpdate?, GPSLocationError>, Never>, QueuedUpdate)? = state.withLock { state in
             guard state.end == nil, !state.isCancelled else { return nil }
+            if state.count < Self.capacity, state.count + updates.count >= Self.capacity { state.stallStart = .now }
             state.updates += updates
             guard let waiter = state.waiter, let first = state.take() else { return nil }
             state.waiter = nil
@@ -89,7 +97,7 @@ final class LiveUpdateQueue: Sendable {
     func dropIfStalled(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         state.withLock { state in
             guard state.count >= Self.capacity else { return nil }
-            let deadline = state.lastTaken.advanced(by: Self.stallTimeout)
+            let deadline = state.stallStart.advanced(by: Self.stallTimeout)
             guard now >= deadline else { return deadline }
             // The oldest fixes go; the status events among them stay (the newest few of them,
             // so memory stays bounded), since they say what became of the stream meanwhile.
@@ -102,7 +110,7 @@ final class LiveUpdateQueue: Sendable {
             let dropped = oldest.count { if case .fix = $0 { true } else { false } }
             state.updates = [.status(.dropped(count: dropped))] + statuses + state.updates[oldest.endIndex...]
             state.head = 0
-            state.lastTaken = now
+            state.stallStart = now
             return nil
         }
     }
