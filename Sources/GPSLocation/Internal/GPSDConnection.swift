@@ -203,7 +203,9 @@ final class GPSDConnection {
         }
         if lineStart > 0 {
             let rest = filled - lineStart
-            if rest > 0 { buffer.replaceSubrange(0..<rest, with: buffer[lineStart..<filled]) }
+            // In place: a slice of the buffer as the source would share its storage, and so
+            // copy all 64 KiB of it at every read.
+            for offset in 0..<rest { buffer[offset] = buffer[lineStart + offset] }
             filled = rest
         } else if filled == Self.bufferSize {
             // No line end in a full buffer: not a message of gpsd's. Skip it to its end.
