@@ -213,8 +213,9 @@ final class GPSDMessageDecoder {
             mode == .threeDimensional ? Plausible.value(value, in: Plausible.altitude) : nil
         }
         // The sky view and heading of this fix's device, when recent: a receiver whose SKY
-        // stopped, or whose last one libgps refused, has none.
-        let now = ContinuousClock.now
+        // stopped, or whose last one libgps refused, has none. (The clock is read only when there
+        // is one to judge.)
+        lazy var now = ContinuousClock.now
         let view = sky.flatMap { $0.origin.isCurrent(for: device, at: now) ? $0 : nil }
         let details = Location.Details(
             fix: Self.fixType(status: fix.status), vdop: view?.vdop, pdop: view?.pdop, tdop: view?.tdop, gdop: view?.gdop,
