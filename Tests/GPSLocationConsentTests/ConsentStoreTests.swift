@@ -136,6 +136,20 @@ struct ConsentStoreTests {
         #expect(!FileManager.default.fileExists(atPath: paths.cacheDirectory! + "/last-fix.json"))
     }
 
+    @Test func aFixKeptMomentsAgoStaysUntilItIsFiveSecondsOld() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try write("[location]\nauthorization = always\n", to: paths.userFile!)
+        let store = try store()
+        let released = Self.authorized(try store.currentDecision())
+        store.keep(try Self.fix, releasedUnder: released)
+        let later = try Location(latitude: 64.2, longitude: -21.9, time: Date(), mode: .threeDimensional)
+        store.keep(later, releasedUnder: released)
+        #expect(store.keptLocation()?.latitude == 64.1504321, "the file is not replaced within 5 s")
+        let cell = try Location(latitude: 64.2, longitude: -21.9, time: Date(), mode: .threeDimensional, accuracy: .reducedAccuracy)
+        store.keep(cell, releasedUnder: released)
+        #expect(store.keptLocation()?.accuracy == .reducedAccuracy, "another accuracy replaces it at once")
+    }
+
     /// Another user who can write the cache directory could plant links at its names or files
     /// to be served: such a directory is not used, and the host is told once.
     @Test(arguments: ["world-writable", "foreign", "symbolic link"])
