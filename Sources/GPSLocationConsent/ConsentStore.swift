@@ -289,8 +289,9 @@ public final class ConsentStore: AuthorizationSource {
     }
 
     /// Keeps `location` in the cache, if the files still decide what they decided when the gate
-    /// released it: checked under the cache's lock, so a deny's purge is never overtaken. A fix
-    /// of the same accuracy kept less than 5 s before stays: the file is replaced at most that often.
+    /// released it: checked under the cache's lock, so a deny's purge is never overtaken. A fix kept
+    /// less than 5 s before stays: the file is replaced at most that often (a purge removes it
+    /// whenever it must go).
     public func keep(_ location: Location, releasedUnder authorization: Authorization) {
         guard let directory = cacheDirectory(create: true), let lock = try? directory.lock(LastFixCache.lockName, exclusive: true),
             let decision = try? loaded(purging: false).resolved.decision
@@ -299,7 +300,7 @@ public final class ConsentStore: AuthorizationSource {
         directory.removeTemporaries(of: LastFixCache.fileName)
         if Self.isRefusal(decision) {
             directory.remove(LastFixCache.fileName)
-        } else if decision == authorization.decision, !LastFixCache.isRecent(in: directory, accuracy: location.accuracy) {
+        } else if decision == authorization.decision, !LastFixCache.isRecent(in: directory) {
             LastFixCache.store(location, in: directory)
         }
         withExtendedLifetime(lock) {}

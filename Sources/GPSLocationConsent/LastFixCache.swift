@@ -28,24 +28,6 @@ struct LastFixCache {
     /// The cached fix as of `now` in `directory`, or `nil` when there is none, the file is not
     /// one this cache wrote (or not the user's own), or the fix's age cannot be trusted.
     static func load(from directory: DirectoryHandle, now: Date = Date()) -> Location? {
-        entry(in: directory, now: now)?.location
-    }
-
-    /// How often a fix is kept at most: a fix of the same accuracy received less than this
-    /// before does not need replacing (a status bar that asks every second would otherwise
-    /// replace the file, and wear an SD card, every second; a stream keeps as often).
-    static let refreshInterval = 5.0
-
-    /// Whether the entry in `directory` needs no replacing by a fix of `accuracy` received at
-    /// `now`: one this cache wrote, of that accuracy, received less than `refreshInterval` before.
-    static func isRecent(in directory: DirectoryHandle, accuracy: AccuracyAuthorization, now: Date = Date()) -> Bool {
-        guard let entry = entry(in: directory, now: now) else { return false }
-        let age = now.timeIntervalSince1970 - entry.received
-        return age >= 0 && age < refreshInterval && entry.location.accuracy == accuracy
-    }
-
-    /// The cached fix and when it was received, as `load` takes them.
-    private static func entry(in directory: DirectoryHandle, now: Date) -> (location: Location, received: Double)? {
         guard let bytes = try? directory.read(fileName, owner: .user, limit: 64 * 1024),
             let newline = bytes.firstIndex(of: UInt8(ascii: "\n")), let header = FlatJSON.parse(Array(bytes[..<newline])),
             header["format"] == .number(Double(format)), case .number(let received)? = header["received"], received.isFinite,
@@ -56,7 +38,20 @@ struct LastFixCache {
         let skew = Location.clockSkewTolerance.components.seconds
         guard received <= now.timeIntervalSince1970 + Double(skew) else { return nil }
         if let time = location.time, time.timeIntervalSince1970 > received + Double(skew) { return nil }
-        return (location, received)
+        return location
+    }
+
+    /// How often a fix is kept at most: a status bar that asks every second would otherwise
+    /// replace the file, and wear an SD card, every second (a stream keeps as often).
+    static let refreshInterval = 5.0
+
+    /// Whether the file in `directory` was written less than `refreshInterval` before `now` (and
+    /// not after it), so that a new fix need not replace it. Asked of the file's time alone: not
+    /// reading it keeps a `--once` from loading the code that reads a record.
+    static func isRecent(in directory: DirectoryHandle, now: Date = Date()) -> Bool {
+        guard let written = directory.lastModified(fileName) else { return false }
+        let age = now.timeIntervalSince1970 - written
+        return age >= 0 && age < refreshInterval
     }
 
     /// Stores `location`, which the gate released, received at `now`. Failures are ignored: the

@@ -194,6 +194,14 @@ package final class DirectoryHandle {
         for entry in names() where entry.hasPrefix(prefix) { remove(entry) }
     }
 
+    /// When the regular file `name` (not a link) was last written, in Unix seconds; `nil` when
+    /// there is no such file.
+    package func lastModified(_ name: String) -> Double? {
+        var info = stat()
+        guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
     /// Removes the file `name`, if it is there.
     package func remove(_ name: String) {
         unlinkat(descriptor, name, 0)

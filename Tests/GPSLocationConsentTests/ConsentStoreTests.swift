@@ -136,7 +136,7 @@ struct ConsentStoreTests {
         #expect(!FileManager.default.fileExists(atPath: paths.cacheDirectory! + "/last-fix.json"))
     }
 
-    @Test func aFixKeptMomentsAgoStaysUntilItIsFiveSecondsOld() throws {
+    @Test func aFixKeptMomentsAgoStaysUntilItIsFiveSecondsOldOrPurged() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try write("[location]\nauthorization = always\n", to: paths.userFile!)
         let store = try store()
@@ -145,9 +145,10 @@ struct ConsentStoreTests {
         let later = try Location(latitude: 64.2, longitude: -21.9, time: Date(), mode: .threeDimensional)
         store.keep(later, releasedUnder: released)
         #expect(store.keptLocation()?.latitude == 64.1504321, "the file is not replaced within 5 s")
-        let cell = try Location(latitude: 64.2, longitude: -21.9, time: Date(), mode: .threeDimensional, accuracy: .reducedAccuracy)
-        store.keep(cell, releasedUnder: released)
-        #expect(store.keptLocation()?.accuracy == .reducedAccuracy, "another accuracy replaces it at once")
+        try store.deny()
+        try store.allow(always: true)
+        store.keep(later, releasedUnder: Self.authorized(try store.currentDecision()))
+        #expect(store.keptLocation()?.latitude == 64.2, "once purged, the next fix is kept at once")
     }
 
     /// Another user who can write the cache directory could plant links at its names or files

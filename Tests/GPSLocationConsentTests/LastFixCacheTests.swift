@@ -60,22 +60,18 @@ struct LastFixCacheTests {
         #expect(try load() == nil)
     }
 
-    /// A fix is kept at most every 5 s: a younger entry of the same accuracy stays; an older
-    /// one, one received "after now", one of the other accuracy or one this cache did not write
-    /// is replaced.
-    @Test func aYoungEntryOfTheSameAccuracyNeedsNoReplacing() throws {
+    /// A fix is kept at most every 5 s: a file written less than 5 s before stays; an older one,
+    /// or one written "after now" (the clock went back), is replaced.
+    @Test func aFileWrittenLessThanFiveSecondsAgoNeedsNoReplacing() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(!LastFixCache.isRecent(in: try cache()), "nothing kept")
         let fix = try Location(
             latitude: 64.15, longitude: -21.94, time: Date(timeIntervalSince1970: 1_767_254_406), mode: .threeDimensional)
-        #expect(!LastFixCache.isRecent(in: try cache(), accuracy: .fullAccuracy, now: now), "nothing kept")
-        for (age, isRecent) in [(1.0, true), (4.9, true), (5.0, false), (60, false), (-60, false)] {
-            LastFixCache.store(fix, in: try cache(), receivedAt: now.addingTimeInterval(-age))
-            #expect(LastFixCache.isRecent(in: try cache(), accuracy: .fullAccuracy, now: now) == isRecent, "received \(age) s before")
+        LastFixCache.store(fix, in: try cache())
+        let written = Date()
+        for (later, isRecent) in [(0.0, true), (4.5, true), (5.5, false), (60, false), (-60, false)] {
+            #expect(LastFixCache.isRecent(in: try cache(), now: written.addingTimeInterval(later)) == isRecent, "\(later) s later")
         }
-        LastFixCache.store(fix, in: try cache(), receivedAt: now.addingTimeInterval(-1))
-        #expect(!LastFixCache.isRecent(in: try cache(), accuracy: .reducedAccuracy, now: now), "a grid cell replaces a precise fix")
-        try writeFile(entry(["received": String(now.timeIntervalSince1970 - 1), "lat": "95"]))
-        #expect(!LastFixCache.isRecent(in: try cache(), accuracy: .fullAccuracy, now: now), "a bad file is replaced")
     }
 
     @Test func readsWhatItWrites() throws {
