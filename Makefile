@@ -64,7 +64,8 @@ upcoming:
 # a --once. A stripped install (make install) then has no symbol names at all.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
 	-Xswiftc -L -Xswiftc $(CURDIR)/Scripts/link -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 ORDER_FLAGS := -Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/locate.order \
 	-Xlinker --no-warn-symbol-ordering
 
