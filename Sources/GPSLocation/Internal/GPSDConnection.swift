@@ -35,6 +35,10 @@ final class GPSDConnection {
     /// gpsd caps one message at 10,240 bytes (`GPS_JSON_RESPONSE_MAX`); a line longer than the
     /// buffer is not gpsd's, and is skipped whole.
     static let bufferSize = 64 * 1024
+    /// The buffer's first size: a single request's replies fit, and the buffer doubles (up to
+    /// `bufferSize`) each time a read fills it, so a busy stream soon reads 64 KiB at a time
+    /// while a `--once` never touches (and keeps resident) the rest.
+    static let initialBufferSize = 4 * 1024
 
     /// What the connection asks gpsd for.
     enum Watch: Equatable {
@@ -50,7 +54,8 @@ final class GPSDConnection {
     private let command: [UInt8]
     private var state: State
     private let decoder = GPSDMessageDecoder()
-    private var buffer = [UInt8](repeating: 0, count: bufferSize + 1)
+    /// What was read and not yet decoded, with a byte to spare beyond its capacity.
+    private var buffer = [UInt8](repeating: 0, count: initialBufferSize + 1)
     private var filled = 0
     private var skippingLongLine = false
     /// Whether a relay asked gpsd for its receivers again since the list last changed: the
@@ -171,8 +176,9 @@ final class GPSDConnection {
 
     /// Reads what has arrived and decodes every complete line.
     private func read(_ socket: Int32, reports: inout [GPSDReport], messages: inout [GPSDMessage]) -> Progress {
+        let capacity = buffer.count - 1
         let count: Int
-        switch TCPSocket.receive(socket, into: &buffer, from: filled, limit: Self.bufferSize) {
+        switch TCPSocket.receive(socket, into: &buffer, from: filled, limit: capacity) {
         case .bytes(let received): count = received
         case .nothing: return .open
         case .closed:
@@ -181,6 +187,7 @@ final class GPSDConnection {
         }
         let scanFrom = filled
         filled += count
+        let filledTheBuffer = filled == capacity
         var lineStart = 0
         var index = scanFrom
         while index < filled {
@@ -211,6 +218,10 @@ final class GPSDConnection {
             // No line end in a full buffer: not a message of gpsd's. Skip it to its end.
             skippingLongLine = true
             filled = 0
+        }
+        if filledTheBuffer, capacity < Self.bufferSize {
+            // More may be waiting, or a line is longer than the buffer so far.
+            buffer += repeatElement(0, count: min(capacity, Self.bufferSize - capacity))
         }
         return .open
     }
