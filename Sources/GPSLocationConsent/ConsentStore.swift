@@ -290,8 +290,9 @@ public final class ConsentStore: AuthorizationSource {
 
     /// Keeps `location` in the cache, if the files still decide what they decided when the gate
     /// released it: checked under the cache's lock, so a deny's purge is never overtaken. A fix kept
-    /// less than 5 s before stays: the file is replaced at most that often (a purge removes it
-    /// whenever it must go).
+    /// less than 4 s before stays: the file is replaced at most that often. What the files decide
+    /// now is enforced here too, whoever read their change first: a refusal removes the kept fix,
+    /// reduced accuracy a precise one.
     public func keep(_ location: Location, releasedUnder authorization: Authorization) {
         guard let directory = cacheDirectory(create: true), let lock = try? directory.lock(LastFixCache.lockName, exclusive: true),
             let decision = try? loaded(purging: false).resolved.decision
@@ -300,8 +301,13 @@ public final class ConsentStore: AuthorizationSource {
         directory.removeTemporaries(of: LastFixCache.fileName)
         if Self.isRefusal(decision) {
             directory.remove(LastFixCache.fileName)
-        } else if decision == authorization.decision, !LastFixCache.isRecent(in: directory) {
-            LastFixCache.store(location, in: directory)
+        } else {
+            if decision.accuracy == .reducedAccuracy, LastFixCache.load(from: directory)?.accuracy != .reducedAccuracy {
+                directory.remove(LastFixCache.fileName)
+            }
+            if decision == authorization.decision, !LastFixCache.isRecent(in: directory) {
+                LastFixCache.store(location, in: directory)
+            }
         }
         withExtendedLifetime(lock) {}
     }

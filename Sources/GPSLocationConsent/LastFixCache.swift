@@ -42,8 +42,9 @@ struct LastFixCache {
     }
 
     /// How often a fix is kept at most: a status bar that asks every second would otherwise
-    /// replace the file, and wear an SD card, every second (a stream keeps as often).
-    static let refreshInterval = 5.0
+    /// replace the file, and wear an SD card, every second. Below a stream's 5 s between keeps,
+    /// so that a stream's keep is never the one skipped.
+    static let refreshInterval = 4.0
 
     /// Whether the file in `directory` was written less than `refreshInterval` before `now` (and
     /// not after it), so that a new fix need not replace it. Asked of the file's time alone: not

@@ -136,7 +136,7 @@ struct ConsentStoreTests {
         #expect(!FileManager.default.fileExists(atPath: paths.cacheDirectory! + "/last-fix.json"))
     }
 
-    @Test func aFixKeptMomentsAgoStaysUntilItIsFiveSecondsOldOrPurged() throws {
+    @Test func aFixKeptMomentsAgoStaysUntilItIsFourSecondsOldOrPurged() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try write("[location]\nauthorization = always\n", to: paths.userFile!)
         let store = try store()
@@ -144,11 +144,25 @@ struct ConsentStoreTests {
         store.keep(try Self.fix, releasedUnder: released)
         let later = try Location(latitude: 64.2, longitude: -21.9, time: Date(), mode: .threeDimensional)
         store.keep(later, releasedUnder: released)
-        #expect(store.keptLocation()?.latitude == 64.1504321, "the file is not replaced within 5 s")
+        #expect(store.keptLocation()?.latitude == 64.1504321, "the file is not replaced within 4 s")
         try store.deny()
         try store.allow(always: true)
         store.keep(later, releasedUnder: Self.authorized(try store.currentDecision()))
         #expect(store.keptLocation()?.latitude == 64.2, "once purged, the next fix is kept at once")
+    }
+
+    /// A switch to reduced accuracy read first by a stream's keep (which reads the files without
+    /// purging) still leaves no precise fix in the cache.
+    @Test func aKeepThatFindsReducedAccuracyRemovesAPreciseFix() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try write("[location]\nauthorization = always\n", to: paths.userFile!)
+        let store = try store()
+        let released = Self.authorized(try store.currentDecision())
+        store.keep(try Self.fix, releasedUnder: released)
+        #expect(store.keptLocation()?.accuracy == .fullAccuracy)
+        try write("[location]\nauthorization = always\naccuracy = reduced\n", to: paths.userFile!)
+        store.keep(try Self.fix, releasedUnder: released)
+        #expect(store.keptLocation() == nil, "the precise fix is gone, and the one released before is not kept")
     }
 
     /// Another user who can write the cache directory could plant links at its names or files

@@ -60,16 +60,16 @@ struct LastFixCacheTests {
         #expect(try load() == nil)
     }
 
-    /// A fix is kept at most every 5 s: a file written less than 5 s before stays; an older one,
+    /// A fix is kept at most every 4 s: a file written less than 4 s before stays; an older one,
     /// or one written "after now" (the clock went back), is replaced.
-    @Test func aFileWrittenLessThanFiveSecondsAgoNeedsNoReplacing() throws {
+    @Test func aFileWrittenLessThanFourSecondsAgoNeedsNoReplacing() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(!LastFixCache.isRecent(in: try cache()), "nothing kept")
         let fix = try Location(
             latitude: 64.15, longitude: -21.94, time: Date(timeIntervalSince1970: 1_767_254_406), mode: .threeDimensional)
         LastFixCache.store(fix, in: try cache())
         let written = Date()
-        for (later, isRecent) in [(0.0, true), (4.5, true), (5.5, false), (60, false), (-60, false)] {
+        for (later, isRecent) in [(0.0, true), (3.5, true), (4.5, false), (60, false), (-60, false)] {
             #expect(LastFixCache.isRecent(in: try cache(), now: written.addingTimeInterval(later)) == isRecent, "\(later) s later")
         }
     }

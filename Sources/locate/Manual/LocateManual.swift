@@ -52,7 +52,8 @@ extension ManualPage {
             ### The last-fix cache
 
             Every fix `locate` hands out is kept in `$XDG_CACHE_HOME/locate/last-fix.json` (default
-            `~/.cache/locate/`, mode 0600, written atomically, and replaced at most every 5 s), so
+            `~/.cache/locate/`, mode 0600, written atomically, and replaced at most every 4 s, so a `--max-age` shorter than that may find it
+            too old and ask gpsd), so
             `locate --max-age 300` can answer at once when a young enough fix is known, even with gpsd away.
             Only what passed the permission check is kept, as it was handed out: under reduced accuracy only
             the grid cell. A cached fix is checked again before it is handed out. `locate permission deny` and
