@@ -38,7 +38,7 @@ package enum StandardIO {
     }
 
     /// The most bytes to put in one write to `stream` so that no reader sees a part of them
-    /// without the rest: `atomicWrite` for a pipe, socket or terminal (which takes that much
+    /// without the rest: `atomicWrite` for anything but a regular file (a pipe takes that much
     /// whole, where a longer write may be cut short while its reader is slow); no limit for a
     /// regular file, which has no reader to wait for. Writes of whole lines in pieces this size
     /// leave no half line behind a process ended between them.

@@ -26,7 +26,8 @@ extension ManualPage {
             is handed out (not when its fix arrived), against the generation of the authorization at that
             moment: a record made before a revoke, a pause or a switch to reduced accuracy is dropped however
             long it waited for a slow reader. `locate` writes the positions of a stream into its stdout in
-            pieces of at most 4 KiB, each only while the authorization they were taken under holds (checked
+            pieces of at most 4 KiB (into a regular file, which has no reader to wait for, a batch of at most
+            64 KiB in one piece), each only while the authorization they were taken under holds (checked
             just before its write): a reader that stopped gets, after a deny, what the pipe already held and
             at most the one piece that was waiting for room, never the rest of a batch. That holds after a single request, when a stream's fix leaves
             its queue, for each event one fix made, before anything is cached, and for `locate status`; the tests prove it by replaying a track at a
