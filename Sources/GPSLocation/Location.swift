@@ -151,21 +151,20 @@ public struct Location: Sendable, Hashable {
         var integrity: Integrity?
     }
 
-    /// Shared by copies, and written only through `update`, when this copy holds the only
-    /// reference: so never written while another thread reads it.
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: `update` writes it only when uniquely referenced, and every other use reads.
-        @exclusivity(unchecked) var fields: Fields
+    /// Shared by copies, and never changed: a change makes new storage.
+    private final class Storage: Sendable {
+        let fields: Fields
 
         init(_ fields: Fields) {
             self.fields = fields
         }
     }
 
-    /// Changes the fields of this copy alone, copying them first when another copy shares them.
+    /// Changes the fields of this copy alone, in storage of its own.
     private mutating func update(_ change: (inout Fields) -> Void) {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        change(&storage.fields)
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
     }
 
     /// Whether two locations have the same values in every field.

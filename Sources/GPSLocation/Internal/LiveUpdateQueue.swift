@@ -3,14 +3,11 @@ import Synchronization
 
 /// What waits in a live session's queue: a fix as gpsd reported it, with the generation of the
 /// authorization it was read under (the consumer's gate releases it, or not, when it is taken),
-/// or a status event.
-///
-/// Boxed (`indirect`): a queue of them is a queue of references, so a burst that fills it moves
-/// and touches a word an update, not a whole `Location` (hundreds of bytes) each time its
-/// storage grows or its taken updates are removed.
-indirect enum QueuedUpdate: Sendable {
+/// or a status event (boxed, as it is rare and larger than a fix, whose `Location` is one
+/// reference: a queue that fills in a burst moves two words an update).
+enum QueuedUpdate: Sendable {
     case fix(Location, generation: Int)
-    case status(LocationStatusEvent)
+    indirect case status(LocationStatusEvent)
 }
 
 /// The updates of a live session on their way from the session's thread to the consumer.
