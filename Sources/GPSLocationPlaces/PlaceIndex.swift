@@ -85,8 +85,10 @@ struct PlaceIndex: Sendable {
     /// The indexes this process has loaded, by path, with the file's `stat` stamp then: an index
     /// file that did not change is not read again. Loads run one at a time under this lock, so
     /// threads that ask for the same missing index at once build it once, and the C libraries it
-    /// is built from (not thread-safe in Debian's builds) are only ever read by one thread.
-    private static let loaded = Mutex<[String: (stamp: FileSignature.Stamp, index: PlaceIndex)]>([:])
+    /// is built from (not thread-safe in Debian's builds) are only ever read by one thread. (A
+    /// list, not a dictionary: a process loads one or two, and a dictionary's generic metadata
+    /// cost a lookup a tenth of its instructions.)
+    private static let loaded = Mutex<[(path: String, stamp: FileSignature.Stamp, index: PlaceIndex)]>([])
 
     /// The index kept in the cache directory: loaded, or built and kept. The directory must be
     /// the user's alone (not a link, owned by the user, writable by no one else) and the file
@@ -98,11 +100,16 @@ struct PlaceIndex: Sendable {
         try loaded.withLock { loaded throws(GPSLocationError) -> PlaceIndex in
             let directory = cacheDirectory.flatMap { try? DirectoryHandle(path: $0, create: true, isPrivate: true) }
             let path = (cacheDirectory ?? "") + "/" + fileName
-            if directory != nil, let known = loaded[path], known.stamp == FileSignature(path: path).file { return known.index }
+            let known = loaded.firstIndex { $0.path == path }
+            if directory != nil, let known, loaded[known].stamp == FileSignature(path: path).file { return loaded[known].index }
+            func keep(_ index: PlaceIndex) {
+                let entry = (path, FileSignature(path: path).file, index)
+                if let known { loaded[known] = entry } else { loaded.append(entry) }
+            }
             if let directory, let file = (try? FileBytes.open(fileName, in: directory, owner: .user, limit: 256 << 20)).flatMap({ $0 }),
                 let kept = PlaceIndex(file: file), kept.isCurrent
             {
-                loaded[path] = (FileSignature(path: path).file, kept)
+                keep(kept)
                 return kept
             }
             let bytes = try PlaceIndexBuilder.build()
@@ -111,7 +118,7 @@ struct PlaceIndex: Sendable {
             }
             if let directory {
                 try? directory.replace(fileName, with: bytes, durable: false)
-                loaded[path] = (FileSignature(path: path).file, built)
+                keep(built)
             }
             return built
         }
