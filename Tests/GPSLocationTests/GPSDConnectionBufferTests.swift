@@ -8,20 +8,14 @@ import Testing
 /// first size is read whole, one longer than its last is skipped, and the line after each is read.
 struct GPSDConnectionBufferTests {
     @Test func aLongLineIsReadWholeAndOneBeyondTheBufferIsSkipped() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
-            }
+        guard case .success(let listener) = ServerSocket.listen(on: .loopback(host: "127.0.0.1", port: 0)),
+            case .loopback(_, let port) = listener.address
+        else {
+            Issue.record("no loopback listener")
+            return
         }
-        try #require(bound)
-        let port = String(UInt16(bigEndian: address.sin_port))
-        let connection = GPSDConnection(endpoint: try GPSDEndpoint(host: "127.0.0.1", port: port), watch: .positions(poll: false))
+        defer { close(listener.descriptor) }
+        let connection = GPSDConnection(endpoint: try GPSDEndpoint(host: "127.0.0.1", port: String(port)), watch: .positions(poll: false))
 
         // Long by its white space, which JSON allows between members.
         func fix(_ latitude: Double, padding: Int) -> String {
@@ -42,7 +36,7 @@ struct GPSDConnectionBufferTests {
             _ = connection.advance(PollEvents(raw: wait.revents), reports: &reports, messages: &messages)
             for case .fix(let location) in reports { latitudes.append(location.latitude) }
             if peer < 0 {
-                peer = accept(listener, nil, nil)
+                peer = accept(listener.descriptor, nil, nil)
                 if peer >= 0 { #expect(writeAll(lines[...], to: peer) == nil) }
             }
         }
